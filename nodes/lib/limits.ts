@@ -1,0 +1,340 @@
+/**
+ * THE table of documented limits, and pure validators over it.
+ *
+ * Every bound the package enforces lives here once: the runtime nodes, the editor forms
+ * (this file is bundled into editor code, so it imports nothing from Node-RED or Node.js),
+ * the simulator and the help text all read it.
+ *
+ * Sources, cited per entry:
+ *  - spec: ../shared/spec/device-rest-interface.md (API 0.9, the spec of record)
+ *  - real: ../shared/reference/real-service.md (the released services, API 1.0)
+ * Where the two differ we take the bound that both accept, so a value that passes here is
+ * never refused by a device of either version, and say so beside the entry.
+ *
+ * A validator returns `true` or a message naming the field, the value and the allowed
+ * range, for example `threshold_mV must be an integer from 50 to 25000, got 25001`.
+ * Validators are strict about types: a number field takes a JSON number, never a string.
+ * Editor text goes through `parseInteger` first.
+ */
+
+export type Check = true | string;
+
+/** An integer field with inclusive bounds, optionally with extra allowed values. */
+export interface IntLimit {
+  readonly kind: 'int';
+  readonly min: number;
+  readonly max: number;
+  /** Values allowed besides [min, max], e.g. 0 = "off" for the watchdog timeout. */
+  readonly also?: readonly number[];
+  readonly unit?: string;
+  readonly source: string;
+}
+
+/** An integer field that takes one of a few listed values. */
+export interface IntSetLimit {
+  readonly kind: 'intSet';
+  readonly values: readonly number[];
+  readonly unit?: string;
+  readonly source: string;
+}
+
+/** A string field that takes one of the listed words. */
+export interface WordLimit {
+  readonly kind: 'word';
+  readonly values: readonly string[];
+  readonly source: string;
+}
+
+/** A boolean field. */
+export interface BoolLimit {
+  readonly kind: 'bool';
+  readonly source: string;
+}
+
+export type Limit = IntLimit | IntSetLimit | WordLimit | BoolLimit;
+
+const SPEC = 'spec, Limits table';
+const u16Max = 0xffff;
+
+/** Services of the device and their path segment; a fixed list so no msg can change a path. */
+export const SERVICES = ['io', 'bmc', 'power'] as const;
+export type Service = (typeof SERVICES)[number];
+
+/** API versions this package speaks (the path segment is MAJOR.MINOR). */
+export const API_VERSIONS = ['0.9'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+export const LIMITS = {
+  // ---- addressing -------------------------------------------------------------------
+  /** Slot numbers are u16 path segments (real §1). */
+  slot: { kind: 'int', min: 0, max: u16Max, source: 'real §1: <slot> is a u16' },
+  service: { kind: 'word', values: SERVICES, source: 'spec, Endpoints' },
+  pin: { kind: 'int', min: 1, max: 6, source: SPEC },
+
+  // ---- io -------------------------------------------------------------------------------
+  input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
+  threshold_mV: { kind: 'int', min: 50, max: 25000, unit: 'mV', source: SPEC },
+  threshold_trigger: { kind: 'word', values: ['disabled', 'rising', 'falling'], source: 'spec, io endpoints' },
+  debounce_time_ms: { kind: 'int', min: 0, max: 1000, unit: 'ms', source: SPEC },
+  interrupt_trigger: {
+    kind: 'word',
+    values: ['disabled', 'rising', 'falling', 'pulse'],
+    source: 'spec, io endpoints',
+  },
+  counter_state: { kind: 'word', values: ['enabled', 'disabled'], source: 'spec, io endpoints' },
+  output_state: { kind: 'word', values: ['high', 'low'], source: 'spec, io endpoints' },
+  rail: { kind: 'word', values: ['5_volt', '12_volt'], source: SPEC },
+  /**
+   * Per-pin current budget in mA. The spec leaves unit and bound to the datasheet; the
+   * released library caps 5_volt at 300 mA and 12_volt at 500 mA, 0 allowed (real §3.2).
+   */
+  current_5_volt: { kind: 'int', min: 0, max: 300, unit: 'mA', source: 'real §3.2 power-management' },
+  current_12_volt: { kind: 'int', min: 0, max: 500, unit: 'mA', source: 'real §3.2 power-management' },
+  /**
+   * PWM on the 16-bit timer at 48 MHz (spec rule 6). The released service is stricter than
+   * "16-bit, time_on < period" (real §3.2, §6): prescaler 0 is refused and 65535 crashes it,
+   * period must be at least 2, time_on at least 1 and below period - 1, and the output
+   * frequency may not pass 1 MHz. We take those bounds so no device refuses a value.
+   */
+  prescaler: { kind: 'int', min: 1, max: u16Max - 1, source: 'spec rule 6 (16-bit); real §6 (1..65534)' },
+  period: { kind: 'int', min: 2, max: u16Max, unit: 'ticks', source: 'spec rule 6 (16-bit); real §6 (≥ 2)' },
+  /** time_on's upper bound depends on period: see `checkPwm`. */
+  time_on: { kind: 'int', min: 1, max: u16Max - 2, unit: 'ticks', source: 'spec rule 6; real §6 (1..period−2)' },
+
+  // ---- bmc ------------------------------------------------------------------------------
+  watchdog_timeout: { kind: 'int', min: 1000, max: 600000, also: [0], unit: 'ms', source: SPEC },
+  sw_shutdown_timeout: { kind: 'int', min: 10000, max: 600000, unit: 'ms', source: SPEC },
+  /** The spec gives no lower bound; the released service allows 0 (real §6). */
+  bootloader_timeout: { kind: 'int', min: 0, max: 3600000, unit: 'ms', source: 'spec; real §6 (no lower bound)' },
+  /** Required for every mode, also 0 and 1 (real §3.3). */
+  buzzer_mode: { kind: 'int', min: 0, max: 5, source: SPEC },
+  buzzer_duration: { kind: 'int', min: 1, max: 1000, unit: 'ms', source: SPEC },
+  /** USB port numbers of the spec path `usbhub/port/<n>` and fields `port_slot_2..8`. */
+  usb_port: { kind: 'int', min: 2, max: 8, source: 'spec usbhub/port/<n>, fields port_slot_2..port_slot_8' },
+  watchdog_shutdown: { kind: 'word', values: ['start'], source: 'spec, bmc endpoints' },
+  reset_confirmation: { kind: 'word', values: ['yes'], source: 'spec, bmc endpoints' },
+
+  // ---- power ----------------------------------------------------------------------------
+  /**
+   * Current limits in mA. The spec states exclusive bounds ("greater than 1000 and less
+   * than 5950") yet its own sample sets the bound values; the released services accept the
+   * bounds inclusively (real §0 and §3.4: "Valid limit_3v3 range 1000 - 5950"). We accept them.
+   */
+  limit_3v3: { kind: 'int', min: 1000, max: 5950, unit: 'mA', source: 'spec (exclusive); real §3.4 (inclusive)' },
+  limit_5v0: { kind: 'int', min: 1000, max: 4950, unit: 'mA', source: 'spec (exclusive); real §3.4 (inclusive)' },
+  limit_12v: { kind: 'int', min: 100, max: 2400, unit: 'mA', source: 'spec (exclusive); real §3.4 (inclusive)' },
+  fan_mode: { kind: 'intSet', values: [0, 20, 40, 60, 80, 100], unit: '%', source: SPEC },
+} as const satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** Facts of the spec that are not bounds on a field but that code computes with. */
+export const FACTS = {
+  pinCount: 6,
+  /** PWM base clock in Hz (spec rule 6). */
+  pwmClockHz: 48_000_000,
+  /** Highest PWM output frequency the released service accepts, in Hz (real §3.2). */
+  pwmMaxFrequencyHz: 1_000_000,
+  /** Longest time the fan takes to reach a new mode (spec, power fan). */
+  fanApplyDelayMs: 10_000,
+  /** Debounce the spec suggests for buttons (spec rule 5). */
+  buttonDebounceMs: 250,
+  /** The bootloader gives up when no host activates it in this window (spec). */
+  bootloaderWindowMs: 90_000,
+  /** Typical highest fan speed, rpm, and its tolerance in percent (spec). */
+  fanMaxRpm: 5000,
+  fanRpmTolerancePercent: 15,
+  /** Rail voltage windows in mV (spec Limits table). */
+  railWindowsMv: {
+    '3v3': [3240, 3440],
+    '5v0': [4608, 5202],
+    '12v': [11300, 12770],
+  },
+  /** The PMC temperature counted as a protection event, °C (spec). */
+  pmcTemperatureLimitC: 125,
+} as const;
+
+/** The notification alert flags, in the order the spec lists them. */
+export const ALERT_FLAGS = [
+  'under_voltage_alert',
+  'high_voltage_alert',
+  'high_current_alert',
+  'custom_voltage_alert',
+] as const;
+export type AlertFlag = (typeof ALERT_FLAGS)[number];
+
+/** USB hub record fields of API 0.9. */
+export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'port_slot_5', 'port_slot_6', 'port_slot_7', 'port_slot_8'] as const;
+export const USB_STATES = ['enabled', 'disabled', 'not available'] as const;
+
+// ---- describing values and ranges ------------------------------------------------------
+
+/** A short, safe rendering of any value for an error message (never the whole object). */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
+  if (typeof value === 'string') {
+    const text = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+    return JSON.stringify(text);
+  }
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function listWords(values: readonly (string | number)[]): string {
+  return values.join(', ');
+}
+
+/** The allowed range of a limit in words, as used in messages and help text. */
+export function rangeText(limit: Limit): string {
+  switch (limit.kind) {
+    case 'int': {
+      const unit = limit.unit ? ` ${limit.unit}` : '';
+      const span = `an integer from ${limit.min} to ${limit.max}${unit}`;
+      return limit.also?.length ? `${listWords(limit.also)} or ${span}` : span;
+    }
+    case 'intSet':
+      return `one of ${listWords(limit.values)}`;
+    case 'word':
+      return `one of ${listWords(limit.values)}`;
+    case 'bool':
+      return 'true or false';
+  }
+}
+
+function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+/** Checks `value` against `limit`; `field` is the name the message uses. */
+export function checkValue(field: string, limit: Limit, value: unknown): Check {
+  let ok: boolean;
+  switch (limit.kind) {
+    case 'int':
+      ok = isInteger(value) && ((value >= limit.min && value <= limit.max) || (limit.also ?? []).includes(value));
+      break;
+    case 'intSet':
+      ok = isInteger(value) && limit.values.includes(value);
+      break;
+    case 'word':
+      ok = typeof value === 'string' && limit.values.includes(value);
+      break;
+    case 'bool':
+      ok = typeof value === 'boolean';
+      break;
+  }
+  return ok ? true : `${field} must be ${rangeText(limit)}, got ${describe(value)}`;
+}
+
+/** Checks a value against the named limit, using the limit's name as the field name. */
+export function check(name: LimitName, value: unknown, field: string = name): Check {
+  return checkValue(field, LIMITS[name], value);
+}
+
+/** Checks a boolean field (there is no bound to look up, only the type). */
+export function checkBool(field: string, value: unknown): Check {
+  return checkValue(field, { kind: 'bool', source: 'spec' }, value);
+}
+
+// ---- rules that span several fields -------------------------------------------------------
+
+export interface Pwm {
+  prescaler: number;
+  period: number;
+  time_on: number;
+}
+
+/** Output frequency of a PWM setting in Hz, as the device computes it (integer maths). */
+export function pwmFrequencyHz(pwm: Pick<Pwm, 'prescaler' | 'period'>): number {
+  return Math.floor(Math.floor(FACTS.pwmClockHz / (pwm.prescaler + 1)) / pwm.period);
+}
+
+/** Duty cycle in percent (spec rule 6: time_on / period). */
+export function pwmDutyPercent(pwm: Pick<Pwm, 'period' | 'time_on'>): number {
+  return (pwm.time_on / pwm.period) * 100;
+}
+
+/**
+ * PWM rule (spec rule 6; real §3.2): each field in its 16-bit range, time_on below
+ * period − 1, and the output frequency at most 1 MHz.
+ */
+export function checkPwm(pwm: Record<string, unknown>): Check {
+  for (const name of ['prescaler', 'period'] as const) {
+    const result = check(name, pwm[name]);
+    if (result !== true) return result;
+  }
+  const period = pwm.period as number;
+  const timeOn = pwm.time_on;
+  if (!isInteger(timeOn) || timeOn < 1 || timeOn > period - 2) {
+    const max = period - 2;
+    const range = max >= 1 ? `an integer from 1 to ${max} (below period − 1)` : 'at least 1 and below period − 1';
+    return `time_on must be ${range}, got ${describe(timeOn)}`;
+  }
+  const hz = pwmFrequencyHz({ prescaler: pwm.prescaler as number, period });
+  if (hz > FACTS.pwmMaxFrequencyHz) {
+    return `PWM frequency must be at most ${FACTS.pwmMaxFrequencyHz} Hz, got ${hz} Hz (prescaler ${describe(pwm.prescaler)}, period ${period})`;
+  }
+  return true;
+}
+
+/** The current limit that applies to a pin on the given rail. */
+export function currentLimitFor(rail: string): Limit | undefined {
+  if (rail === '5_volt') return LIMITS.current_5_volt;
+  if (rail === '12_volt') return LIMITS.current_12_volt;
+  return undefined;
+}
+
+/** One entry of the io power-management configuration (spec field names). */
+export interface PowerEntry {
+  pin: number;
+  rail: string;
+  current: number;
+}
+
+/**
+ * The io power-management configuration: exactly six entries, one per pin 1..6, each with
+ * a rail and a current within that rail's per-pin bound.
+ */
+export function checkPowerConfig(config: unknown): Check {
+  if (!Array.isArray(config) || config.length !== FACTS.pinCount) {
+    return `config must be an array of ${FACTS.pinCount} entries (one per pin), got ${
+      Array.isArray(config) ? `${config.length} entries` : describe(config)
+    }`;
+  }
+  const seen = new Set<number>();
+  for (let i = 0; i < config.length; i++) {
+    const entry = config[i] as Record<string, unknown> | null;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      return `config[${i}] must be an object {pin, rail, current}, got ${describe(entry)}`;
+    }
+    const pin = check('pin', entry.pin, `config[${i}].pin`);
+    if (pin !== true) return pin;
+    if (seen.has(entry.pin as number)) return `config[${i}].pin must name each pin once, got ${entry.pin} twice`;
+    seen.add(entry.pin as number);
+    const rail = check('rail', entry.rail, `config[${i}].rail`);
+    if (rail !== true) return rail;
+    const current = checkValue(`config[${i}].current`, currentLimitFor(entry.rail as string)!, entry.current);
+    if (current !== true) return current;
+  }
+  return true;
+}
+
+// ---- editor text ---------------------------------------------------------------------
+
+/**
+ * Reads an integer typed into a form field: optional sign and decimal digits only (no
+ * exponent, no hex, no blanks inside). Anything else is returned unchanged, so the
+ * validator names what was typed.
+ */
+export function parseInteger(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  const trimmed = text.trim();
+  return /^[+-]?\d{1,16}$/.test(trimmed) ? Number(trimmed) : text;
+}
+
+/** True for a value that is exactly `${VAR}` or `$(VAR)`: resolved only at runtime. */
+export function isEnvReference(text: unknown): boolean {
+  return typeof text === 'string' && /^\s*(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$\([A-Za-z_][A-Za-z0-9_]*\))\s*$/.test(text);
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Build: compile the TypeScript (fails on any type error), then put what Node-RED
+// looks for beside each node's .js: its .html, icons/ and locales/<lang>/.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+
+fs.rmSync(dist, { recursive: true, force: true });
+try {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', root], { stdio: 'inherit' });
+} catch {
+  console.error('build: TypeScript compilation failed');
+  process.exit(1);
+}
+
+const nodesOut = path.join(dist, 'nodes');
+fs.mkdirSync(nodesOut, { recursive: true });
+for (const file of fs.readdirSync(path.join(root, 'nodes'))) {
+  if (file.endsWith('.html')) fs.copyFileSync(path.join(root, 'nodes', file), path.join(nodesOut, file));
+}
+for (const dir of ['icons', 'locales']) {
+  const src = path.join(root, dir);
+  if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
+}
+// The simulator's CLI is a bin entry: it must be executable once installed.
+const cli = path.join(dist, 'simulator', 'cli.js');
+if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
