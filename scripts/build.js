@@ -17,6 +17,18 @@ try {
   process.exit(1);
 }
 
+// Editor code: limits.ts and the PWM helper bundled for the browser as the global
+// `ModularDevice`, served by Node-RED from the package's resources/ folder.
+require('esbuild').buildSync({
+  entryPoints: [path.join(root, 'nodes', 'editor', 'index.ts')],
+  bundle: true,
+  format: 'iife',
+  globalName: 'ModularDevice',
+  target: 'es2018',
+  outfile: path.join(root, 'resources', 'editor.js'),
+  logLevel: 'error',
+});
+
 const nodesOut = path.join(dist, 'nodes');
 fs.mkdirSync(nodesOut, { recursive: true });
 for (const file of fs.readdirSync(path.join(root, 'nodes'))) {

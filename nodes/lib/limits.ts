@@ -70,6 +70,13 @@ export const LIMITS = {
   slot: { kind: 'int', min: 0, max: u16Max, source: 'real §1: <slot> is a u16' },
   service: { kind: 'word', values: SERVICES, source: 'spec, Endpoints' },
   pin: { kind: 'int', min: 1, max: 6, source: SPEC },
+  api_version: { kind: 'word', values: ['auto', ...API_VERSIONS], source: 'spec, Versioning' },
+
+  // ---- this package's own settings (not device limits, but bounded all the same) -------
+  /** Per-request timeout of the config node: long enough for the driver's 10 s worst case. */
+  request_timeout: { kind: 'int', min: 100, max: 600000, unit: 'ms', source: 'package setting' },
+  /** Requests that may wait per module: bounds memory under a flood of msgs. */
+  queue_limit: { kind: 'int', min: 1, max: 100000, source: 'package setting' },
 
   // ---- io -------------------------------------------------------------------------------
   input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
@@ -98,6 +105,9 @@ export const LIMITS = {
    */
   prescaler: { kind: 'int', min: 1, max: u16Max - 1, source: 'spec rule 6 (16-bit); real §6 (1..65534)' },
   period: { kind: 'int', min: 2, max: u16Max, unit: 'ticks', source: 'spec rule 6 (16-bit); real §6 (≥ 2)' },
+  /** What the editor's PWM helper takes: integer Hz up to the 1 MHz the service allows. */
+  pwm_frequency_hz: { kind: 'int', min: 1, max: 1_000_000, unit: 'Hz', source: 'real §3.2 (≤ 1 MHz)' },
+  duty_percent: { kind: 'int', min: 0, max: 100, unit: '%', source: 'spec rule 6 (time_on / period)' },
   /** time_on's upper bound depends on period: see `checkPwm`. */
   time_on: { kind: 'int', min: 1, max: u16Max - 2, unit: 'ticks', source: 'spec rule 6; real §6 (1..period−2)' },
 

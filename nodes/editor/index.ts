@@ -1,0 +1,35 @@
+/**
+ * Editor-side helpers, bundled by the build into resources/editor.js and exposed to the
+ * node dialogs as the global `ModularDevice`. It carries limits.ts itself, so the editor
+ * checks exactly what the runtime checks, with the same messages.
+ */
+import * as limits from '../lib/limits';
+import { describePwm, planPwm } from '../lib/pwm';
+
+type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
+
+/**
+ * A two-parameter `validate` for `defaults` (Node-RED shows the message only then).
+ * Values that are exactly `${VAR}` or `$(VAR)` pass: they are checked at runtime.
+ * `when` limits the check to the settings where the field is used.
+ */
+function validator(name: limits.LimitName, field?: string, when?: (node: Record<string, unknown>) => boolean): Validator {
+  return function (value: unknown, _opt?: unknown) {
+    if (when && !when(this)) return true;
+    if (limits.isEnvReference(value)) return true;
+    const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
+    return limits.check(name, parsed, field ?? name);
+  };
+}
+
+/**
+ * The value of a property as the open dialog shows it (the node object still holds the
+ * saved one while the user edits), for validators that depend on another field.
+ */
+function current(node: Record<string, unknown>, prop: string): unknown {
+  const $ = (globalThis as { $?: (sel: string) => { length: number; val(): unknown } }).$;
+  const field = $ ? $(`#node-input-${prop}`) : undefined;
+  return field && field.length ? field.val() : node[prop];
+}
+
+export { limits, planPwm, describePwm, validator, current };

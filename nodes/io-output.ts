@@ -1,0 +1,85 @@
+/**
+ * io-output: sets a pin of an io module high or low (`output/state`) or to PWM
+ * (`output/pwm`). Both need a power-management configuration on the module first (spec,
+ * io rule 1); the device refuses them otherwise and the error says so.
+ */
+import { registerActionNode } from './lib/action-node';
+import { ensure, invalidInput } from './lib/errors';
+import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
+import { badPayload, payloadFields } from './lib/msg';
+import { planPwm } from './lib/pwm';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+interface Settings {
+  pin: unknown;
+  mode: 'state' | 'pwm';
+  state: unknown;
+  /** The timer values: given raw, or planned from frequency and duty at deploy. */
+  pwm: Record<keyof Pwm, unknown>;
+}
+
+const PWM_FIELDS = ['prescaler', 'period', 'time_on'] as const;
+
+function readSettings(def: NodeDef): Settings {
+  const mode = def.mode === 'pwm' ? 'pwm' : 'state';
+  let pwm: Settings['pwm'] = {
+    prescaler: parseInteger(def.prescaler),
+    period: parseInteger(def.period),
+    time_on: parseInteger(def.time_on),
+  };
+  if (mode === 'pwm' && def.pwmInput !== 'raw') {
+    const frequency = parseInteger(def.frequency);
+    const duty = parseInteger(def.duty);
+    ensure(check('pwm_frequency_hz', frequency, 'frequency'));
+    ensure(check('duty_percent', duty, 'duty'));
+    const plan = planPwm(frequency as number, duty as number);
+    if (!plan) throw invalidInput(`frequency ${frequency} Hz cannot be reached with the 16-bit timer at 48 MHz`);
+    pwm = { prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on };
+  }
+  return { pin: parseInteger(def.pin), mode, state: def.state, pwm };
+}
+
+/** A bare payload that sets the state: true/false, 1/0, "high"/"low". */
+function bareState(payload: unknown): string | undefined {
+  if (payload === true || payload === 1 || payload === 'high') return 'high';
+  if (payload === false || payload === 0 || payload === 'low') return 'low';
+  return undefined;
+}
+
+function build(msg: NodeMessage, s: Settings) {
+  const payload = msg.payload;
+  const fields = payloadFields(msg, ['pin', 'state', ...PWM_FIELDS]);
+  const bare = bareState(payload);
+  if (bare) fields.state = bare;
+  else if (typeof payload === 'string' && payload !== '') throw badPayload('"high", "low", true, false, 1, 0 or an object {pin, state} / {pin, prescaler, period, time_on}', payload);
+  else if (Array.isArray(payload)) throw badPayload('a state or an object', payload);
+  // Anything else (no payload, an inject timestamp) triggers the configured action.
+
+  const pin = fields.pin ?? s.pin;
+  ensure(check('pin', pin));
+  const givesPwm = PWM_FIELDS.some((f) => f in fields);
+  if (givesPwm && 'state' in fields) throw invalidInput('msg.payload must give either state or prescaler/period/time_on, not both');
+  const mode = givesPwm ? 'pwm' : 'state' in fields ? 'state' : s.mode;
+
+  if (mode === 'state') {
+    const state = fields.state ?? s.state;
+    ensure(check('output_state', state, 'state'));
+    return {
+      requests: { method: 'POST' as const, endpoint: ['output', 'state'], body: { pin, state } },
+      done: `pin ${pin} ${state}`,
+    };
+  }
+  const pwm = { prescaler: fields.prescaler ?? s.pwm.prescaler, period: fields.period ?? s.pwm.period, time_on: fields.time_on ?? s.pwm.time_on };
+  ensure(checkPwm(pwm));
+  const { prescaler, period, time_on } = pwm as Pwm;
+  const plan = { prescaler, period, time_on };
+  return {
+    requests: { method: 'POST' as const, endpoint: ['output', 'pwm'], body: { pin, ...plan } },
+    done: `pin ${pin} PWM ${Math.round((time_on / period) * 100)} %`,
+  };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'io-output', { settings: readSettings, build, checkOnDeploy: true });
+};
+

@@ -1,0 +1,139 @@
+/**
+ * Connection: the state of one module as its config node knows it, shared by every node
+ * that uses it.
+ *
+ * On start it reads the version record, checks the API version and that the slot is
+ * there. While the device cannot be reached it tries again with capped exponential
+ * backoff, for as long as it is deployed, and recovers by itself. A request of any node
+ * that fails to reach the device moves the state to "unreachable" at once and starts the
+ * retries; the next answer moves it back. Users (action nodes) register and deregister
+ * as with the core MQTT broker node and are told every change.
+ */
+import { DeviceClient } from './client';
+import { DeviceError } from './errors';
+import { ApiVersion } from './limits';
+
+export type ConnectionState =
+  | { state: 'connecting' }
+  | { state: 'connected'; apiVersion: ApiVersion }
+  | { state: 'unreachable'; reason: string }
+  | { state: 'incompatible'; reason: string }
+  | { state: 'invalid'; reason: string };
+
+export interface ConnectionUser {
+  onConnectionState(state: ConnectionState): void;
+}
+
+/** API versions of the version record this package speaks, as major.minor. */
+const SUPPORTED_API = new Set(['0.9']);
+
+export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
+
+export class Connection {
+  private current: ConnectionState = { state: 'connecting' };
+  private readonly users = new Set<ConnectionUser>();
+  private retryTimer?: NodeJS.Timeout;
+  private retryDelay: number = BACKOFF.firstMs;
+  private probing = false;
+  private closed = false;
+
+  constructor(
+    readonly client: DeviceClient,
+    private readonly label: string,
+  ) {}
+
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  start(): void {
+    void this.probe();
+  }
+
+  register(user: ConnectionUser): void {
+    this.users.add(user);
+    user.onConnectionState(this.current);
+  }
+
+  deregister(user: ConnectionUser): void {
+    this.users.delete(user);
+  }
+
+  /** Called by the client after every request: reachable or not. */
+  reachability(error?: DeviceError): void {
+    if (this.closed) return;
+    if (!error) {
+      if (this.current.state === 'unreachable') void this.probe();
+      return;
+    }
+    if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE') {
+      if (this.current.state !== 'unreachable') this.set({ state: 'unreachable', reason: error.message });
+      this.scheduleRetry();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.users.clear();
+  }
+
+  private set(state: ConnectionState): void {
+    this.current = state;
+    for (const user of this.users) user.onConnectionState(state);
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer || this.probing) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(BACKOFF.maxMs, this.retryDelay * 2);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.probe();
+    }, delay);
+  }
+
+  /** Reads the version record and judges it; never throws. */
+  private async probe(): Promise<void> {
+    if (this.closed || this.probing) return;
+    this.probing = true;
+    let next: ConnectionState;
+    try {
+      const { apiVersion, record } = await this.client.readVersionRecord();
+      const api = record.version.api;
+      const spoken = `${api.major}.${api.minor}`;
+      const slots = record.devices.map((d) => d.slot_number);
+      if (!SUPPORTED_API.has(spoken)) {
+        next = {
+          state: 'incompatible',
+          reason: `the device reports API ${api.major}.${api.minor}.${api.patch}, this package supports ${[...SUPPORTED_API].join(', ')}`,
+        };
+      } else if (!slots.includes(this.client.slot)) {
+        next = {
+          state: 'incompatible',
+          reason: `no ${this.client.service} module in slot ${this.client.slot} (the device lists ${slots.length ? slots.join(', ') : 'none'})`,
+        };
+      } else {
+        next = { state: 'connected', apiVersion };
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      next = { state: 'unreachable', reason };
+    } finally {
+      this.probing = false;
+    }
+    if (this.closed) return;
+    this.set(next);
+    if (next.state === 'connected') {
+      this.retryDelay = BACKOFF.firstMs;
+    } else {
+      // Incompatible devices get updated too; keep looking, at the capped pace.
+      this.scheduleRetry();
+    }
+  }
+
+  toString(): string {
+    return this.label;
+  }
+}

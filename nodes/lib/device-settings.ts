@@ -1,0 +1,64 @@
+/**
+ * What the config node `modular-device` holds, read and checked: shared by the config
+ * node, its admin routes and the action nodes that look it up.
+ */
+import { ClientOptions, TlsOptions } from './client';
+import { Connection, ConnectionUser } from './connection';
+import { DeviceError } from './errors';
+import { check, parseInteger, Service } from './limits';
+import type { Node, NodeDef } from './red';
+
+export interface DeviceNode extends Node {
+  /** Set when the configuration is usable; undefined with `problem` set otherwise. */
+  connection?: Connection;
+  /** Why the configuration cannot be used (names the field, value and range). */
+  problem?: string;
+  register(user: ConnectionUser): void;
+  deregister(user: ConnectionUser, done?: () => void): void;
+}
+
+export interface TlsConfigNode extends Node {
+  addTLSOptions(options: TlsOptions): TlsOptions;
+}
+
+/** Reads and checks the node's settings; throws a DeviceError naming the first bad one. */
+export function readSettings(def: NodeDef, credentials: Record<string, string | undefined> = {}): ClientOptions {
+  const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+  const number = (v: unknown, fallback: number): unknown => (v === undefined || v === '' ? fallback : parseInteger(v));
+  const fields = {
+    service: text(def.service),
+    slot: number(def.slot, NaN),
+    apiVersion: text(def.apiVersion) || 'auto',
+    timeout: number(def.timeout, 5000),
+    queueLimit: number(def.queueLimit, 100),
+  };
+  for (const result of [
+    check('service', fields.service),
+    check('slot', fields.slot),
+    check('api_version', fields.apiVersion, 'apiVersion'),
+    check('request_timeout', fields.timeout, 'timeout'),
+    check('queue_limit', fields.queueLimit, 'queueLimit'),
+  ]) {
+    if (result !== true) throw new DeviceError(result, { code: 'NOT_CONFIGURED' });
+  }
+  const auth = text(def.auth) || 'none';
+  if (auth !== 'none' && auth !== 'basic' && auth !== 'bearer') {
+    throw new DeviceError(`auth must be one of none, basic, bearer, got ${JSON.stringify(auth)}`, { code: 'NOT_CONFIGURED' });
+  }
+  return {
+    url: text(def.url),
+    service: fields.service as Service,
+    slot: fields.slot as number,
+    apiVersion: fields.apiVersion as ClientOptions['apiVersion'],
+    timeout: fields.timeout as number,
+    queueLimit: fields.queueLimit as number,
+    auth,
+    credentials: { username: credentials.username, password: credentials.password, token: credentials.token },
+  };
+}
+
+/** `io slot 2 @ 127.0.0.1:8080`: what the editor and the log call a module. */
+export function moduleLabel(options: Pick<ClientOptions, 'service' | 'slot'>, location: string): string {
+  return `${options.service} slot ${options.slot} @ ${location}`;
+}
+

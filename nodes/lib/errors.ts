@@ -1,0 +1,71 @@
+/**
+ * DeviceError: the one error type every failure of this package becomes, so a Catch node
+ * always sees the same shape. Node-RED copies `code` and `cause` of the error given to
+ * `done(err)` into `msg.error`, so `msg.error.code` says what kind of failure it was and
+ * `msg.error.cause` carries the HTTP status and the device's own message.
+ *
+ * Messages never contain credentials: they name the method and the wire path only, never
+ * the base URL (which may carry user:password@) or a header.
+ */
+
+export type DeviceErrorCode =
+  /** A value from the node or the msg failed the limits; nothing was sent. */
+  | 'INVALID_INPUT'
+  /** The module's request queue was full; nothing was sent. */
+  | 'QUEUE_FULL'
+  /** The device answered with a non-2xx status. */
+  | 'DEVICE_ERROR'
+  /** The device answered 2xx, but not with what the interface promises. */
+  | 'BAD_RESPONSE'
+  /** No answer within the configured timeout. */
+  | 'TIMEOUT'
+  /** Connection refused, reset or the host could not be reached. */
+  | 'UNREACHABLE'
+  /** The device speaks an API version this package does not support, or lacks the slot. */
+  | 'INCOMPATIBLE'
+  /** The node has no usable configuration (no device chosen, node closed, ...). */
+  | 'NOT_CONFIGURED';
+
+export interface DeviceErrorDetails {
+  code: DeviceErrorCode;
+  statusCode?: number;
+  /** The device's `message` from its error envelope (or the start of a non-JSON body). */
+  deviceMessage?: string;
+  method?: string;
+  path?: string;
+}
+
+export class DeviceError extends Error {
+  readonly code: DeviceErrorCode;
+  readonly statusCode?: number;
+  readonly deviceMessage?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly cause: { statusCode?: number; deviceMessage?: string; method?: string; path?: string };
+
+  constructor(message: string, details: DeviceErrorDetails) {
+    super(message);
+    this.name = 'DeviceError';
+    this.code = details.code;
+    this.statusCode = details.statusCode;
+    this.deviceMessage = details.deviceMessage;
+    this.method = details.method;
+    this.path = details.path;
+    this.cause = {
+      statusCode: details.statusCode,
+      deviceMessage: details.deviceMessage,
+      method: details.method,
+      path: details.path,
+    };
+  }
+}
+
+/** A value failed its limit: the message is the one from limits.ts (field, value, range). */
+export function invalidInput(message: string): DeviceError {
+  return new DeviceError(message, { code: 'INVALID_INPUT' });
+}
+
+/** Throws the limits.ts message of a failed check; passes on `true`. */
+export function ensure(result: true | string): void {
+  if (result !== true) throw invalidInput(result);
+}

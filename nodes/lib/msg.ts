@@ -1,0 +1,28 @@
+/**
+ * Reading overrides from `msg.payload`: an object whose fields use the spec's own names.
+ * Only own, listed fields are read, so `__proto__`, `constructor` and other keys of a
+ * crafted payload are never looked at.
+ */
+import { describe } from './limits';
+import { invalidInput } from './errors';
+import type { NodeMessage } from './red';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+/** The listed fields present in `msg.payload` when it is an object; {} otherwise. */
+export function payloadFields<K extends string>(msg: NodeMessage, names: readonly K[]): Partial<Record<K, unknown>> {
+  const payload = msg.payload;
+  const fields: Partial<Record<K, unknown>> = {};
+  if (!isPlainObject(payload)) return fields;
+  for (const name of names) {
+    if (Object.prototype.hasOwnProperty.call(payload, name)) fields[name] = payload[name];
+  }
+  return fields;
+}
+
+/** The error for a payload that is neither an override object nor a value the node takes. */
+export function badPayload(expected: string, payload: unknown): Error {
+  return invalidInput(`msg.payload must be ${expected}, got ${describe(payload)}`);
+}

@@ -1,0 +1,59 @@
+/**
+ * Config node `modular-device`: one module (service + slot) of one device, and the
+ * connection to it. Action nodes look it up by id and use its client and connection.
+ */
+import { DeviceClient } from './lib/client';
+import { Connection, ConnectionUser } from './lib/connection';
+import { DeviceNode, moduleLabel, readSettings, TlsConfigNode } from './lib/device-settings';
+import { DeviceError } from './lib/errors';
+import { registerAdminRoutes } from './lib/admin-routes';
+import type { NodeAPI, NodeDef } from './lib/red';
+
+export = function (RED: NodeAPI) {
+  function ModularDeviceNode(this: DeviceNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const users = new Set<ConnectionUser>();
+
+    try {
+      const options = readSettings(def, node.credentials ?? {});
+      if (typeof def.tls === 'string' && def.tls) {
+        const tlsNode = RED.nodes.getNode(def.tls) as TlsConfigNode | null;
+        if (!tlsNode) throw new DeviceError('the TLS configuration node is missing', { code: 'NOT_CONFIGURED' });
+        options.tls = tlsNode.addTLSOptions({});
+      }
+      let connection: Connection | undefined;
+      options.onReachability = (error) => connection?.reachability(error);
+      const client = new DeviceClient(options);
+      connection = new Connection(client, moduleLabel(options, client.location));
+      node.connection = connection;
+      connection.start();
+    } catch (error) {
+      node.problem = error instanceof Error ? error.message : String(error);
+      node.error(`configuration: ${node.problem}`);
+    }
+
+    node.register = (user) => {
+      users.add(user);
+      if (node.connection) node.connection.register(user);
+      else user.onConnectionState({ state: 'invalid', reason: node.problem ?? 'not configured' });
+    };
+    node.deregister = (user, done) => {
+      users.delete(user);
+      node.connection?.deregister(user);
+      done?.();
+    };
+
+    node.on('close', (_removed, done) => {
+      node.connection?.close();
+      node.connection?.client.close();
+      users.clear();
+      done();
+    });
+  }
+
+  RED.nodes.registerType('modular-device', ModularDeviceNode, {
+    credentials: { username: { type: 'text' }, password: { type: 'password' }, token: { type: 'password' } },
+  });
+  registerAdminRoutes(RED);
+};
