@@ -1,0 +1,50 @@
+/** API 0.9: the version record and the descriptor, common to all services. */
+import type { Service } from '../../nodes/lib/limits';
+import { Device } from '../device';
+import { PRODUCTS, serialCode, SOFTWARE, v, VENDOR } from '../identity';
+import { Route } from '../router';
+
+export const API_VERSION = v(0, 9, 0);
+
+export function versionRecord(device: Device, service: Service): unknown {
+  return {
+    version: {
+      api: API_VERSION,
+      service: SOFTWARE.service,
+      module_driver: SOFTWARE.moduleDriver,
+      kernel_driver: SOFTWARE.kernelDriver,
+    },
+    // Only the modules of this service, as the released services list them.
+    devices: device.slots(service).map((slot) => ({ slot_number: slot, sdbp_version: SOFTWARE.sdbp })),
+  };
+}
+
+export const descriptor: Route = {
+  missingSlot: 'Could not find device on this slot',
+  handle({ device, service, slot }) {
+    const p = PRODUCTS[service];
+    const bootloader = service === 'bmc' && device.bmc(slot)?.bootloaderActive ? 'in bootloader mode' : 'supported';
+    return {
+      slot_number: slot,
+      vendor_product_id: p.vendorProductId,
+      product_name: p.productName,
+      vendor_name: VENDOR,
+      serial_code: serialCode(service, slot),
+      fw_version: { stability: p.fw.stability, version: p.fw.version },
+      hw_version: p.hw,
+      protocol_version: SOFTWARE.sdbp,
+      bootloader_state: bootloader,
+      max_frame_size: p.maxFrameSize,
+      max_power_12v: p.maxPowerMw['12v'],
+      max_power_5v0: p.maxPowerMw['5v0'],
+      max_power_3v3: p.maxPowerMw['3v3'],
+      max_sclk_speed: p.maxSclkSpeed,
+    };
+  },
+};
+
+/** The first failed check, or true. */
+export function firstFailure(...checks: Array<true | string>): true | string {
+  for (const c of checks) if (c !== true) return c;
+  return true;
+}

@@ -1,0 +1,146 @@
+/** API 0.9 routes of the io service: spec field names over the plain io model. */
+import { check, checkPowerConfig, checkPwm, FACTS } from '../../nodes/lib/limits';
+import { SUCCESS } from '../errors';
+import { IoModel, PowerEntry, Reading } from '../models/io';
+import { Route, RouteContext, RouteTable } from '../router';
+import { descriptor, firstFailure } from './common';
+
+const PIN_TYPE: Readonly<Record<Reading['kind'], string>> = {
+  voltage: 'voltage_mV',
+  level: 'digital_input',
+  frequency: 'frequency_hz',
+};
+
+const PINS = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+
+/** The slot's io model; the router has checked that it exists. */
+const io = (ctx: RouteContext): IoModel => ctx.device.io(ctx.slot)!;
+
+const routes: Array<[string, Route]> = [
+  ['GET descriptor', descriptor],
+  [
+    'GET notification',
+    {
+      handle: (ctx) => ({
+        notification: io(ctx)
+          .takeNotifications()
+          .map(({ pin, alerts }) => ({ pin, ...alerts })),
+      }),
+    },
+  ],
+  [
+    'GET reset',
+    {
+      handle(ctx) {
+        io(ctx).reset();
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'POST power-management',
+    {
+      body: { config: { array: { pin: 'u8', rail: 'string', current: 'u16' } } },
+      check: (b) => checkPowerConfig(b.config),
+      handle(ctx) {
+        const entries: PowerEntry[] = ctx.body.config.map((e: any) => ({ pin: e.pin, rail: e.rail, currentMa: e.current }));
+        io(ctx).setPowerConfig(entries);
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'GET input/values',
+    {
+      handle(ctx) {
+        const model = io(ctx);
+        return {
+          pins: PINS.map((pin) => {
+            const r = model.reading(pin);
+            return { pin, pin_type: PIN_TYPE[r.kind], value: r.value };
+          }),
+        };
+      },
+    },
+  ],
+  [
+    'GET input/values/current',
+    {
+      handle(ctx) {
+        const model = io(ctx);
+        return { pins: PINS.map((pin) => ({ pin, pin_type: 'current_mA', value: model.currentMa(pin) })) };
+      },
+    },
+  ],
+  [
+    'POST input/mode',
+    {
+      body: { pin: 'u8', mode: 'string' },
+      check: (b) => firstFailure(check('pin', b.pin), check('input_mode', b.mode, 'mode')),
+      handle(ctx) {
+        io(ctx).setMode(ctx.body.pin, ctx.body.mode);
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'POST input/analog/threshold',
+    {
+      body: { pin: 'u8', threshold_mV: 'u16', trigger: 'string' },
+      check: (b) =>
+        firstFailure(check('pin', b.pin), check('threshold_trigger', b.trigger, 'trigger'), check('threshold_mV', b.threshold_mV)),
+      handle(ctx) {
+        io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_mV, ctx.body.trigger);
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'POST input/digital/interrupt',
+    {
+      body: { pin: 'u8', debounce_time_ms: 'u16', trigger: 'string' },
+      check: (b) =>
+        firstFailure(check('pin', b.pin), check('interrupt_trigger', b.trigger, 'trigger'), check('debounce_time_ms', b.debounce_time_ms)),
+      handle(ctx) {
+        io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_ms, ctx.body.trigger);
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'POST input/digital/counter',
+    {
+      body: { pin: 'u8', state: 'string' },
+      check: (b) => firstFailure(check('pin', b.pin), check('counter_state', b.state, 'state')),
+      handle(ctx) {
+        io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled');
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'POST output/state',
+    {
+      body: { pin: 'u8', state: 'string' },
+      check: (b) => firstFailure(check('pin', b.pin), check('output_state', b.state, 'state')),
+      handle(ctx) {
+        io(ctx).setOutput(ctx.body.pin, ctx.body.state);
+        return SUCCESS;
+      },
+    },
+  ],
+  [
+    'POST output/pwm',
+    {
+      body: { pin: 'u8', prescaler: 'u16', time_on: 'u32', period: 'u32' },
+      check: (b) => firstFailure(check('pin', b.pin), checkPwm(b)),
+      handle(ctx) {
+        const { pin, prescaler, period, time_on } = ctx.body;
+        io(ctx).setPwm(pin, { prescaler, period, timeOn: time_on });
+        return SUCCESS;
+      },
+    },
+  ],
+];
+
+export const IO_ROUTES: RouteTable = new Map(routes);

@@ -1,0 +1,175 @@
+/**
+ * The simulated device: modules by slot, the lazy clock (tick), hard reset and restart.
+ *
+ * Three layers of state with different lifetimes:
+ *  - model: the module's volatile state; rebuilt by a device hard reset.
+ *  - persist: what the module stores persistently (saved watchdog timeout, shutdown
+ *    timeout, bootloader flag, protection counters); survives hard resets.
+ *  - world: the outside the control API sets (pin signals, temperatures, loads); survives
+ *    hard resets too, since rebooting the device does not change the room it is in.
+ * A simulator restart (POST /sim/restart, restart()) rebuilds all three: factory state.
+ */
+import { check, FACTS, Service, SERVICES } from '../nodes/lib/limits';
+import { BmcModel, BmcPersist, BmcWorld, defaultBmcPersist, defaultBmcWorld } from './models/bmc';
+import { defaultStimuli, IoModel, PinStimulus } from './models/io';
+import { defaultPowerPersist, defaultPowerWorld, PowerModel, PowerPersist, PowerWorld } from './models/power';
+import { DeviceHooks, ModuleModel, newSession } from './models/types';
+
+export interface ModuleSpec {
+  service: Service;
+  slot: number;
+}
+
+export const DEFAULT_MODULES: readonly ModuleSpec[] = [
+  { service: 'bmc', slot: 0 },
+  { service: 'power', slot: 1 },
+  { service: 'io', slot: 2 },
+  { service: 'io', slot: 3 },
+];
+
+export const DEFAULT_FAN_APPLY_DELAY_MS = 3000;
+
+type Entry =
+  | { service: 'io'; slot: number; world: PinStimulus[]; persist: null; model: IoModel }
+  | { service: 'bmc'; slot: number; world: BmcWorld; persist: BmcPersist; model: BmcModel }
+  | { service: 'power'; slot: number; world: PowerWorld; persist: PowerPersist; model: PowerModel };
+
+/** Throws a readable Error for a bad module list or fan delay (programmer input, not requests). */
+export function checkModules(specs: readonly ModuleSpec[]): void {
+  const seen = new Set<number>();
+  for (const spec of specs) {
+    if (!SERVICES.includes(spec.service)) throw new Error(`module service must be one of ${SERVICES.join(', ')}, got ${spec.service}`);
+    const slot = check('slot', spec.slot);
+    if (slot !== true) throw new Error(slot);
+    if (seen.has(spec.slot)) throw new Error(`slot ${spec.slot} holds two modules`);
+    seen.add(spec.slot);
+  }
+}
+
+export function checkFanDelay(ms: unknown): true | string {
+  return Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= FACTS.fanApplyDelayMs
+    ? true
+    : `fan apply delay must be an integer from 0 to ${FACTS.fanApplyDelayMs} ms, got ${String(ms)}`;
+}
+
+export class Device implements DeviceHooks {
+  private entries = new Map<number, Entry>();
+  private readonly bySlotList: Record<Service, number[]> = { io: [], bmc: [], power: [] };
+  /** Random per simulator (re)start, like the released service's driver_session. */
+  session = newSession();
+  resets = 0;
+  lastReset: { at: number; cause: string } | null = null;
+  readonly servicesDown = new Set<Service>();
+  /**
+   * Added to the wall clock. POST /sim/advance moves it forward so tests can pass the 90 s
+   * bootloader window or a 10 s shutdown without waiting; it never goes back, not even on restart.
+   */
+  clockOffsetMs = 0;
+
+  constructor(
+    private readonly specs: readonly ModuleSpec[],
+    public fanApplyDelayMs: number,
+    now: number,
+  ) {
+    checkModules(specs);
+    for (const spec of specs) this.bySlotList[spec.service].push(spec.slot);
+    for (const list of Object.values(this.bySlotList)) list.sort((a, b) => a - b);
+    this.restart(now);
+  }
+
+  /** Device time: the wall clock plus the offset. Every model reads time through this. */
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** Factory state: new worlds, new persistent stores, new modules. */
+  restart(now: number): void {
+    this.entries.clear();
+    for (const { service, slot } of this.specs) {
+      if (service === 'io') {
+        const world = defaultStimuli();
+        this.entries.set(slot, { service, slot, world, persist: null, model: new IoModel(world) });
+      } else if (service === 'bmc') {
+        const world = defaultBmcWorld();
+        const persist = defaultBmcPersist();
+        this.entries.set(slot, { service, slot, world, persist, model: new BmcModel(world, persist, this, now) });
+      } else {
+        const world = defaultPowerWorld();
+        const persist = defaultPowerPersist();
+        this.entries.set(slot, { service, slot, world, persist, model: new PowerModel(world, persist, this) });
+      }
+    }
+    this.session = newSession();
+    this.resets = 0;
+    this.lastReset = null;
+  }
+
+  /** Device hard reset at `at`: every module to defaults; persistent stores and the world stay. */
+  hardReset(at: number, cause: string): void {
+    for (const e of this.entries.values()) {
+      if (e.service === 'io') e.model = new IoModel(e.world);
+      else if (e.service === 'bmc') e.model = new BmcModel(e.world, e.persist, this, at);
+      else e.model = new PowerModel(e.world, e.persist, this);
+    }
+    this.resets++;
+    this.lastReset = { at, cause };
+  }
+
+  /**
+   * Fires every deadline due by `now`, earliest first, so a watchdog expiry that resets the
+   * device cancels what would have happened after it. Run at the start of every request.
+   */
+  tick(now: number): void {
+    // A saved 1 s watchdog left alone for days fires ~86,400 times a day: bounded work, no cap needed.
+    for (;;) {
+      let best: { at: number; fire(): void } | null = null;
+      for (const e of this.entries.values()) {
+        const due = e.model.nextDue();
+        if (due !== null && due.at <= now && (best === null || due.at < best.at)) best = due;
+      }
+      if (best === null) return;
+      best.fire();
+    }
+  }
+
+  /** Slots holding a module of `service`, ascending. */
+  slots(service: Service): readonly number[] {
+    return this.bySlotList[service];
+  }
+
+  module(service: Service, slot: number): ModuleModel | undefined {
+    const e = this.entries.get(slot);
+    return e && e.service === service ? e.model : undefined;
+  }
+
+  io(slot: number): IoModel | undefined {
+    const e = this.entries.get(slot);
+    return e?.service === 'io' ? e.model : undefined;
+  }
+
+  bmc(slot: number): BmcModel | undefined {
+    const e = this.entries.get(slot);
+    return e?.service === 'bmc' ? e.model : undefined;
+  }
+
+  power(slot: number): PowerModel | undefined {
+    const e = this.entries.get(slot);
+    return e?.service === 'power' ? e.model : undefined;
+  }
+
+  snapshot(now: number): unknown {
+    const modules = [...this.entries.values()]
+      .sort((a, b) => a.slot - b.slot)
+      .map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
+    return {
+      time: now,
+      session: this.session,
+      resets: this.resets,
+      lastReset: this.lastReset,
+      fanApplyDelayMs: this.fanApplyDelayMs,
+      servicesDown: [...this.servicesDown],
+      clockOffsetMs: this.clockOffsetMs,
+      modules,
+    };
+  }
+}

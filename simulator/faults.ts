@@ -1,0 +1,112 @@
+/**
+ * Fault injection on device API requests: latency, an error status, a connection reset or
+ * a mangled body, on chosen paths and methods, for a number of requests or until removed.
+ */
+import { checkShape, ObjectSchema } from './schema';
+
+export type BodyFault = 'truncated' | 'nonjson' | 'empty';
+
+export interface FaultRule {
+  readonly id: string;
+  /** Substring of the request path, or "*" for every device request. */
+  readonly path: string;
+  /** Upper-case method, or undefined for any. */
+  readonly method?: string;
+  /** Requests left to hit; undefined = unlimited. */
+  remaining?: number;
+  readonly latency_ms?: number;
+  readonly status?: number;
+  readonly message?: string;
+  readonly reset?: boolean;
+  readonly body?: BodyFault;
+  hits: number;
+}
+
+const FAULT_SCHEMA: ObjectSchema = {
+  path: 'string',
+  method: { type: 'string', optional: true },
+  count: { type: 'u32', optional: true },
+  latency_ms: { type: 'u32', optional: true },
+  status: { type: 'u16', optional: true },
+  message: { type: 'string', optional: true },
+  reset: { type: 'bool', optional: true },
+  body: { type: 'string', optional: true },
+};
+
+/** Longest injectable latency: long enough for any client timeout test, short enough to end. */
+const MAX_LATENCY_MS = 120_000;
+const BODY_FAULTS: readonly string[] = ['truncated', 'nonjson', 'empty'];
+
+export class Faults {
+  private rules: FaultRule[] = [];
+  private nextId = 1;
+
+  /** Adds a rule from a control API body; returns the rule or a message for a 400. */
+  add(input: unknown): FaultRule | string {
+    const shape = checkShape(FAULT_SCHEMA, input);
+    if (shape !== true) return shape;
+    const b = input as Record<string, any>;
+    if (b.path.length === 0) return 'path must be a non-empty substring of the request path, or "*"';
+    if (b.count === 0) return 'count must be at least 1 (omit it for unlimited)';
+    if (b.latency_ms !== undefined && b.latency_ms > MAX_LATENCY_MS) return `latency_ms must be at most ${MAX_LATENCY_MS}`;
+    if (b.status !== undefined && (b.status < 100 || b.status > 599)) return 'status must be an HTTP status from 100 to 599';
+    if (b.body !== undefined && b.body !== null && !BODY_FAULTS.includes(b.body)) return `body must be one of ${BODY_FAULTS.join(', ')}`;
+    const effects = [b.status !== undefined && b.status !== null, b.reset === true, b.body !== undefined && b.body !== null];
+    if (effects.filter(Boolean).length > 1) return 'give at most one of status, reset and body';
+    if (!effects.some(Boolean) && !b.latency_ms) return 'a fault needs latency_ms, status, reset or body';
+    const rule: FaultRule = {
+      id: String(this.nextId++),
+      path: b.path,
+      method: b.method ? String(b.method).toUpperCase() : undefined,
+      remaining: b.count ?? undefined,
+      latency_ms: b.latency_ms ?? undefined,
+      status: b.status ?? undefined,
+      message: b.message ?? undefined,
+      reset: b.reset === true ? true : undefined,
+      body: b.body ?? undefined,
+      hits: 0,
+    };
+    this.rules.push(rule);
+    return rule;
+  }
+
+  /** The first rule matching the request, used up by one hit; rules are kept in order added. */
+  take(method: string, path: string): FaultRule | undefined {
+    if (this.rules.length === 0) return undefined; // the usual case: keep it cheap
+    for (let i = 0; i < this.rules.length; i++) {
+      const rule = this.rules[i];
+      if (rule.method !== undefined && rule.method !== method) continue;
+      if (rule.path !== '*' && !path.includes(rule.path)) continue;
+      rule.hits++;
+      if (rule.remaining !== undefined && --rule.remaining <= 0) this.rules.splice(i, 1);
+      return rule;
+    }
+    return undefined;
+  }
+
+  list(): FaultRule[] {
+    return this.rules.slice();
+  }
+
+  remove(id: string): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => r.id !== id);
+    return this.rules.length !== before;
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+}
+
+/** A body mangled as the fault asks; `original` is the JSON the device would have sent. */
+export function mangle(kind: BodyFault, original: string): string {
+  switch (kind) {
+    case 'truncated':
+      return original.slice(0, Math.max(1, Math.floor(original.length / 2)));
+    case 'nonjson':
+      return '<html><body>this is not JSON</body></html>';
+    case 'empty':
+      return '';
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Who the simulated device says it is: versions and per-service product data. Shared by
+ * every API dialect (the released 1.0 descriptor has the same fields as 0.9).
+ */
+import type { Service } from '../nodes/lib/limits';
+
+export interface Version {
+  major: number;
+  minor: number;
+  patch: number;
+}
+
+export const v = (major: number, minor: number, patch: number): Version => ({ major, minor, patch });
+
+export const SOFTWARE = {
+  service: v(0, 9, 3),
+  moduleDriver: v(1, 0, 0),
+  kernelDriver: v(1, 3, 0),
+  sdbp: v(1, 0, 0),
+};
+
+export interface Product {
+  vendorProductId: string;
+  productName: string;
+  fw: { stability: 'A' | 'B' | 'S'; version: Version };
+  hw: Version;
+  /** mW; power-management uses them as mW (real-service.md §3.2). */
+  maxPowerMw: { '12v': number; '5v0': number; '3v3': number };
+  maxFrameSize: number;
+  /** kHz */
+  maxSclkSpeed: number;
+}
+
+export const VENDOR = 'Modular Device Simulator';
+
+export const PRODUCTS: Readonly<Record<Service, Product>> = {
+  io: {
+    vendorProductId: '0x1A2B:0x0101',
+    productName: 'IO Module 6 Pin',
+    fw: { stability: 'S', version: v(1, 4, 2) },
+    hw: v(2, 1, 0),
+    maxPowerMw: { '12v': 6000, '5v0': 3000, '3v3': 450 },
+    maxFrameSize: 512,
+    maxSclkSpeed: 10000,
+  },
+  bmc: {
+    vendorProductId: '0x1A2B:0x0001',
+    productName: 'Base Management Controller',
+    fw: { stability: 'S', version: v(1, 2, 0) },
+    hw: v(1, 3, 0),
+    maxPowerMw: { '12v': 0, '5v0': 0, '3v3': 900 },
+    maxFrameSize: 512,
+    maxSclkSpeed: 10000,
+  },
+  power: {
+    vendorProductId: '0x1A2B:0x0201',
+    productName: 'Power Supply Module 75W',
+    fw: { stability: 'S', version: v(1, 1, 5) },
+    hw: v(1, 0, 2),
+    maxPowerMw: { '12v': 0, '5v0': 0, '3v3': 350 },
+    maxFrameSize: 256,
+    maxSclkSpeed: 8000,
+  },
+};
+
+/** Serial per service and slot, stable across restarts so clients can recognise a module. */
+export function serialCode(service: Service, slot: number): string {
+  return `SIM-${service.toUpperCase()}-${String(slot).padStart(4, '0')}`;
+}

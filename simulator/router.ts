@@ -1,0 +1,138 @@
+/**
+ * Device API requests: path parsing and the order of checks of the released services
+ * (real-service.md §1), independent of the API dialect. A dialect (api09/) supplies the
+ * version it speaks, the version record and a route table per service.
+ *
+ * Order: path (404) → POST body (400 malformed, 413 too large, 422 wrong shape) → version
+ * (400) → limits check (400, limits.ts message) → slot present (404) → route logic.
+ */
+import { Check, Service, SERVICES } from '../nodes/lib/limits';
+import { Device } from './device';
+import { envelope, ModelError, refusalError, SimError } from './errors';
+import { checkShape, ObjectSchema } from './schema';
+
+export type ParsedBody = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'bad' } | { kind: 'too_large' };
+
+export interface RouteContext {
+  readonly device: Device;
+  readonly service: Service;
+  readonly slot: number;
+  /** The body, already checked against the route's schema. */
+  readonly body: any;
+  /** The numeric last path segment of a `:n` route (u8), else -1. */
+  readonly param: number;
+  readonly now: number;
+}
+
+export interface Route {
+  /** Wire shape of the body; routes without one ignore any body (GET). */
+  readonly body?: ObjectSchema;
+  /** Range and parameter checks from limits.ts: true, or the message of a 400. */
+  check?(body: any, param: number): Check;
+  /** 404 message when the slot holds no module of this service. */
+  readonly missingSlot?: string;
+  handle(ctx: RouteContext): unknown;
+}
+
+/** Routes of one service, keyed `METHOD path/after/slot`; a numeric last segment is written `:n`. */
+export type RouteTable = ReadonlyMap<string, Route>;
+
+export interface Dialect {
+  /** The `MAJOR.MINOR` path segment this dialect answers, as numbers. */
+  readonly major: number;
+  readonly minor: number;
+  versionRecord(device: Device, service: Service, now: number): unknown;
+  readonly routes: Readonly<Record<Service, RouteTable>>;
+}
+
+export interface DeviceAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+const VERSION = /^(\d{1,5})\.(\d{1,5})$/;
+const DIGITS = /^\d{1,5}$/;
+const NOT_FOUND: DeviceAnswer = { status: 404, body: envelope(404) };
+
+function parseUint(text: string, max: number): number {
+  if (!DIGITS.test(text)) return -1;
+  const n = Number(text);
+  return n <= max ? n : -1;
+}
+
+function fail(error: SimError): DeviceAnswer {
+  return { status: error.status, body: envelope(error.status, error.message) };
+}
+
+/** The service a device path addresses (for "service down" and logging), or undefined. */
+export function serviceOf(segments: readonly string[]): Service | undefined {
+  return segments[0] === 'api' && SERVICES.includes(segments[1] as Service) ? (segments[1] as Service) : undefined;
+}
+
+/** Splits a path into its non-empty segments (Rocket ignores empty ones: `//`, trailing `/`). */
+export function segmentsOf(pathname: string): string[] {
+  return pathname.split('/').filter((s) => s.length > 0);
+}
+
+export function handleDeviceRequest(
+  dialect: Dialect,
+  device: Device,
+  method: string,
+  segments: readonly string[],
+  body: ParsedBody,
+  now: number,
+): DeviceAnswer {
+  // 1. path
+  const service = serviceOf(segments);
+  if (service === undefined || segments.length < 3) return NOT_FOUND;
+  const version = VERSION.exec(segments[2]);
+  if (version === null || Number(version[1]) > 0xffff || Number(version[2]) > 0xffff) return NOT_FOUND;
+  const versionOk = Number(version[1]) === dialect.major && Number(version[2]) === dialect.minor;
+  const verb = method === 'HEAD' ? 'GET' : method;
+
+  if (segments.length === 3) {
+    if (verb !== 'GET') return NOT_FOUND;
+    if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
+    return { status: 200, body: JSON.stringify(dialect.versionRecord(device, service, now)) };
+  }
+
+  const slot = parseUint(segments[3], 0xffff);
+  if (slot < 0) return NOT_FOUND;
+  const table = dialect.routes[service];
+  const rest = segments.slice(4);
+  let route = table.get(`${verb} ${rest.join('/')}`);
+  let param = -1;
+  if (route === undefined && rest.length > 0) {
+    route = table.get(`${verb} ${rest.slice(0, -1).concat(':n').join('/')}`);
+    param = route === undefined ? -1 : parseUint(rest[rest.length - 1], 0xff);
+    if (param < 0) return NOT_FOUND;
+  }
+  if (route === undefined) return NOT_FOUND;
+
+  // 2. body (POST routes only)
+  let value: unknown = undefined;
+  if (route.body !== undefined) {
+    if (body.kind === 'too_large') return fail(new SimError(413));
+    if (body.kind !== 'json') return fail(new SimError(400));
+    if (checkShape(route.body, body.value) !== true) return fail(new SimError(422));
+    value = body.value;
+  }
+
+  // 3. version, 4. limits, 5. slot
+  if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
+  if (route.check !== undefined) {
+    const result = route.check(value, param);
+    if (result !== true) return fail(new SimError(400, result));
+  }
+  if (device.module(service, slot) === undefined) return fail(new SimError(404, route.missingSlot ?? 'Slot not found'));
+
+  // 6. route logic
+  try {
+    const result = route.handle({ device, service, slot, body: value, param, now });
+    return { status: 200, body: JSON.stringify(result) };
+  } catch (error) {
+    if (error instanceof ModelError) return fail(refusalError(error.refusal));
+    if (error instanceof SimError) return fail(error);
+    throw error;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The HTTP server: body reading with a size cap, the /sim control API, services down
+ * (nginx 502), fault injection, dispatch to the dialect's router, the request log.
+ * Node's own http module only; no timers left behind (latency timers are tracked).
+ */
+import http, { IncomingMessage, ServerResponse } from 'http';
+import type { Socket } from 'net';
+import { handleControl } from './control';
+import { Device } from './device';
+import { envelope } from './errors';
+import { Faults, FaultRule, mangle } from './faults';
+import { RingLog } from './log';
+import { Dialect, handleDeviceRequest, ParsedBody, segmentsOf, serviceOf } from './router';
+
+/** Bodies above this answer 413 (the released services' JSON limit, real-service.md §2). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Beyond this we stop draining and drop the connection: nobody needs 16 MiB read to learn "413". */
+const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
+
+/** What nginx answers when the upstream service is down. */
+const BAD_GATEWAY_HTML =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+const NO_BODY: ParsedBody = { kind: 'none' };
+
+export interface ServerParts {
+  readonly device: Device;
+  readonly log: RingLog;
+  readonly faults: Faults;
+  readonly dialect: Dialect;
+}
+
+function parseBody(chunks: Buffer[] | null, tooLarge: boolean): ParsedBody {
+  if (tooLarge) return { kind: 'too_large' };
+  if (chunks === null || chunks.length === 0) return NO_BODY;
+  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+  if (text.trim().length === 0) return NO_BODY;
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch {
+    return { kind: 'bad' };
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+export class SimServer {
+  readonly http: http.Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly parts: ServerParts) {
+    this.http = http.createServer({ keepAlive: true }, (req, res) => this.onRequest(req, res));
+    this.http.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    // Garbage that is not HTTP: answer 400 if we can, never crash.
+    this.http.on('clientError', (_error, socket: Socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      this.http.once('error', onError);
+      this.http.listen(port, host, () => {
+        this.http.off('error', onError);
+        resolve((this.http.address() as { port: number }).port);
+      });
+    });
+  }
+
+  /** Stops listening and drops every connection, keep-alive ones included; resolves promptly. */
+  stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    return new Promise((resolve) => {
+      if (!this.http.listening) {
+        this.destroySockets();
+        resolve();
+        return;
+      }
+      this.http.close(() => resolve());
+      this.destroySockets();
+    });
+  }
+
+  private destroySockets(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const received = Date.now();
+    // Requests without a body (the hot path: GET input/values) skip the chunk machinery.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      req.resume();
+      this.dispatch(req, res, received, null, false);
+      return;
+    }
+    const declared = Number(req.headers['content-length']);
+    if (declared > DRAIN_LIMIT_BYTES) {
+      res.setHeader('Connection', 'close');
+      send(res, 413, envelope(413));
+      res.on('finish', () => req.socket.destroy());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > DRAIN_LIMIT_BYTES) req.socket.destroy();
+      else if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => this.dispatch(req, res, received, chunks, tooLarge));
+    req.on('error', () => req.socket.destroy());
+  }
+
+  private dispatch(req: IncomingMessage, res: ServerResponse, received: number, chunks: Buffer[] | null, tooLarge: boolean): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const method = req.method ?? 'GET';
+    const body = parseBody(chunks, tooLarge);
+    const segments = segmentsOf(pathname);
+    const { device, log, faults } = this.parts;
+    try {
+      if (segments[0] === 'sim') {
+        const now = device.now();
+        device.tick(now);
+        const answer = handleControl({ device, log, faults, now }, method, segments, q < 0 ? '' : url.slice(q + 1), body);
+        send(res, answer.status, answer.body);
+        return;
+      }
+      const logged = body.kind === 'json' ? body.value : null;
+      const service = serviceOf(segments);
+      if (service !== undefined && device.servicesDown.has(service)) {
+        send(res, 502, BAD_GATEWAY_HTML, 'text/html');
+        log.add(received, method, pathname, logged, 502);
+        return;
+      }
+      const fault = faults.take(method, pathname);
+      const answer = (): void => {
+        let status = 500;
+        try {
+          status = this.answerDevice(req, res, method, segments, body, fault);
+        } catch (error) {
+          send(res, 500, envelope(500, `simulator error: ${(error as Error).message}`));
+        }
+        log.add(received, method, pathname, logged, status);
+      };
+      if (fault?.latency_ms) {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          answer();
+        }, fault.latency_ms);
+        this.timers.add(timer);
+      } else answer();
+    } catch (error) {
+      // A bug must not take the simulator down: answer 500 and keep serving.
+      send(res, 500, envelope(500, `simulator error: ${(error as Error).message}`));
+    }
+  }
+
+  /** Answers a device API request, applying a fault if one matched; returns the status (0 = reset). */
+  private answerDevice(req: IncomingMessage, res: ServerResponse, method: string, segments: string[], body: ParsedBody, fault?: FaultRule): number {
+    if (res.destroyed) return 0;
+    if (fault?.reset) {
+      req.socket.destroy();
+      return 0;
+    }
+    if (fault?.status !== undefined) {
+      send(res, fault.status, envelope(fault.status, fault.message));
+      return fault.status;
+    }
+    const now = this.parts.device.now();
+    this.parts.device.tick(now);
+    const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, method, segments, body, now);
+    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body);
+    return answer.status;
+  }
+}
