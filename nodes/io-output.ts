@@ -6,7 +6,7 @@
 import { registerActionNode } from './lib/action-node';
 import { ensure, invalidInput } from './lib/errors';
 import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
-import { badPayload, payloadFields } from './lib/msg';
+import { badPayload, payloadFields, given } from './lib/msg';
 import { planPwm } from './lib/pwm';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
@@ -55,21 +55,21 @@ function build(msg: NodeMessage, s: Settings) {
   else if (Array.isArray(payload)) throw badPayload('a state or an object', payload);
   // Anything else (no payload, an inject timestamp) triggers the configured action.
 
-  const pin = fields.pin ?? s.pin;
+  const pin = given(fields.pin, s.pin);
   ensure(check('pin', pin));
   const givesPwm = PWM_FIELDS.some((f) => f in fields);
   if (givesPwm && 'state' in fields) throw invalidInput('msg.payload must give either state or prescaler/period/time_on, not both');
   const mode = givesPwm ? 'pwm' : 'state' in fields ? 'state' : s.mode;
 
   if (mode === 'state') {
-    const state = fields.state ?? s.state;
+    const state = given(fields.state, s.state);
     ensure(check('output_state', state, 'state'));
     return {
       requests: { method: 'POST' as const, endpoint: ['output', 'state'], body: { pin, state } },
       done: `pin ${pin} ${state}`,
     };
   }
-  const pwm = { prescaler: fields.prescaler ?? s.pwm.prescaler, period: fields.period ?? s.pwm.period, time_on: fields.time_on ?? s.pwm.time_on };
+  const pwm = { prescaler: given(fields.prescaler, s.pwm.prescaler), period: given(fields.period, s.pwm.period), time_on: given(fields.time_on, s.pwm.time_on) };
   ensure(checkPwm(pwm));
   const { prescaler, period, time_on } = pwm as Pwm;
   const plan = { prescaler, period, time_on };
@@ -80,6 +80,6 @@ function build(msg: NodeMessage, s: Settings) {
 }
 
 export = function (RED: NodeAPI) {
-  registerActionNode(RED, 'io-output', { settings: readSettings, build, checkOnDeploy: true });
+  registerActionNode(RED, 'io-output', { service: 'io', settings: readSettings, build, checkOnDeploy: true });
 };
 

@@ -9,10 +9,14 @@ const { execFileSync } = require('child_process');
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
-fs.rmSync(dist, { recursive: true, force: true });
+// Build into a fresh folder and swap it in at the end, so a test run reading dist/ never
+// sees half a build, and files of deleted sources never linger.
+const out = path.join(root, `dist.building-${process.pid}`);
+fs.rmSync(out, { recursive: true, force: true });
 try {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', root], { stdio: 'inherit' });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', root, '--outDir', out], { stdio: 'inherit' });
 } catch {
+  fs.rmSync(out, { recursive: true, force: true });
   console.error('build: TypeScript compilation failed');
   process.exit(1);
 }
@@ -29,7 +33,7 @@ require('esbuild').buildSync({
   logLevel: 'error',
 });
 
-const nodesOut = path.join(dist, 'nodes');
+const nodesOut = path.join(out, 'nodes');
 fs.mkdirSync(nodesOut, { recursive: true });
 for (const file of fs.readdirSync(path.join(root, 'nodes'))) {
   if (file.endsWith('.html')) fs.copyFileSync(path.join(root, 'nodes', file), path.join(nodesOut, file));
@@ -39,5 +43,8 @@ for (const dir of ['icons', 'locales']) {
   if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
 }
 // The simulator's CLI is a bin entry: it must be executable once installed.
-const cli = path.join(dist, 'simulator', 'cli.js');
+const cli = path.join(out, 'simulator', 'cli.js');
 if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
+
+fs.rmSync(dist, { recursive: true, force: true });
+fs.renameSync(out, dist);

@@ -27,9 +27,11 @@ function validator(name: limits.LimitName, field?: string, when?: (node: Record<
  * saved one while the user edits), for validators that depend on another field.
  */
 function current(node: Record<string, unknown>, prop: string): unknown {
-  const $ = (globalThis as { $?: (sel: string) => { length: number; val(): unknown } }).$;
+  const $ = (globalThis as { $?: (sel: string) => { length: number; val(): unknown; is(sel: string): boolean } }).$;
   const field = $ ? $(`#node-input-${prop}`) : undefined;
-  return field && field.length ? field.val() : node[prop];
+  if (!field || !field.length) return node[prop];
+  // A checkbox's val() is "on" whether it is ticked or not.
+  return field.is('[type=checkbox]') ? field.is(':checked') : field.val();
 }
 
 export { limits, planPwm, describePwm, validator, current };

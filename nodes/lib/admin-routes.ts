@@ -93,7 +93,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
           code: 'INCOMPATIBLE',
         });
       }
-      const descriptor = await client.get([client.slot, 'descriptor']);
+      const descriptor = await client.request({ method: 'GET', endpoint: ['descriptor'] });
       return { apiVersion, version: record.version, descriptor: descriptor.data };
     })()
       .then(

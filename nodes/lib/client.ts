@@ -21,6 +21,8 @@ export interface DeviceRequest {
   /** e.g. ['output', 'state'] or ['usbhub', 'port', 3]: words and validated integers only. */
   endpoint: ReadonlyArray<string | number>;
   body?: Record<string, unknown>;
+  /** Below the module (`<version>/<slot>/...`, the default) or the service root (`<version>/...`). */
+  scope?: 'module' | 'service';
 }
 
 /** What was sent, as it is put on `msg.request` (no host, no headers, no credentials). */
@@ -95,7 +97,7 @@ export function parseBaseUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new DeviceError(`url must be an http:// or https:// URL, got ${JSON.stringify(url)}`, { code: 'NOT_CONFIGURED' });
+    throw new DeviceError(`url must be an http:// or https:// URL, got ${JSON.stringify(url.replace(/\/\/.*@/, '//***@'))}`, { code: 'NOT_CONFIGURED' });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new DeviceError(`url must be an http:// or https:// URL, got ${parsed.protocol}`, { code: 'NOT_CONFIGURED' });
@@ -245,13 +247,6 @@ export class DeviceClient {
     throw lastError!;
   }
 
-  /** GET of a path below the service root that is not a module path (e.g. a descriptor). */
-  async get<T = unknown>(endpoint: ReadonlyArray<string | number>): Promise<DeviceResult<T>> {
-    const version = await this.version();
-    const path = `${this.rootPath(version)}/${endpoint.map(segment).join('/')}`;
-    return (await this.exchange('GET', path)) as DeviceResult<T>;
-  }
-
   /** Refuses everything still waiting and frees the sockets. */
   close(): void {
     this.closed = true;
@@ -270,7 +265,8 @@ export class DeviceClient {
 
   private async send(req: DeviceRequest): Promise<DeviceResult> {
     const version = await this.version();
-    const path = `${this.rootPath(version)}/${this.slot}/${req.endpoint.map(segment).join('/')}`;
+    const under = req.scope === 'service' ? [] : [this.slot];
+    const path = [this.rootPath(version), ...under, ...req.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
     const result = await this.exchange(req.method, path, req.body);
     if (req.method === 'POST') {
       const data = result.data as { status?: unknown } | null;

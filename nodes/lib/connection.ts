@@ -10,7 +10,7 @@
  * as with the core MQTT broker node and are told every change.
  */
 import { DeviceClient } from './client';
-import { DeviceError } from './errors';
+import { DeviceError, statusText } from './errors';
 import { ApiVersion } from './limits';
 
 export type ConnectionState =
@@ -28,6 +28,14 @@ export interface ConnectionUser {
 const SUPPORTED_API = new Set(['0.9']);
 
 export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
+
+/** Whether an error means the device (or its service behind nginx) is not there right now. */
+function isGone(error: unknown): boolean {
+  if (!(error instanceof DeviceError)) return true;
+  if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE') return true;
+  // 502/503/504 come from nginx when the service behind it is down.
+  return error.code === 'DEVICE_ERROR' && [502, 503, 504].includes(error.statusCode ?? 0);
+}
 
 export class Connection {
   private current: ConnectionState = { state: 'connecting' };
@@ -66,8 +74,8 @@ export class Connection {
       if (this.current.state === 'unreachable') void this.probe();
       return;
     }
-    if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE') {
-      if (this.current.state !== 'unreachable') this.set({ state: 'unreachable', reason: error.message });
+    if (isGone(error)) {
+      if (this.current.state !== 'unreachable') this.set({ state: 'unreachable', reason: statusText(error) });
       this.scheduleRetry();
     }
   }
@@ -118,8 +126,10 @@ export class Connection {
         next = { state: 'connected', apiVersion };
       }
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      next = { state: 'unreachable', reason };
+      const reason = error instanceof DeviceError ? statusText(error) : String(error);
+      // A 400 or 404 to the version root is an answer, not an outage: the released
+      // services say "Version not compatible" to a version they do not speak.
+      next = isGone(error) ? { state: 'unreachable', reason } : { state: 'incompatible', reason };
     } finally {
       this.probing = false;
     }

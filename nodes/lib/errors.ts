@@ -69,3 +69,15 @@ export function invalidInput(message: string): DeviceError {
 export function ensure(result: true | string): void {
   if (result !== true) throw invalidInput(result);
 }
+
+/** The device answered 2xx with something the interface does not promise. */
+export function badResponse(message: string): DeviceError {
+  return new DeviceError(message, { code: 'BAD_RESPONSE' });
+}
+
+/** The few words a status dot has room for: the device's own reason first. */
+export function statusText(error: DeviceError): string {
+  if (error.code === 'DEVICE_ERROR' && error.statusCode) return `${error.statusCode} ${error.deviceMessage ?? ''}`.trim();
+  // The method and path are in the error for Catch; the dot needs only the reason.
+  return error.message.replace(/^(GET|POST) \S+?:? (failed: )?/, '');
+}

@@ -75,6 +75,16 @@ export const LIMITS = {
   // ---- this package's own settings (not device limits, but bounded all the same) -------
   /** Per-request timeout of the config node: long enough for the driver's 10 s worst case. */
   request_timeout: { kind: 'int', min: 100, max: 600000, unit: 'ms', source: 'package setting' },
+  /** notification-poll's interval: the spec says notifications arrive about 20 ms after the event. */
+  notification_interval: { kind: 'int', min: 20, max: 3600000, unit: 'ms', source: 'spec, Events (≈ 20 ms latency)' },
+  /** Polling of readings; 0 = only when a msg asks. */
+  poll_interval: { kind: 'int', min: 20, max: 86400000, also: [0], unit: 'ms', source: 'package setting' },
+  /** bmc-watchdog's own keep-alive; at most half the watchdog timeout (see checkKeepAlive). */
+  keepalive_interval: { kind: 'int', min: 100, max: 300000, unit: 'ms', source: 'package setting (≤ timeout / 2)' },
+  /** How long power-fan waits for the fan to reach a forced mode (spec: up to 10 s). */
+  fan_wait: { kind: 'int', min: 0, max: 60000, unit: 'ms', source: 'spec, power fan (apply delay up to 10 s)' },
+  /** "Only on change": changes within this many mV (or mA, or units of the reading) are not sent. */
+  deadband: { kind: 'int', min: 0, max: 100000, source: 'package setting' },
   /** Requests that may wait per module: bounds memory under a flood of msgs. */
   queue_limit: { kind: 'int', min: 1, max: 100000, source: 'package setting' },
 
@@ -147,6 +157,8 @@ export const FACTS = {
   pwmMaxFrequencyHz: 1_000_000,
   /** Longest time the fan takes to reach a new mode (spec, power fan). */
   fanApplyDelayMs: 10_000,
+  /** Debounce the spec recommends at least (spec rule 5). */
+  recommendedMinDebounceMs: 20,
   /** Debounce the spec suggests for buttons (spec rule 5). */
   buttonDebounceMs: 250,
   /** The bootloader gives up when no host activates it in this window (spec). */
@@ -287,6 +299,18 @@ export function checkPwm(pwm: Record<string, unknown>): Check {
     return `PWM frequency must be at most ${FACTS.pwmMaxFrequencyHz} Hz, got ${hz} Hz (prescaler ${describe(pwm.prescaler)}, period ${period})`;
   }
   return true;
+}
+
+/**
+ * The watchdog keep-alive must come at least twice per timeout, so one late round does
+ * not reset the device. The timeout must be on (not 0).
+ */
+export function checkKeepAlive(interval: unknown, timeout: unknown): Check {
+  const t = check('watchdog_timeout', timeout, 'timeout');
+  if (t !== true) return t;
+  if (timeout === 0) return 'timeout must not be 0 (off) while keep-alive is on';
+  const max = Math.min(LIMITS.keepalive_interval.max, Math.floor((timeout as number) / 2));
+  return checkValue('keep-alive interval', { ...LIMITS.keepalive_interval, max, source: 'timeout / 2' }, interval);
 }
 
 /** The current limit that applies to a pin on the given rail. */

@@ -26,3 +26,11 @@ export function payloadFields<K extends string>(msg: NodeMessage, names: readonl
 export function badPayload(expected: string, payload: unknown): Error {
   return invalidInput(`msg.payload must be ${expected}, got ${describe(payload)}`);
 }
+
+/**
+ * The msg's value when it gave one, else the node's setting. Unlike `??`, a `null` in the
+ * msg counts as given (and is then refused by the limits), never as "use the setting".
+ */
+export function given<T, U>(value: T | undefined, setting: U): T | U {
+  return value === undefined ? setting : value;
+}

@@ -1,0 +1,52 @@
+/**
+ * Shared by the nodes that read several records and merge them (bmc-readings,
+ * power-readings): one GET per record in one turn of the queue, merged into one flat
+ * object of plain numbers, optionally "only on change".
+ */
+import { Operation, Outcome } from './action-node';
+import { DeviceClient, DeviceResult, SentRequest } from './client';
+import { ChangeFilter } from './change';
+import type { NodeMessage } from './red';
+
+/** Reads each endpoint in turn and merges the answers (fields are unique across records). */
+export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Operation['run'] {
+  return async (client: DeviceClient): Promise<DeviceResult> => {
+    const merged: Record<string, unknown> = {};
+    const requests: SentRequest[] = [];
+    for (const endpoint of endpoints) {
+      const result = await client.request({ method: 'GET', endpoint });
+      Object.assign(merged, result.data);
+      requests.push(result.request);
+    }
+    return { data: merged, request: requests.length === 1 ? requests[0] : ({ method: 'GET', path: requests.map((r) => r.path).join(', ') } as SentRequest) };
+  };
+}
+
+export interface MergedOutputOptions {
+  onlyOnChange: boolean;
+  filter: ChangeFilter;
+  /** 'record': one msg with the merged object; 'per-field': one msg per number, topic = field. */
+  output: 'record' | 'per-field';
+  /** Extra msg properties derived from the record (e.g. protection_changed). */
+  extra?: (record: Record<string, unknown>) => Record<string, unknown>;
+  status: (record: Record<string, unknown>) => string;
+  /** Fields compared without the deadband (counters: every step counts). */
+  exact?: (key: string) => boolean;
+  /** A record that must be sent even when "only on change" would hold it back. */
+  force?: (extra: Record<string, unknown>) => boolean;
+}
+
+export function mergedOutput(result: DeviceResult, msg: NodeMessage, o: MergedOutputOptions): Outcome {
+  const record = result.data as Record<string, unknown>;
+  const extra = o.extra?.(record) ?? {};
+  const status = o.status(record);
+  const entries = Object.entries(record);
+  const useDeadband = (key: string) => !o.exact?.(key);
+  if (o.output === 'per-field') {
+    const fresh = o.onlyOnChange ? entries.filter(([key, value]) => o.filter.changed(key, value, useDeadband(key))) : entries;
+    return { msgs: fresh.map(([key, value]) => ({ ...msg, topic: key, payload: value, request: result.request, ...extra })), status };
+  }
+  const moved = o.filter.anyChanged(entries.map(([key, value]) => [key, value, useDeadband(key)]));
+  if (o.onlyOnChange && !moved && !o.force?.(extra)) return { msgs: [], status };
+  return { msgs: [{ ...msg, payload: record, request: result.request, ...extra }], status };
+}

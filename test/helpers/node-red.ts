@@ -1,0 +1,227 @@
+/**
+ * Node-RED side of the runtime tests: the test helper (initialised once against the real
+ * Node-RED 4.1 runtime), flow builders for a config node + io-output + Catch, collectors
+ * for what reaches the helper nodes, the status history of a node, and a polling wait.
+ *
+ * Nothing of Node-RED or axios is mocked: the helper loads the real runtime, the real core
+ * Catch node, and our compiled nodes from dist/nodes.
+ */
+import path from 'path';
+import modularDevice = require('../../nodes/modular-device');
+import ioOutput = require('../../nodes/io-output');
+import type { DeviceNode } from '../../nodes/lib/device-settings';
+import type { NodeMessage, NodeStatus } from '../../nodes/lib/red';
+
+/** The slice of node-red-node-test-helper 0.3.6 the tests use (it ships no types). */
+export interface TestHelper {
+  init(runtimePath: string, settings?: Record<string, unknown>): void;
+  settings(settings?: Record<string, unknown>): Record<string, unknown>;
+  load(nodes: unknown[] | unknown, flow: FlowNode[], credentials?: Record<string, Record<string, string>>): Promise<void>;
+  unload(): Promise<void>;
+  startServer(): Promise<void>;
+  stopServer(): Promise<void>;
+  getNode(id: string): any;
+  request(): any;
+  log(): any;
+}
+
+export type FlowNode = Record<string, unknown> & { id: string; type: string };
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+export const helper: TestHelper = require('node-red-node-test-helper');
+helper.init(require.resolve('node-red'));
+
+export type NodeModule = (RED: any) => void;
+export const MODULES = { modularDevice: modularDevice as NodeModule, ioOutput: ioOutput as NodeModule };
+export const ALL_NODES: NodeModule[] = [MODULES.modularDevice, MODULES.ioOutput];
+
+/** Where node-red's own packages live (for the real editor-api auth module). */
+export function nodeRedPackage(name: string): string {
+  const runtime = path.dirname(require.resolve('@node-red/runtime/package.json', { paths: [path.dirname(require.resolve('node-red'))] }));
+  return path.dirname(require.resolve(`${name}/package.json`, { paths: [runtime] }));
+}
+
+// ---- waiting ------------------------------------------------------------------------------
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Polls `condition` until it holds; fails naming `what` after `timeoutMs`. Generous
+ * timeouts, short intervals: fast when the machine is fast, still green when it is loaded.
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+  intervalMs = 10,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+// ---- flows --------------------------------------------------------------------------------
+
+export const TAB = 'tab1';
+
+export interface DeviceOptions {
+  id?: string;
+  url: string;
+  service?: string;
+  slot?: string | number;
+  apiVersion?: string;
+  timeout?: string | number;
+  queueLimit?: string | number;
+  auth?: 'none' | 'basic' | 'bearer' | string;
+}
+
+/** A `modular-device` config node as the editor saves it (numbers as text). */
+export function deviceNode(options: DeviceOptions): FlowNode {
+  return {
+    id: options.id ?? 'dev',
+    type: 'modular-device',
+    name: 'test device',
+    url: options.url,
+    service: options.service ?? 'io',
+    slot: String(options.slot ?? 2),
+    apiVersion: options.apiVersion ?? 'auto',
+    timeout: String(options.timeout ?? 5000),
+    queueLimit: String(options.queueLimit ?? 100),
+    auth: options.auth ?? 'none',
+    tls: '',
+  };
+}
+
+/** io-output settings as the editor saves them; override any. */
+export function outputNode(settings: Record<string, unknown> = {}): FlowNode {
+  return {
+    id: 'out',
+    type: 'io-output',
+    z: TAB,
+    x: 300,
+    y: 100,
+    name: '',
+    device: 'dev',
+    pin: '1',
+    mode: 'state',
+    state: 'high',
+    pwmInput: 'raw',
+    frequency: '1000',
+    duty: '50',
+    prescaler: '47',
+    period: '1000',
+    time_on: '500',
+    wires: [['sink']],
+    ...settings,
+  };
+}
+
+/**
+ * tab + config node + io-output → helper `sink`, and a core Catch (all nodes of the tab)
+ * → helper `caught`. Flow nodes need x/y: without them Node-RED takes a node for a config node.
+ */
+export function ioFlow(device: DeviceOptions, output: Record<string, unknown> = {}): FlowNode[] {
+  return [
+    { id: TAB, type: 'tab', label: 'test' },
+    deviceNode(device),
+    outputNode(output),
+    { id: 'sink', type: 'helper', z: TAB, x: 500, y: 100, wires: [] },
+    { id: 'catch', type: 'catch', z: TAB, x: 100, y: 200, name: '', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper', z: TAB, x: 300, y: 200, wires: [] },
+  ];
+}
+
+/** What the flow's helper nodes received: outputs of io-output and msgs from Catch. */
+export interface Received {
+  sent: NodeMessage[];
+  caught: Array<NodeMessage & { error: CaughtError }>;
+}
+
+export interface CaughtError {
+  message: string;
+  code?: string;
+  cause?: { statusCode?: number; deviceMessage?: string; method?: string; path?: string };
+  source: { id: string; type: string };
+  stack?: string;
+}
+
+/** Loads a flow (ioFlow shape) and starts collecting what reaches `sink` and `caught`. */
+export async function loadFlow(flow: FlowNode[], credentials?: Record<string, Record<string, string>>, nodes: NodeModule[] = ALL_NODES): Promise<Received> {
+  await helper.load(nodes, flow, credentials ?? {});
+  const received: Received = { sent: [], caught: [] };
+  const sink = helper.getNode('sink');
+  if (sink) sink.on('input', (msg: NodeMessage) => received.sent.push(msg));
+  const caught = helper.getNode('caught');
+  if (caught) caught.on('input', (msg: NodeMessage & { error: CaughtError }) => received.caught.push(msg));
+  return received;
+}
+
+/** The config node of a loaded flow. */
+export function device(id = 'dev'): DeviceNode {
+  return helper.getNode(id) as DeviceNode;
+}
+
+/** Waits until the config node reports the module connected. */
+export async function waitConnected(id = 'dev', timeoutMs = 5000): Promise<void> {
+  await waitFor(() => device(id)?.connection?.state.state === 'connected', `config node ${id} to connect`, timeoutMs);
+}
+
+/** Sends a msg into node `id` and returns it (the node mutates and forwards the same object). */
+export function inject(msg: NodeMessage, id = 'out'): NodeMessage {
+  helper.getNode(id).receive(msg);
+  return msg;
+}
+
+/** Waits until `count` msgs in total left the node (to sink or Catch). */
+export async function waitOutcomes(received: Received, count: number, timeoutMs = 5000): Promise<void> {
+  await waitFor(() => received.sent.length + received.caught.length >= count, `${count} outcome(s)`, timeoutMs);
+}
+
+// ---- status ------------------------------------------------------------------------------
+
+/**
+ * Every `status()` call of one node, in order. The helper replaces Node.prototype.status
+ * with a sinon spy shared by all nodes; its calls carry the node as `thisValue`.
+ */
+export function statusHistory(node: { status: unknown }): NodeStatus[] {
+  const spy = node.status as { getCalls?: () => Array<{ thisValue: unknown; args: unknown[] }> };
+  if (!spy.getCalls) throw new Error('Node.prototype.status is not a spy: was the flow loaded with helper.load?');
+  return spy
+    .getCalls()
+    .filter((call) => call.thisValue === node)
+    .map((call) => call.args[0] as NodeStatus);
+}
+
+/** The node's current status (the last call). */
+export function lastStatus(node: { status: unknown }): NodeStatus | undefined {
+  const history = statusHistory(node);
+  return history[history.length - 1];
+}
+
+/**
+ * Waits until the node's last status matches fill, shape and (part of) the text. Mind that
+ * action nodes cut status texts at 60 characters ("..." at the end): match the start.
+ */
+export async function waitStatus(id: string, fill: string, shape: string, text: string | RegExp, timeoutMs = 5000): Promise<NodeStatus> {
+  const matches = (s?: NodeStatus) =>
+    !!s && s.fill === fill && s.shape === shape && (typeof text === 'string' ? (s.text ?? '').includes(text) : text.test(s.text ?? ''));
+  let last: NodeStatus | undefined;
+  try {
+    await waitFor(
+      () => {
+        last = lastStatus(helper.getNode(id));
+        return matches(last);
+      },
+      `status of ${id} to be ${fill} ${shape} "${text}"`,
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(last)}`);
+  }
+  return last!;
+}

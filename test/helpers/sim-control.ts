@@ -1,0 +1,217 @@
+/**
+ * The simulator as the runtime tests use it: started in-process on an ephemeral port,
+ * driven through its HTTP control API (/sim/...), its request log read back to prove what
+ * reached the wire. Plus small local HTTP servers for what the simulator cannot show
+ * (request headers, a foreign API version) and a port where nothing listens.
+ */
+import http from 'http';
+import net from 'net';
+import { startSimulator, Simulator } from '../../simulator';
+import type { LogEntry } from '../../simulator';
+
+export type { Simulator, LogEntry };
+export { startSimulator };
+
+export interface JsonAnswer {
+  status: number;
+  body: any;
+  text: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** One HTTP exchange with a JSON body, on a fresh connection (nothing kept alive after a test). */
+export function httpJson(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, text, headers: res.headers });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** Six pins on the 5 V rail at 100 mA: the configuration output/state and output/pwm need. */
+export const POWER_CONFIG = [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current: 100 }));
+
+export interface FaultRule {
+  path: string;
+  method?: string;
+  count?: number;
+  latency_ms?: number;
+  status?: number;
+  message?: string;
+  reset?: boolean;
+  body?: 'truncated' | 'nonjson' | 'empty';
+}
+
+/** The control API of one running simulator. */
+export class SimControl {
+  constructor(readonly sim: Simulator) {}
+
+  get url(): string {
+    return this.sim.url;
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<any> {
+    const answer = await httpJson(method, `${this.sim.url}${path}`, body);
+    if (answer.status !== 200) throw new Error(`simulator ${method} ${path}: ${answer.status} ${answer.text}`);
+    return answer.body;
+  }
+
+  /** Device API call (not control): e.g. the power-management configuration. */
+  async powerConfig(slot = 2): Promise<void> {
+    const answer = await httpJson('POST', `${this.sim.url}/api/io/0.9/${slot}/power-management`, { config: POWER_CONFIG });
+    if (answer.status !== 200) throw new Error(`power-management: ${answer.status} ${answer.text}`);
+  }
+
+  fault(rule: FaultRule): Promise<{ id: string }> {
+    return this.call('POST', '/sim/faults', rule);
+  }
+
+  clearFaults(): Promise<void> {
+    return this.call('DELETE', '/sim/faults');
+  }
+
+  clearLog(): Promise<void> {
+    return this.call('DELETE', '/sim/log');
+  }
+
+  async log(since = 0): Promise<LogEntry[]> {
+    return (await this.call('GET', `/sim/log?since=${since}`)).entries;
+  }
+
+  /** Device requests other than the version record (the config node's probe). */
+  async requests(): Promise<LogEntry[]> {
+    return (await this.log()).filter((e) => !/^\/api\/[a-z]+\/\d+\.\d+$/.test(e.path));
+  }
+
+  state(): Promise<any> {
+    return this.call('GET', '/sim/state');
+  }
+
+  /** Pin record of an io module from /sim/state. */
+  async pin(slot: number, pin: number): Promise<{ mode: string; output: string; pwm: { prescaler: number; period: number; timeOn: number } | null }> {
+    const state = await this.state();
+    const module = state.modules.find((m: { slot: number }) => m.slot === slot);
+    return module.pins.find((p: { pin: number }) => p.pin === pin);
+  }
+
+  serviceDown(service: string): Promise<void> {
+    return this.call('POST', `/sim/services/${service}/down`);
+  }
+
+  serviceUp(service: string): Promise<void> {
+    return this.call('POST', `/sim/services/${service}/up`);
+  }
+
+  restart(): Promise<void> {
+    return this.call('POST', '/sim/restart');
+  }
+
+  /** Back to a known state between tests: no faults, every service up, factory state, empty log. */
+  async reset(): Promise<void> {
+    await this.clearFaults();
+    for (const service of ['io', 'bmc', 'power']) await this.serviceUp(service);
+    await this.restart();
+    await this.clearLog();
+  }
+}
+
+// ---- small local servers -------------------------------------------------------------------
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface StubServer {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export type StubHandler = (req: RecordedRequest) => { status: number; body: unknown };
+
+/**
+ * A tiny device stand-in that records every request with its headers and answers what
+ * `handler` returns (JSON).
+ */
+export function startStub(handler: StubHandler): Promise<StubServer> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(recorded);
+      const answer = handler(recorded);
+      const text = JSON.stringify(answer.body);
+      res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        requests,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            for (const s of sockets) s.destroy();
+          }),
+      });
+    });
+  });
+}
+
+/** A version record as the spec describes it, with the given api version and io slots. */
+export function versionRecord(api: [number, number, number], slots: number[] = [2]): unknown {
+  const v = (major: number, minor: number, patch: number) => ({ major, minor, patch });
+  return {
+    version: { api: v(...api), service: v(2, 0, 0), module_driver: v(1, 0, 0), kernel_driver: v(1, 3, 0) },
+    devices: slots.map((slot_number) => ({ slot_number, sdbp_version: v(1, 0, 0) })),
+  };
+}
+
+/** A loopback port where nothing listens (bound once, then released). */
+export function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

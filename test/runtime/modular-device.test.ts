@@ -1,0 +1,289 @@
+/**
+ * The config node `modular-device`: connection states pushed to its users, recovery after
+ * the device goes away and comes back, a clear error for an API version it does not speak,
+ * and its admin routes (discover, test) with and without adminAuth.
+ */
+import should from 'should';
+import path from 'path';
+import {
+  ALL_NODES,
+  deviceNode,
+  helper,
+  inject,
+  ioFlow,
+  loadFlow,
+  MODULES,
+  NodeModule,
+  nodeRedPackage,
+  statusHistory,
+  waitConnected,
+  waitOutcomes,
+  waitStatus,
+} from '../helpers/node-red';
+import { closedPort, SimControl, Simulator, startSimulator, startStub, StubServer, versionRecord } from '../helpers/sim-control';
+
+describe('modular-device config node (runtime, simulator)', function () {
+  this.timeout(30000);
+  let sim: Simulator;
+  let ctl: SimControl;
+
+  before(async () => {
+    sim = await startSimulator({ port: 0 });
+    ctl = new SimControl(sim);
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await sim.resume(); // in case a test failed while paused
+    await ctl.reset();
+    await ctl.powerConfig(2);
+    await ctl.clearLog();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  describe('connection', () => {
+    it('reads the version record on start: yellow ring connecting, then green ring connected', async () => {
+      await ctl.fault({ path: '/api/io/0.9', method: 'GET', latency_ms: 300, count: 1 });
+      await loadFlow(ioFlow({ url: sim.url }));
+      await waitStatus('out', 'yellow', 'ring', 'connecting');
+      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)');
+      const history = statusHistory(helper.getNode('out'));
+      history[0].should.eql({ fill: 'yellow', shape: 'ring', text: 'connecting' });
+      helper.getNode('dev').connection.state.should.eql({ state: 'connected', apiVersion: '0.9' });
+      (await ctl.log()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql(['GET /api/io/0.9 200']);
+    });
+
+    it('pushes the state to every user node', async () => {
+      const flow = ioFlow({ url: sim.url });
+      flow.push({ ...flow.find((n) => n.id === 'out')!, id: 'out2', pin: '2' });
+      await loadFlow(flow);
+      await waitStatus('out', 'green', 'ring', 'connected');
+      await waitStatus('out2', 'green', 'ring', 'connected');
+    });
+
+    it('recovers after the device goes down and comes back (red ring unreachable, then connected)', async () => {
+      const received = await loadFlow(ioFlow({ url: sim.url }, { pin: '1', state: 'high' }));
+      await waitConnected();
+      await sim.pause();
+      inject({ payload: true, n: 1 });
+      await waitOutcomes(received, 1);
+      received.caught.should.have.length(1);
+      received.caught[0].error.code!.should.equal('UNREACHABLE');
+      received.caught[0].error.message.should.match(/connection (refused|reset)/);
+      await waitStatus('out', 'red', 'ring', 'unreachable:');
+      helper.getNode('dev').connection.state.state.should.equal('unreachable');
+
+      await sim.resume();
+      // Backoff starts at 1 s and doubles: the retries find the device again by themselves.
+      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)', 12000);
+      inject({ payload: false, n: 2 });
+      await waitOutcomes(received, 2);
+      received.sent.map((m) => m.n).should.eql([2]);
+      (await ctl.pin(2, 1)).output.should.equal('low');
+      const history = statusHistory(helper.getNode('out'));
+      const red = history.findIndex((s) => s.fill === 'red' && /^unreachable/.test(s.text ?? ''));
+      const green = history.findIndex((s, i) => i > red && s.fill === 'green' && s.shape === 'ring');
+      red.should.be.above(-1);
+      green.should.be.above(red);
+    });
+
+    it('keeps retrying while the device stays away, then connects when it appears', async () => {
+      await sim.pause();
+      await loadFlow(ioFlow({ url: sim.url }));
+      await waitStatus('out', 'red', 'ring', 'unreachable:');
+      await sim.resume();
+      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)', 12000);
+    });
+
+    it('a fixed API version needs no detection and connects the same', async () => {
+      await loadFlow(ioFlow({ url: sim.url, apiVersion: '0.9' }));
+      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)');
+    });
+  });
+
+  describe('API version', () => {
+    let stub: StubServer;
+    afterEach(async () => {
+      await stub?.close();
+    });
+
+    it('a version record with api 2.0.0 gives a clear incompatible error', async () => {
+      stub = await startStub(() => ({ status: 200, body: versionRecord([2, 0, 0], [2]) }));
+      await loadFlow(ioFlow({ url: stub.url }));
+      const status = await waitStatus('out', 'red', 'ring', 'incompatible: the device reports API 2.0.0');
+      status.text!.should.match(/^incompatible: the device reports API 2\.0\.0, this package/); // cut at 60 characters
+      const state = helper.getNode('dev').connection.state;
+      state.should.eql({ state: 'incompatible', reason: 'the device reports API 2.0.0, this package supports 0.9' });
+    });
+
+    /** A device of another API version, as the released services answer at /api/<svc>/0.9 (real-service.md). */
+    function refusingDevice(): Promise<StubServer> {
+      return startStub(() => ({ status: 400, body: { status: 'error', code: 400, message: 'Version not compatible' } }));
+    }
+
+    it('a device that refuses version 0.9 (400 "Version not compatible") says so in the status', async () => {
+      stub = await refusingDevice();
+      await loadFlow(ioFlow({ url: stub.url }));
+      await waitStatus('out', 'red', 'ring', 'incompatible: 400 Version not compatible');
+      const state = helper.getNode('dev').connection.state;
+      state.reason.should.equal('400 Version not compatible');
+    });
+
+    // A 400 to the version root is an answer: the device is there and speaks another version.
+    it('a device that refuses version 0.9 is incompatible, not unreachable', async () => {
+      stub = await refusingDevice();
+      await loadFlow(ioFlow({ url: stub.url }));
+      await waitStatus('out', 'red', 'ring', /^incompatible: /);
+      helper.getNode('dev').connection.state.state.should.equal('incompatible');
+    });
+
+    it('an answer that is not a version record is reported, not taken as connected', async () => {
+      stub = await startStub(() => ({ status: 200, body: { hello: 'world' } }));
+      await loadFlow(ioFlow({ url: stub.url }));
+      await waitStatus('out', 'red', 'ring', 'incompatible: the answer is not a version record');
+      const state = helper.getNode('dev').connection.state;
+      state.state.should.equal('incompatible');
+      state.reason.should.equal('the answer is not a version record');
+    });
+  });
+
+  describe('close', () => {
+    it('unload stops the retries: no request reaches the device after the flow is stopped', async () => {
+      await sim.pause();
+      await loadFlow(ioFlow({ url: sim.url }));
+      await waitStatus('out', 'red', 'ring', 'unreachable:');
+      await helper.unload();
+      await sim.resume();
+      await ctl.clearLog();
+      await new Promise((resolve) => setTimeout(resolve, 1800)); // past the first retry (1 s after the failure)
+      (await ctl.log()).should.eql([]);
+    });
+  });
+
+  describe('admin routes', () => {
+    it('GET /modular-device/discover lists the modules of every service (no adminAuth)', async () => {
+      await loadFlow([deviceNode({ url: sim.url })]);
+      const res = await helper.request().get('/modular-device/discover').query({ url: sim.url }).expect(200);
+      res.body.errors.should.eql({});
+      res.body.modules
+        .map((m: { service: string; slot: number; api: string; apiVersion: string }) => `${m.service}/${m.slot} ${m.api} ${m.apiVersion}`)
+        .should.eql(['io/2 0.9.0 0.9', 'io/3 0.9.0 0.9', 'bmc/0 0.9.0 0.9', 'power/1 0.9.0 0.9']);
+    });
+
+    it('GET /modular-device/discover answers 502 naming each service when nothing answers', async () => {
+      const port = await closedPort();
+      await loadFlow([deviceNode({ url: sim.url })]);
+      const res = await helper.request().get('/modular-device/discover').query({ url: `http://127.0.0.1:${port}` }).expect(502);
+      res.body.error.should.match(/no service answered/);
+      Object.keys(res.body.errors).sort().should.eql(['bmc', 'io', 'power']);
+    });
+
+    it('POST /modular-device/test answers the descriptor of the configured module; 404 for a missing slot', async () => {
+      await loadFlow([deviceNode({ url: sim.url })]);
+      const ok = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '3' }).expect(200);
+      ok.body.apiVersion.should.equal('0.9');
+      ok.body.version.api.should.eql({ major: 0, minor: 9, patch: 0 });
+      ok.body.descriptor.slot_number.should.equal(3);
+      ok.body.descriptor.product_name.should.equal('IO Module 6 Pin');
+      const missing = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '7' }).expect(404);
+      missing.body.error.should.match(/no io module in slot 7 \(the device lists 2, 3\)/);
+      const bad = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'gpio', slot: '2' }).expect(400);
+      bad.body.error.should.match(/service must be one of io, bmc, power/);
+    });
+
+    it('POST /modular-device/test uses the stored password when the editor sends its placeholder', async () => {
+      const stub = await startStub((req) =>
+        /\/api\/io\/0\.9$/.test(req.path) ? { status: 200, body: versionRecord([0, 9, 0], [2]) } : { status: 200, body: { slot_number: 2 } },
+      );
+      try {
+        await loadFlow([deviceNode({ url: stub.url, auth: 'basic' })], { dev: { username: 'u', password: 'stored-secret' } });
+        await waitConnected(); // the config node's own probe, then only the route's requests
+        stub.requests.length = 0;
+        const res = await helper
+          .request()
+          .post('/modular-device/test')
+          .send({ id: 'dev', url: stub.url, service: 'io', slot: '2', auth: 'basic', credentials: { username: 'u', password: '__PWRD__' } })
+          .expect(200);
+        res.body.descriptor.should.eql({ slot_number: 2 });
+        const expected = `Basic ${Buffer.from('u:stored-secret').toString('base64')}`;
+        stub.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`).should.eql([
+          `GET /api/io/0.9 ${expected}`,
+          `GET /api/io/0.9/2/descriptor ${expected}`,
+        ]);
+        JSON.stringify(res.body).should.not.containEql('stored-secret');
+      } finally {
+        await stub.close();
+      }
+    });
+
+    describe('with adminAuth on (Node-RED\'s own needsPermission)', () => {
+      // Node-RED's editor-api auth: what RED.auth is in a real runtime. The test helper gives
+      // nodes a pass-through stub instead, so the real one is handed to the config node here.
+      const editorApi = nodeRedPackage('@node-red/editor-api');
+      // eslint-disable-next-line @typescript-eslint/no-var-requires
+      const auth = require(path.join(editorApi, 'lib/auth'));
+      // eslint-disable-next-line @typescript-eslint/no-var-requires
+      const passport = require(require.resolve('passport', { paths: [editorApi] }));
+      const storage = { getSessions: async () => ({}), saveSessions: async () => undefined };
+      // A bcrypt hash (of "password"); login is not exercised: static API tokens stand for
+      // sessions (Tokens.create would leave a week-long timer that keeps mocha alive).
+      const HASH = '$2b$08$wuAqPiKJlVN27eF5qJp.RuQYuy6ZYONW7a/UWYxDTtwKFCdB8F19y';
+
+      function withRealAuth(): NodeModule[] {
+        const configNode: NodeModule = (RED) => {
+          RED.httpAdmin.use(passport.initialize());
+          MODULES.modularDevice({ ...RED, auth: { needsPermission: auth.needsPermission } });
+        };
+        return [configNode, ...ALL_NODES.filter((m) => m !== MODULES.modularDevice)];
+      }
+
+      before(() => {
+        auth.init(
+          {
+            adminAuth: {
+              type: 'credentials',
+              users: [
+                { username: 'admin', password: HASH, permissions: '*' },
+                { username: 'reader', password: HASH, permissions: 'read' },
+              ],
+              tokens: [
+                { token: 'ADMIN-TOKEN', user: 'admin', scope: '*' },
+                { token: 'READER-TOKEN', user: 'reader', scope: 'read' },
+              ],
+            },
+          },
+          storage,
+        );
+      });
+      after(() => {
+        auth.init({}, storage); // adminAuth off again for the other files
+      });
+
+      it('refuses an anonymous caller with 401 on discover and test, and sends nothing to the device', async () => {
+        await loadFlow([deviceNode({ url: sim.url })], {}, withRealAuth());
+        await waitConnected();
+        await ctl.clearLog();
+        await helper.request().get('/modular-device/discover').query({ url: sim.url }).expect(401);
+        await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '2' }).expect(401);
+        (await ctl.log()).should.eql([]);
+      });
+
+      it('refuses a user with read permission only (the routes need modular-device.write)', async () => {
+        await loadFlow([deviceNode({ url: sim.url })], {}, withRealAuth());
+        await helper.request().get('/modular-device/discover').query({ url: sim.url }).set('Authorization', 'Bearer READER-TOKEN').expect(401);
+      });
+
+      it('lets a user with full permission through', async () => {
+        await loadFlow([deviceNode({ url: sim.url })], {}, withRealAuth());
+        const res = await helper.request().get('/modular-device/discover').query({ url: sim.url }).set('Authorization', 'Bearer ADMIN-TOKEN').expect(200);
+        res.body.modules.should.have.length(4);
+        should(res.body.errors).eql({});
+      });
+    });
+  });
+});
