@@ -1,0 +1,45 @@
+/**
+ * device-info: the service's version record and the module's descriptor, for any of the
+ * three services. The spec shows the descriptor both as `<version>/<slot>/descriptor` and
+ * as `<version>/descriptor`; the node asks the first and falls back to the second on 404.
+ */
+import { Operation, registerActionNode } from './lib/action-node';
+import { DeviceClient, DeviceResult } from './lib/client';
+import { DeviceError } from './lib/errors';
+import type { NodeAPI } from './lib/red';
+
+async function readInfo(client: DeviceClient): Promise<DeviceResult> {
+  const version = await client.request({ method: 'GET', scope: 'service', endpoint: [] });
+  let descriptor: DeviceResult;
+  try {
+    descriptor = await client.request({ method: 'GET', endpoint: ['descriptor'] });
+  } catch (error) {
+    if (!(error instanceof DeviceError && error.statusCode === 404)) throw error;
+    try {
+      descriptor = await client.request({ method: 'GET', scope: 'service', endpoint: ['descriptor'] });
+    } catch {
+      throw error; // the slot form's answer says more (e.g. "Slot not found")
+    }
+  }
+  return {
+    data: { version: version.data, descriptor: descriptor.data, apiVersion: client.apiVersion, slot: client.slot, service: client.service },
+    request: descriptor.request,
+  };
+}
+
+function build(): Operation {
+  return { requests: [], run: readInfo, done: 'read' };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'device-info', {
+    settings: () => ({}),
+    build,
+    output: (result, msg) => {
+      const data = result.data as { descriptor?: { product_name?: string; serial_code?: string } };
+      msg.payload = result.data;
+      msg.request = result.request;
+      return { msgs: [msg], status: `${data.descriptor?.product_name ?? '?'} ${data.descriptor?.serial_code ?? ''}`.trim() };
+    },
+  });
+};

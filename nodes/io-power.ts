@@ -1,0 +1,49 @@
+/**
+ * io-power: sends the module's power-management configuration: for each of the six pins
+ * the supply rail and the most current the application allows. The device refuses outputs
+ * until it has one (spec, io rule 1), so by default the node sends it whenever the module
+ * connects: on deploy and again after a device restart.
+ */
+import { Operation, registerActionNode } from './lib/action-node';
+import { ensure } from './lib/errors';
+import { checkPowerConfig, FACTS, PowerEntry } from './lib/limits';
+import { payloadFields } from './lib/msg';
+import { boolSetting, intSetting } from './lib/settings';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+interface Settings {
+  config: unknown[];
+  applyOnConnect: boolean;
+}
+
+function readSettings(def: NodeDef): Settings {
+  const pins = Array.isArray(def.pins) ? def.pins : [];
+  const config = pins.map((entry: unknown, i: number) => {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    return { pin: i + 1, rail: e.rail, current: intSetting(e.current) };
+  });
+  return { config, applyOnConnect: boolSetting(def.applyOnConnect, true) };
+}
+
+function build(msg: NodeMessage, s: Settings): Operation {
+  const { config = s.config } = payloadFields(msg, ['config']);
+  ensure(checkPowerConfig(config));
+  const entries = config as PowerEntry[];
+  // Send exactly the checked fields, in pin order, whatever else the msg carried.
+  const body = { config: entries.map(({ pin, rail, current }) => ({ pin, rail, current })).sort((a, b) => a.pin - b.pin) };
+  const total = entries.reduce((sum, e) => sum + e.current, 0);
+  return {
+    requests: { method: 'POST', endpoint: ['power-management'], body },
+    done: `${FACTS.pinCount} pins, ${total} mA in all`,
+  };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'io-power', {
+    service: 'io',
+    settings: readSettings,
+    build,
+    checkOnDeploy: true,
+    onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
+  });
+};

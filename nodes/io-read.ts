@@ -1,0 +1,96 @@
+/**
+ * io-read: reads the pins' values (`input/values`) or currents (`input/values/current`),
+ * all six or one, when a msg arrives or polled every N ms. "Only on change" sends a value
+ * only when it moved by more than the deadband (mV for voltages, mA for currents; digital
+ * levels and frequencies on any change).
+ */
+import { Operation, Outcome, registerActionNode } from './lib/action-node';
+import { DeviceResult } from './lib/client';
+import { ChangeFilter } from './lib/change';
+import { badResponse, ensure } from './lib/errors';
+import { check } from './lib/limits';
+import { payloadFields } from './lib/msg';
+import { boolSetting, intSetting, textSetting } from './lib/settings';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+interface PinRecord {
+  pin: number;
+  pin_type: string;
+  value: number;
+}
+
+interface Settings {
+  source: 'values' | 'current';
+  /** 0 = all six pins. */
+  pin: unknown;
+  interval: unknown;
+  onlyOnChange: boolean;
+  deadband: unknown;
+  output: 'record' | 'per-pin';
+  filter: ChangeFilter;
+}
+
+/** Units of each pin_type, for msg.unit and the help. */
+const UNITS: Record<string, string> = { voltage_mV: 'mV', current_mA: 'mA', digital_input: '', frequency_hz: 'Hz' };
+/** Deadbands apply to analog quantities; a digital level or a frequency is sent on any change. */
+const ANALOG = new Set(['voltage_mV', 'current_mA']);
+
+function readSettings(def: NodeDef): Settings {
+  const deadband = intSetting(def.deadband, 0);
+  const interval = intSetting(def.interval, 0);
+  ensure(check('poll_interval', interval, 'interval'));
+  ensure(check('deadband', deadband));
+  return {
+    source: def.source === 'current' ? 'current' : 'values',
+    pin: def.pin === 'all' || def.pin === '' || def.pin === undefined ? 0 : intSetting(def.pin),
+    interval,
+    onlyOnChange: boolSetting(def.onlyOnChange, false),
+    deadband,
+    output: textSetting(def.output) === 'per-pin' ? 'per-pin' : 'record',
+    filter: new ChangeFilter(deadband as number),
+  };
+}
+
+function operation(s: Settings, pin: unknown): Operation {
+  if (pin !== 0) ensure(check('pin', pin));
+  const endpoint = s.source === 'current' ? ['input', 'values', 'current'] : ['input', 'values'];
+  return { requests: { method: 'GET', endpoint }, done: `${s.source === 'current' ? 'currents' : 'values'} read`, meta: { pin } };
+}
+
+function build(msg: NodeMessage, s: Settings): Operation {
+  const { pin = s.pin } = payloadFields(msg, ['pin']);
+  return operation(s, pin);
+}
+
+function pinsOf(result: DeviceResult): PinRecord[] {
+  const pins = (result.data as { pins?: unknown })?.pins;
+  if (!Array.isArray(pins)) throw badResponse('the device answered without a pins array');
+  return pins as PinRecord[];
+}
+
+function output(result: DeviceResult, msg: NodeMessage, s: Settings, op: Operation): Outcome {
+  const pin = op.meta?.pin as number;
+  const records = pinsOf(result).filter((r) => pin === 0 || r.pin === pin);
+  const fresh = s.onlyOnChange
+    ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type)))
+    : records;
+  const status = records.map((r) => `${r.pin}: ${r.value}${UNITS[r.pin_type] ?? ''}`).join(' ');
+  if (!fresh.length) return { msgs: [], status };
+  if (s.output === 'per-pin') {
+    const msgs = fresh.map((r) => ({ ...msg, topic: `pin/${r.pin}`, payload: r.value, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }));
+    return { msgs, status };
+  }
+  const answer = pin === 0 ? { pins: records } : records[0];
+  return { msgs: [{ ...msg, payload: answer, request: result.request }], status };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'io-read', {
+    service: 'io',
+    settings: readSettings,
+    build,
+    output,
+    checkOnDeploy: true,
+    poll: { interval: (s) => s.interval as number, build: (s) => operation(s, s.pin) },
+  });
+};

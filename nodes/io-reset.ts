@@ -1,0 +1,28 @@
+/**
+ * io-reset: `GET reset`, the module back to its initial state (every pin analog input,
+ * thresholds, interrupts, counters, notifications and power management gone). It runs
+ * only when a msg asks, never on deploy, and only with the node's "confirm" setting on.
+ */
+import { Operation, registerActionNode } from './lib/action-node';
+import { invalidInput } from './lib/errors';
+import { boolSetting } from './lib/settings';
+import type { NodeAPI, NodeDef } from './lib/red';
+
+interface Settings {
+  confirm: boolean;
+}
+
+function build(_msg: unknown, s: Settings): Operation {
+  if (!s.confirm) {
+    throw invalidInput('reset refused: turn on "confirm" in the node to allow resetting the module');
+  }
+  return { requests: { method: 'GET', endpoint: ['reset'] }, done: 'module reset' };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'io-reset', {
+    service: 'io',
+    settings: (def: NodeDef) => ({ confirm: boolSetting(def.confirm, false) }),
+    build,
+  });
+};

@@ -1,0 +1,201 @@
+/**
+ * Runtime-test harness for the io nodes (io-threshold, io-input, io-read, io-power,
+ * io-reset, notification-poll, device-info): a flow builder that wires every action node
+ * to its own helper node, one core Catch node and one core Complete node for all of them,
+ * collectors for what arrives there, and small wrappers around the simulator's control API.
+ *
+ * Built on the shared helpers (test/helpers/node-red.ts, sim-control.ts): the real
+ * Node-RED 4.1 runtime through node-red-node-test-helper, the real core Catch/Complete
+ * nodes, our compiled nodes, the simulator over loopback. Nothing is mocked.
+ *
+ * Every non-config node gets x/y: Node-RED treats a flow node without a position as a
+ * config node, and a Catch node that is a "config node" never receives errors.
+ */
+import modularDevice = require('../../nodes/modular-device');
+import ioThreshold = require('../../nodes/io-threshold');
+import ioInput = require('../../nodes/io-input');
+import ioRead = require('../../nodes/io-read');
+import ioPower = require('../../nodes/io-power');
+import ioReset = require('../../nodes/io-reset');
+import notificationPoll = require('../../nodes/notification-poll');
+import deviceInfo = require('../../nodes/device-info');
+import type { NodeMessage } from '../../nodes/lib/red';
+import { CaughtError, DeviceOptions, deviceNode, FlowNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
+import { httpJson, LogEntry, SimControl } from './sim-control';
+
+export const IO_NODE_MODULES: NodeModule[] = [
+  modularDevice as NodeModule,
+  ioThreshold as NodeModule,
+  ioInput as NodeModule,
+  ioRead as NodeModule,
+  ioPower as NodeModule,
+  ioReset as NodeModule,
+  notificationPoll as NodeModule,
+  deviceInfo as NodeModule,
+];
+
+export const IO_TAB = 'io-tab';
+
+/** An action node as the editor saves it: id, type and settings (device defaults to 'dev'). */
+export type ActionDef = Record<string, unknown> & { id: string; type: string };
+
+export type CaughtMsg = NodeMessage & { error: CaughtError };
+
+/** What the flow's helper nodes received. */
+export class Outcomes {
+  /** Output msgs per action node id. */
+  readonly out = new Map<string, NodeMessage[]>();
+  /** Everything the Catch node passed on (all nodes of the tab). */
+  readonly caught: CaughtMsg[] = [];
+  /** Msgs whose handling ended with done() (Complete node, all action nodes). */
+  readonly completed: NodeMessage[] = [];
+
+  sent(id: string): NodeMessage[] {
+    return this.out.get(id) ?? [];
+  }
+
+  caughtFrom(id: string): CaughtMsg[] {
+    return this.caught.filter((m) => m.error?.source?.id === id);
+  }
+}
+
+/**
+ * tab + config nodes + action nodes (each → helper `<id>-out`) + a Catch of the whole tab
+ * (→ `caught`) + a Complete node scoped to every action node (→ `completed`).
+ */
+export function ioFlow(actions: ActionDef[], devices: FlowNode[]): FlowNode[] {
+  const flow: FlowNode[] = [{ id: IO_TAB, type: 'tab', label: 'io nodes' }, ...devices];
+  actions.forEach((action, i) => {
+    flow.push({ name: '', device: 'dev', ...action, z: IO_TAB, x: 200, y: 60 + 60 * i, wires: [[`${action.id}-out`]] });
+    flow.push({ id: `${action.id}-out`, type: 'helper', z: IO_TAB, x: 450, y: 60 + 60 * i, wires: [] });
+  });
+  const y = 60 + 60 * actions.length;
+  flow.push({ id: 'catcher', type: 'catch', z: IO_TAB, x: 200, y, name: '', scope: null, uncaught: false, wires: [['caught']] });
+  flow.push({ id: 'caught', type: 'helper', z: IO_TAB, x: 450, y, wires: [] });
+  flow.push({
+    id: 'completer',
+    type: 'complete',
+    z: IO_TAB,
+    x: 200,
+    y: y + 60,
+    name: '',
+    scope: actions.map((a) => a.id),
+    uncaught: false,
+    wires: [['completed']],
+  });
+  flow.push({ id: 'completed', type: 'helper', z: IO_TAB, x: 450, y: y + 60, wires: [] });
+  return flow;
+}
+
+export interface LoadOptions {
+  /** Config nodes; default one io module in slot 2 with id 'dev'. */
+  devices?: DeviceOptions[];
+  /** Wait until these config nodes are connected (default: every device). */
+  waitFor?: string[];
+}
+
+/** Loads the flow and starts collecting; waits for the config nodes to connect. */
+export async function loadIo(url: string, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
+  const devices = (options.devices ?? [{ url }]).map((d) => deviceNode(d));
+  await helper.load(IO_NODE_MODULES, ioFlow(actions, devices));
+  const outcomes = new Outcomes();
+  for (const action of actions) {
+    const list: NodeMessage[] = [];
+    outcomes.out.set(action.id, list);
+    helper.getNode(`${action.id}-out`).on('input', (msg: NodeMessage) => list.push(msg));
+  }
+  helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
+  helper.getNode('completed').on('input', (msg: NodeMessage) => outcomes.completed.push(msg));
+  for (const id of options.waitFor ?? devices.map((d) => d.id)) await waitConnected(id);
+  return outcomes;
+}
+
+/**
+ * Matches a status text that names this HTTP status (e.g. "500 driver gone" or
+ * "GET ... failed: 500"), whatever else the text says.
+ */
+export function httpStatus(code: number): RegExp {
+  return new RegExp(`(^|\\D)${code}(\\D|$)`);
+}
+
+let msgCounter = 0;
+
+/**
+ * Sends `msg` into node `id` and waits until the node has finished with it: done() (seen by
+ * the Complete node) or done(err) (seen by the Catch node). Returns the caught msg, if any.
+ */
+export async function send(outcomes: Outcomes, id: string, msg: NodeMessage, timeoutMs = 5000): Promise<CaughtMsg | undefined> {
+  const msgid = `io-test-${++msgCounter}`;
+  msg._msgid = msgid;
+  helper.getNode(id).receive(msg);
+  let caught: CaughtMsg | undefined;
+  await waitFor(
+    () => {
+      caught = outcomes.caught.find((m) => m._msgid === msgid);
+      return !!caught || outcomes.completed.some((m) => m._msgid === msgid);
+    },
+    `node ${id} to finish msg ${msgid}`,
+    timeoutMs,
+  );
+  return caught;
+}
+
+// ---- simulator ------------------------------------------------------------------------------
+
+/** The outside world at one io pin (control API). */
+export async function setPin(
+  ctl: SimControl,
+  slot: number,
+  pin: number,
+  world: { voltage_mV?: number; level?: 0 | 1; frequency_hz?: number; load_mA?: number },
+): Promise<void> {
+  const answer = await httpJson('POST', `${ctl.url}/sim/io/${slot}/pins/${pin}`, world);
+  if (answer.status !== 200) throw new Error(`set pin: ${answer.status} ${answer.text}`);
+}
+
+/** Raises one alert flag of an io pin (control API). */
+export async function raiseAlert(ctl: SimControl, slot: number, pin: number, alert: string): Promise<void> {
+  const answer = await httpJson('POST', `${ctl.url}/sim/io/${slot}/pins/${pin}/alert`, { alert });
+  if (answer.status !== 200) throw new Error(`alert: ${answer.status} ${answer.text}`);
+}
+
+/** A device API call made by the test itself (not by a node), e.g. to prepare a pin mode. */
+export async function deviceCall(ctl: SimControl, method: string, path: string, body?: unknown): Promise<any> {
+  const answer = await httpJson(method, `${ctl.url}${path}`, body);
+  if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
+  return answer.body;
+}
+
+/** The io module in `slot` from /sim/state. */
+export async function ioModule(ctl: SimControl, slot = 2): Promise<any> {
+  const state = await ctl.state();
+  return state.modules.find((m: { slot: number }) => m.slot === slot);
+}
+
+/** Device requests (version-record probes left out) as [method, path, body] rows. */
+export async function wire(ctl: SimControl): Promise<Array<[string, string, unknown]>> {
+  return (await ctl.requests()).map((e) => [e.method, e.path, e.body] as [string, string, unknown]);
+}
+
+/** Log entries whose path ends with `suffix`, optionally only after seq `since`. */
+export async function requestsTo(ctl: SimControl, suffix: string, since = 0): Promise<LogEntry[]> {
+  return (await ctl.log(since)).filter((e) => e.path.endsWith(suffix));
+}
+
+/** Waits until at least `count` requests to `suffix` were answered after seq `since`. */
+export async function waitRequests(ctl: SimControl, suffix: string, count: number, since = 0, timeoutMs = 5000): Promise<LogEntry[]> {
+  let found: LogEntry[] = [];
+  await waitFor(
+    async () => (found = await requestsTo(ctl, suffix, since)).length >= count,
+    `${count} request(s) to ${suffix} after seq ${since}`,
+    timeoutMs,
+    20,
+  );
+  return found;
+}
+
+/** The highest seq in the request log so far (0 when empty). */
+export async function lastSeq(ctl: SimControl): Promise<number> {
+  const entries = await ctl.log();
+  return entries.length ? entries[entries.length - 1].seq : 0;
+}
