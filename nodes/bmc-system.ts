@@ -1,0 +1,62 @@
+/**
+ * bmc-system: the board's hard reset, USB bootloader and buzzer. A hard reset restarts the
+ * whole device, so it needs the node's "confirm" setting and is only ever sent by a msg.
+ */
+import { Operation, registerActionNode } from './lib/action-node';
+import { ensure, invalidInput } from './lib/errors';
+import { check, checkBool, checkValue } from './lib/limits';
+import { payloadFields, given } from './lib/msg';
+import { boolSetting, intSetting, textSetting } from './lib/settings';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset'] as const;
+
+interface Settings {
+  operation: unknown;
+  mode: unknown;
+  duration: unknown;
+  enabled: boolean;
+  timeout: unknown;
+  confirm: boolean;
+}
+
+function readSettings(def: NodeDef): Settings {
+  return {
+    operation: textSetting(def.operation, 'buzzer'),
+    mode: intSetting(def.mode, 2),
+    duration: intSetting(def.duration, 200),
+    enabled: boolSetting(def.enabled, false),
+    timeout: intSetting(def.timeout, 0),
+    confirm: boolSetting(def.confirm, false),
+  };
+}
+
+function build(msg: NodeMessage, s: Settings): Operation {
+  const operation = given(msg.operation, s.operation);
+  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const f = payloadFields(msg, ['mode', 'duration', 'enabled', 'timeout']);
+  if (operation === 'hard_reset') {
+    if (!s.confirm) throw invalidInput('hard reset refused: turn on "confirm" in the node to allow resetting the device');
+    return { requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, done: 'hard reset sent' };
+  }
+  if (operation === 'usb_bootloader') {
+    const enabled = given(f.enabled, s.enabled);
+    const timeout = given(f.timeout, s.timeout);
+    ensure(checkBool('enabled', enabled));
+    ensure(check('bootloader_timeout', timeout, 'timeout'));
+    return {
+      requests: { method: 'POST', endpoint: ['usb_bootloader'], body: { enabled, timeout } },
+      done: enabled ? `bootloader on next reset (${timeout} ms)` : 'bootloader off',
+    };
+  }
+  // The released service needs a duration for every mode, also 0 and 1 (real §3.3).
+  const mode = given(f.mode, s.mode);
+  const duration = given(f.duration, s.duration);
+  ensure(check('buzzer_mode', mode, 'mode'));
+  ensure(check('buzzer_duration', duration, 'duration'));
+  return { requests: { method: 'POST', endpoint: ['buzzer'], body: { mode, duration } }, done: `buzzer mode ${mode}, ${duration} ms` };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'bmc-system', { service: 'bmc', settings: readSettings, build });
+};

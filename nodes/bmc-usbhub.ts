@@ -1,0 +1,59 @@
+/**
+ * bmc-usbhub: the board's USB hub. Read its state; enable or disable the hub or one port;
+ * apply the stored settings with `usbhub/reset`. Settings take effect only on that reset,
+ * and the reset disconnects every USB device, so it needs the node's "confirm" setting.
+ */
+import { Operation, registerActionNode } from './lib/action-node';
+import { ensure, invalidInput } from './lib/errors';
+import { check, checkBool, checkValue } from './lib/limits';
+import { payloadFields, given } from './lib/msg';
+import { boolSetting, intSetting, textSetting } from './lib/settings';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+const OPERATIONS = ['read', 'hub', 'port', 'reset'] as const;
+
+interface Settings {
+  operation: unknown;
+  port: unknown;
+  state: boolean;
+  confirm: boolean;
+}
+
+function readSettings(def: NodeDef): Settings {
+  return {
+    operation: textSetting(def.operation, 'read'),
+    port: intSetting(def.port, 2),
+    state: boolSetting(def.state, true),
+    confirm: boolSetting(def.confirm, false),
+  };
+}
+
+function build(msg: NodeMessage, s: Settings): Operation {
+  const operation = given(msg.operation, s.operation);
+  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const f = payloadFields(msg, ['port', 'state']);
+  const state = given(f.state, s.state);
+  switch (operation) {
+    case 'hub':
+      ensure(checkBool('state', state));
+      return { requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, done: `hub ${state ? 'on' : 'off'} (after reset)` };
+    case 'port': {
+      const port = given(f.port, s.port);
+      ensure(check('usb_port', port, 'port'));
+      ensure(checkBool('state', state));
+      return {
+        requests: { method: 'POST', endpoint: ['usbhub', 'port', port as number], body: { state } },
+        done: `port ${port} ${state ? 'on' : 'off'} (after reset)`,
+      };
+    }
+    case 'reset':
+      if (!s.confirm) throw invalidInput('USB hub reset refused: turn on "confirm" in the node (the reset disconnects every USB device)');
+      return { requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, done: 'hub reset: settings applied' };
+    default:
+      return { requests: { method: 'GET', endpoint: ['usbhub'] }, done: 'read' };
+  }
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'bmc-usbhub', { service: 'bmc', settings: readSettings, build });
+};

@@ -1,0 +1,128 @@
+/**
+ * bmc-watchdog: the board's watchdog, which hard resets the device when its timeout runs
+ * out. One node, one operation chosen in the editor (or by `msg.operation`): read the
+ * state, set the timeout, `alive`, `save`, start a `shutdown`, set the shutdown timeout.
+ *
+ * Keep-alive: while deployed the node itself sets the timeout when the module connects and
+ * sends `alive` every N ms (at most half the timeout), showing `timeout_left` after each
+ * round. It stops on close, and then the device resets once the timeout runs out: that is
+ * the point of a watchdog. A failed round is reported at once; the device is about to reset.
+ */
+import { Operation, Outcome, registerActionNode } from './lib/action-node';
+import { DeviceClient, DeviceResult } from './lib/client';
+import { DeviceError, ensure, invalidInput } from './lib/errors';
+import { check, checkKeepAlive, checkValue } from './lib/limits';
+import { payloadFields, given } from './lib/msg';
+import { boolSetting, intSetting, textSetting } from './lib/settings';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
+type Op = (typeof OPERATIONS)[number];
+
+interface Settings {
+  operation: unknown;
+  timeout: unknown;
+  swShutdownTimeout: unknown;
+  confirm: boolean;
+  keepAlive: boolean;
+  interval: unknown;
+}
+
+function readSettings(def: NodeDef): Settings {
+  const s = {
+    operation: textSetting(def.operation, 'read'),
+    timeout: intSetting(def.timeout, 0),
+    swShutdownTimeout: intSetting(def.swShutdownTimeout, 60000),
+    confirm: boolSetting(def.confirm, false),
+    keepAlive: boolSetting(def.keepAlive, false),
+    interval: intSetting(def.interval, 1000),
+  };
+  if (s.keepAlive) ensure(checkKeepAlive(s.interval, s.timeout));
+  return s;
+}
+
+interface WatchdogState {
+  timeout?: number;
+  timeout_left?: number;
+}
+
+function build(msg: NodeMessage, s: Settings): Operation {
+  const operation = given(msg.operation, s.operation);
+  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const { timeout } = payloadFields(msg, ['timeout']);
+  switch (operation as Op) {
+    case 'read':
+      return { requests: { method: 'GET', endpoint: ['watchdog'] }, done: 'read' };
+    case 'timeout': {
+      const value = given(timeout, s.timeout);
+      ensure(check('watchdog_timeout', value, 'timeout'));
+      return { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, done: value === 0 ? 'watchdog off' : `timeout ${value} ms` };
+    }
+    case 'alive':
+      return { requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, done: 'alive' };
+    case 'save':
+      return { requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, done: 'saved' };
+    case 'shutdown':
+      if (!s.confirm) throw invalidInput('shutdown refused: turn on "confirm" in the node to allow starting a shutdown');
+      return { requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, done: 'shutdown started' };
+    case 'sw_shutdown_timeout': {
+      const value = given(timeout, s.swShutdownTimeout);
+      ensure(check('sw_shutdown_timeout', value, 'timeout'));
+      return {
+        requests: { method: 'POST', endpoint: ['watchdog', 'sw_shutdown_timeout'], body: { timeout: value } },
+        done: `shutdown timeout ${value} ms`,
+      };
+    }
+  }
+}
+
+/**
+ * A keep-alive round: alive, then the state for the status. A device that was reset (by its
+ * watchdog, a hard reset or a shutdown) comes back with the watchdog off and refuses
+ * `alive`; the round then sets the timeout again, so the keep-alive keeps guarding it.
+ */
+function keepAliveRound(s: Settings): Operation {
+  const alive = { method: 'GET' as const, endpoint: ['watchdog', 'alive'] };
+  return {
+    requests: [],
+    run: async (client: DeviceClient) => {
+      let rearmed = false;
+      try {
+        await client.request(alive);
+      } catch (error) {
+        if (!(error instanceof DeviceError && error.statusCode === 500 && /not enabled/.test(error.deviceMessage ?? ''))) throw error;
+        await client.request({ method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } });
+        await client.request(alive);
+        rearmed = true;
+      }
+      const state = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] });
+      return { data: { ...state.data, rearmed }, request: state.request };
+    },
+    done: 'alive',
+    meta: { keepAlive: true },
+  };
+}
+
+function output(result: DeviceResult, msg: NodeMessage, _s: Settings, op: Operation): Outcome {
+  const state = result.data as WatchdogState;
+  if (op.meta?.keepAlive) {
+    const again = (result.data as { rearmed?: boolean }).rearmed ? ' (re-armed after a device reset)' : '';
+    return { msgs: [], status: `alive, timeout_left ${state.timeout_left} ms${again}` };
+  }
+  msg.payload = result.data;
+  msg.request = result.request;
+  const status = typeof state?.timeout_left === 'number' ? `timeout ${state.timeout} ms, left ${state.timeout_left} ms` : undefined;
+  return { msgs: [msg], status };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'bmc-watchdog', {
+    service: 'bmc',
+    settings: readSettings,
+    build,
+    output,
+    onConnect: (s) =>
+      s.keepAlive ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: `timeout ${s.timeout} ms` } : undefined,
+    poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
+  });
+};

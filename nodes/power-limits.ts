@@ -1,0 +1,46 @@
+/**
+ * power-limits: sets the per-rail current limits (`limits`: limit_3v3, limit_5v0,
+ * limit_12v in mA) or reads the stats, which include the limits in force.
+ */
+import { Operation, registerActionNode } from './lib/action-node';
+import { ensure } from './lib/errors';
+import { check, checkValue } from './lib/limits';
+import { payloadFields, given } from './lib/msg';
+import { intSetting, textSetting } from './lib/settings';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+const RAILS = ['limit_3v3', 'limit_5v0', 'limit_12v'] as const;
+const OPERATIONS = ['set', 'read'] as const;
+
+interface Settings {
+  operation: 'set' | 'read';
+  limits: Record<(typeof RAILS)[number], unknown>;
+}
+
+function readSettings(def: NodeDef): Settings {
+  return {
+    operation: textSetting(def.operation) === 'set' ? 'set' : 'read',
+    limits: { limit_3v3: intSetting(def.limit_3v3), limit_5v0: intSetting(def.limit_5v0), limit_12v: intSetting(def.limit_12v) },
+  };
+}
+
+function build(msg: NodeMessage, s: Settings): Operation {
+  // An unknown msg.operation is refused like in every other node, never replaced by the setting.
+  const operation = given(msg.operation, s.operation);
+  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  if (operation === 'read') return { requests: { method: 'GET', endpoint: ['stats'] }, done: 'stats read' };
+  const f = payloadFields(msg, RAILS);
+  const body: Record<string, unknown> = {};
+  for (const rail of RAILS) {
+    body[rail] = given(f[rail], s.limits[rail]);
+    ensure(check(rail, body[rail]));
+  }
+  return {
+    requests: { method: 'POST', endpoint: ['limits'], body },
+    done: `3V3 ${body.limit_3v3} mA, 5V0 ${body.limit_5v0} mA, 12V ${body.limit_12v} mA`,
+  };
+}
+
+export = function (RED: NodeAPI) {
+  registerActionNode(RED, 'power-limits', { service: 'power', settings: readSettings, build });
+};

@@ -1,0 +1,193 @@
+/**
+ * Runtime-test harness for the bmc and power nodes (bmc-watchdog, bmc-readings,
+ * bmc-usbhub, bmc-system, power-fan, power-limits, power-readings).
+ *
+ * Built on the shared helpers: the flow shape, outcome collectors and `send` of
+ * io-nodes.ts (every action node → its own helper `<id>-out`, one core Catch → `caught`,
+ * one core Complete → `completed`), the runtime and waits of node-red.ts, the simulator
+ * control of sim-control.ts. Adds: the node modules of this family, a loader for a bmc
+ * (slot 0) or power (slot 1) module, "refused with nothing sent" and "ok" assertions, and
+ * wrappers around the bmc/power parts of the simulator's control API. Nothing is mocked.
+ */
+import should from 'should';
+import modularDevice = require('../../nodes/modular-device');
+import bmcWatchdog = require('../../nodes/bmc-watchdog');
+import bmcReadings = require('../../nodes/bmc-readings');
+import bmcUsbhub = require('../../nodes/bmc-usbhub');
+import bmcSystem = require('../../nodes/bmc-system');
+import powerFan = require('../../nodes/power-fan');
+import powerLimits = require('../../nodes/power-limits');
+import powerReadings = require('../../nodes/power-readings');
+import type { NodeMessage } from '../../nodes/lib/red';
+import { ActionDef, CaughtMsg, ioFlow, lastSeq, Outcomes, send } from './io-nodes';
+import { deviceNode, helper, NodeModule, waitConnected } from './node-red';
+import { httpJson, LogEntry, SimControl } from './sim-control';
+
+export type { ActionDef, CaughtMsg };
+export { Outcomes };
+
+export const BMC_POWER_MODULES: NodeModule[] = [
+  modularDevice as NodeModule,
+  bmcWatchdog as NodeModule,
+  bmcReadings as NodeModule,
+  bmcUsbhub as NodeModule,
+  bmcSystem as NodeModule,
+  powerFan as NodeModule,
+  powerLimits as NodeModule,
+  powerReadings as NodeModule,
+];
+
+/** The simulator's default modules: bmc in slot 0, power in slot 1. */
+export const SLOTS = { bmc: 0, power: 1 } as const;
+export type BmcPowerService = keyof typeof SLOTS;
+
+/** Wire path of a module endpoint, e.g. path('bmc', 'watchdog/alive') → /api/bmc/0.9/0/watchdog/alive. */
+export function apiPath(service: BmcPowerService, endpoint: string): string {
+  return `/api/${service}/0.9/${SLOTS[service]}/${endpoint}`;
+}
+
+export interface BmcPowerLoadOptions {
+  /** Clear the request log once connected (default true). Off to see what a node sends on connect. */
+  clearLog?: boolean;
+  /** Wait for the config node to connect (default true). */
+  waitConnected?: boolean;
+}
+
+/**
+ * Loads a flow with one config node `dev` for the module of `service` and the given action
+ * nodes; waits until connected and clears the log (unless told otherwise).
+ */
+export async function loadBmcPower(
+  ctl: SimControl,
+  service: BmcPowerService,
+  actions: ActionDef[],
+  options: BmcPowerLoadOptions = {},
+): Promise<Outcomes> {
+  const devices = [deviceNode({ id: 'dev', url: ctl.url, service, slot: SLOTS[service] })];
+  await helper.load(BMC_POWER_MODULES, ioFlow(actions, devices));
+  const outcomes = new Outcomes();
+  for (const action of actions) {
+    const list: NodeMessage[] = [];
+    outcomes.out.set(action.id, list);
+    helper.getNode(`${action.id}-out`).on('input', (msg: NodeMessage) => list.push(msg));
+  }
+  helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
+  helper.getNode('completed').on('input', (msg: NodeMessage) => outcomes.completed.push(msg));
+  if (options.waitConnected !== false) await waitConnected('dev');
+  if (options.clearLog !== false) await ctl.clearLog();
+  return outcomes;
+}
+
+/** Device requests after seq `since` (version-record probes left out). */
+export async function deviceRequests(ctl: SimControl, since = 0): Promise<LogEntry[]> {
+  return (await ctl.log(since)).filter((e) => !/^\/api\/[a-z]+\/\d+\.\d+$/.test(e.path));
+}
+
+/** Device requests after `since` as [method, path, body] rows. */
+export async function wireSince(ctl: SimControl, since = 0): Promise<Array<[string, string, unknown]>> {
+  return (await deviceRequests(ctl, since)).map((e) => [e.method, e.path, e.body] as [string, string, unknown]);
+}
+
+/**
+ * Sends `msg` into node `id`, expects it to succeed (no error at Catch) and returns the
+ * msg(s) it put on the output (matched by _msgid).
+ */
+export async function sendOk(outcomes: Outcomes, id: string, msg: NodeMessage, timeoutMs = 5000): Promise<NodeMessage[]> {
+  const caught = await send(outcomes, id, msg, timeoutMs);
+  if (caught) throw new Error(`msg ${JSON.stringify(msg)} to ${id} failed: ${caught.error?.message}`);
+  return outcomes.sent(id).filter((m) => m._msgid === msg._msgid);
+}
+
+/** Like sendOk for a node with exactly one output msg per input: returns that msg. */
+export async function sendOne(outcomes: Outcomes, id: string, msg: NodeMessage, timeoutMs = 5000): Promise<NodeMessage> {
+  const out = await sendOk(outcomes, id, msg, timeoutMs);
+  out.should.have.length(1, `one output msg for ${JSON.stringify(msg)}`);
+  return out[0];
+}
+
+/**
+ * Sends `msg` into node `id` and expects it refused by validation: exactly one error at
+ * Catch (code INVALID_INPUT, message matching `message`, from this node, with the msg's
+ * own properties), no output, and nothing on the wire.
+ */
+export async function expectRefused(
+  ctl: SimControl,
+  outcomes: Outcomes,
+  id: string,
+  msg: NodeMessage,
+  message: string | RegExp,
+): Promise<CaughtMsg> {
+  const since = await lastSeq(ctl);
+  msg.marker ??= `refused-${Math.random()}`;
+  const caught = await send(outcomes, id, msg);
+  if (!caught) throw new Error(`msg ${JSON.stringify(msg)} to ${id} was not refused`);
+  const error = caught!.error;
+  should(error.code).equal('INVALID_INPUT', `code of: ${error.message}`);
+  // Node-RED puts the error's toString() on msg.error.message: `DeviceError: <message>`.
+  error.message.should.startWith('DeviceError: ');
+  const text = error.message.slice('DeviceError: '.length);
+  if (typeof message === 'string') text.should.equal(message);
+  else text.should.match(message);
+  error.source.id.should.equal(id);
+  should(caught!.marker).equal(msg.marker, 'Catch gets the original msg');
+  outcomes.caught.filter((m) => m._msgid === msg._msgid).should.have.length(1, 'exactly one error per msg');
+  outcomes.sent(id).filter((m) => m._msgid === msg._msgid).should.have.length(0, 'no output for a refused msg');
+  (await wireSince(ctl, since)).should.eql([], `nothing sent for ${JSON.stringify(msg)}`);
+  return caught!;
+}
+
+/** Sends `msg` and expects one device-side failure at Catch; returns the caught msg. */
+export async function expectFailed(outcomes: Outcomes, id: string, msg: NodeMessage, timeoutMs = 8000): Promise<CaughtMsg> {
+  const caught = await send(outcomes, id, msg, timeoutMs);
+  if (!caught) throw new Error(`msg ${JSON.stringify(msg)} to ${id} did not fail`);
+  outcomes.sent(id).filter((m) => m._msgid === msg._msgid).should.have.length(0, 'no output for a failed msg');
+  return caught!;
+}
+
+// ---- simulator control (bmc and power parts) -------------------------------------------
+
+async function control(ctl: SimControl, method: string, path: string, body?: unknown): Promise<any> {
+  const answer = await httpJson(method, `${ctl.url}${path}`, body);
+  if (answer.status !== 200) throw new Error(`simulator ${method} ${path}: ${answer.status} ${answer.text}`);
+  return answer.body;
+}
+
+/** The module in `slot` from /sim/state, plus the device-wide reset count. */
+export async function simModule(ctl: SimControl, service: BmcPowerService): Promise<any> {
+  const state = await ctl.state();
+  const module = state.modules.find((m: { slot: number }) => m.slot === SLOTS[service]);
+  return { ...module, resets: state.resets, lastReset: state.lastReset };
+}
+
+/** Sets the bmc's board readings (they drift a little around these). */
+export function setBmcWorld(ctl: SimControl, world: { ntc_0?: number; ntc_1?: number; voltage_1v8?: number; voltage_rtc?: number }): Promise<void> {
+  return control(ctl, 'POST', `/sim/bmc/${SLOTS.bmc}`, world);
+}
+
+/** Sets the power module's temperatures and rail loads (mA). */
+export function setPowerWorld(
+  ctl: SimControl,
+  world: { on_board_temp?: number; pmc_temp?: number; load_3v3?: number; load_5v0?: number; load_12v?: number },
+): Promise<void> {
+  return control(ctl, 'POST', `/sim/power/${SLOTS.power}`, world);
+}
+
+/** Counts one protection event on the power module (e.g. `ovp_3v3`). */
+export function protectionEvent(ctl: SimControl, event: string): Promise<void> {
+  return control(ctl, 'POST', `/sim/power/${SLOTS.power}/protection`, { event });
+}
+
+/** The simulator's configuration (`fan_apply_delay_ms`). */
+export function simConfig(ctl: SimControl, config?: { fan_apply_delay_ms: number }): Promise<{ fan_apply_delay_ms: number }> {
+  return config ? control(ctl, 'POST', '/sim/config', config) : control(ctl, 'GET', '/sim/config');
+}
+
+/**
+ * The red status text of a device error: `<code> <device message>` (as statusText in
+ * nodes/lib/errors.ts makes it), also matching the older `<METHOD> <path> failed: <code>
+ * <message>`. Give only the start of a long message: status texts are cut at 60 characters.
+ */
+export function deviceErrorStatus(statusCode: number, messageStart = ''): RegExp {
+  const escaped = messageStart.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|failed: )${statusCode}( |$)${escaped}`);
+}

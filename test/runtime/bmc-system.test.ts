@@ -1,0 +1,146 @@
+/**
+ * bmc-system against the simulator: the buzzer (a duration for every mode, 0 and 1
+ * included), the USB bootloader (timeout 0..3600000) and the hard reset (refused without
+ * "confirm"), on the wire and in the simulated device; validation failures (one error at
+ * Catch, nothing sent) and device errors.
+ */
+import should from 'should';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { helper, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+
+const BUZZER = apiPath('bmc', 'buzzer');
+const BOOTLOADER = apiPath('bmc', 'usb_bootloader');
+const HARD_RESET = apiPath('bmc', 'hard_reset');
+
+describe('bmc-system (runtime, simulator)', function () {
+  this.timeout(20000);
+  let sim: Simulator;
+  let ctl: SimControl;
+
+  before(async () => {
+    sim = await startSimulator({ port: 0 });
+    ctl = new SimControl(sim);
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await ctl.reset();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const system = (settings: Record<string, unknown> = {}) => ({
+    id: 'sys',
+    type: 'bmc-system',
+    operation: 'buzzer',
+    mode: '2',
+    duration: '200',
+    enabled: false,
+    timeout: '0',
+    confirm: false,
+    ...settings,
+  });
+
+  describe('buzzer', () => {
+    it('sends {mode, duration} for every mode, 0 and 1 included; payload fields override the settings', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system()]);
+      const out = await sendOne(outcomes, 'sys', { payload: 1732170000000, topic: 'beep' });
+      out.payload!.should.eql({ status: 'success' });
+      should(out.topic).equal('beep');
+      await sendOk(outcomes, 'sys', { payload: { mode: 5, duration: 1000 } });
+      await sendOk(outcomes, 'sys', { payload: { mode: 0, duration: 1 } });
+      await sendOk(outcomes, 'sys', { payload: { mode: 1 } });
+      await waitStatus('sys', 'green', 'dot', 'buzzer mode 1, 200 ms');
+      (await wireSince(ctl)).should.eql([
+        ['POST', BUZZER, { mode: 2, duration: 200 }],
+        ['POST', BUZZER, { mode: 5, duration: 1000 }],
+        ['POST', BUZZER, { mode: 0, duration: 1 }],
+        ['POST', BUZZER, { mode: 1, duration: 200 }],
+      ]);
+      const buzzer = (await simModule(ctl, 'bmc')).buzzer;
+      buzzer.soundsEnabled.should.equal(true);
+      buzzer.lastSound.should.containEql({ mode: 5, durationMs: 1000 });
+    });
+
+    it('refuses modes outside 0..5 and durations outside 1..1000, also for modes 0 and 1', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system(), system({ id: 'nodur', mode: '0', duration: '0' })]);
+      const mode = 'mode must be an integer from 0 to 5';
+      const duration = 'duration must be an integer from 1 to 1000 ms';
+      await expectRefused(ctl, outcomes, 'sys', { payload: { mode: 6, duration: 100 } }, `${mode}, got 6`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { mode: -1, duration: 100 } }, `${mode}, got -1`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { mode: '2' } }, `${mode}, got "2"`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { mode: 0, duration: 0 } }, `${duration}, got 0`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { mode: 1, duration: 0 } }, `${duration}, got 0`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { mode: 3, duration: 1001 } }, `${duration}, got 1001`);
+      // A node set to mode 0 without a usable duration refuses too: the device needs one.
+      await expectRefused(ctl, outcomes, 'nodur', { payload: true }, `${duration}, got 0`);
+      await expectRefused(ctl, outcomes, 'nodur', { payload: { mode: 1 } }, `${duration}, got 0`);
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'beep' }, 'operation must be one of buzzer, usb_bootloader, hard_reset, got "beep"');
+      outcomes.caught.should.have.length(9);
+    });
+  });
+
+  describe('USB bootloader', () => {
+    it('sends {enabled, timeout}; 0 and 3600000 pass, the device arms the bootloader', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '60000' })]);
+      await sendOk(outcomes, 'sys', { payload: true });
+      await sendOk(outcomes, 'sys', { payload: { timeout: 3600000 } });
+      await sendOk(outcomes, 'sys', { payload: { enabled: false, timeout: 0 } });
+      await sendOk(outcomes, 'sys', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 0 } });
+      (await wireSince(ctl)).should.eql([
+        ['POST', BOOTLOADER, { enabled: true, timeout: 60000 }],
+        ['POST', BOOTLOADER, { enabled: true, timeout: 3600000 }],
+        ['POST', BOOTLOADER, { enabled: false, timeout: 0 }],
+        ['POST', BOOTLOADER, { enabled: true, timeout: 0 }],
+      ]);
+      (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(true);
+    });
+
+    it('refuses timeouts above 3600000 or below 0 and a non-boolean enabled', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '1000' })]);
+      const range = 'timeout must be an integer from 0 to 3600000 ms';
+      await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: 3600001 } }, `${range}, got 3600001`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: -1 } }, `${range}, got -1`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: '1000' } }, `${range}, got "1000"`);
+      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: 'true' } }, 'enabled must be true or false, got "true"');
+      (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
+    });
+  });
+
+  describe('hard reset', () => {
+    it('is refused without "confirm" (nothing sent, no reset), sent as {reset: "yes"} with it', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'hard_reset' }), system({ id: 'yes', operation: 'buzzer', confirm: true })]);
+      await expectRefused(ctl, outcomes, 'no', { payload: true }, /^hard reset refused: turn on "confirm" in the node/);
+      await expectRefused(ctl, outcomes, 'no', { payload: { reset: 'yes' } }, /^hard reset refused/);
+      await waitStatus('no', 'red', 'ring', 'hard reset refused');
+      (await simModule(ctl, 'bmc')).resets.should.equal(0);
+
+      await sendOk(outcomes, 'yes', { operation: 'hard_reset' });
+      (await wireSince(ctl)).should.eql([['POST', HARD_RESET, { reset: 'yes' }]]);
+      const bmc = await simModule(ctl, 'bmc');
+      bmc.resets.should.equal(1);
+      bmc.lastReset.cause.should.equal('hard_reset');
+      await waitStatus('yes', 'green', 'dot', 'hard reset sent');
+    });
+  });
+
+  describe('device errors', () => {
+    it('DEVICE_ERROR with statusCode and message: 422 from the buzzer, 502 with the bmc down', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system()]);
+      await ctl.fault({ path: BUZZER, status: 422, message: 'duration out of range', count: 1 });
+      const refused = await expectFailed(outcomes, 'sys', { payload: true });
+      refused.error.code!.should.equal('DEVICE_ERROR');
+      refused.error.cause!.should.containEql({ statusCode: 422, deviceMessage: 'duration out of range', method: 'POST', path: BUZZER });
+      await waitStatus('sys', 'red', 'ring', deviceErrorStatus(422, 'duration out of range'));
+      await ctl.serviceDown('bmc');
+      const down = await expectFailed(outcomes, 'sys', { payload: true });
+      down.error.cause!.should.containEql({ statusCode: 502, path: BUZZER });
+      outcomes.caught.should.have.length(2);
+    });
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * bmc-usbhub against the simulator: read, hub and port settings on the wire (msg.operation
+ * and msg.payload overrides, bare defaults), settings pending until the hub reset (read
+ * back through the node before and after), the reset refused without "confirm", ports
+ * 2..8 only, and device errors.
+ */
+import should from 'should';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { helper, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+
+const HUB = apiPath('bmc', 'usbhub');
+const FACTORY = {
+  hub_state: 'enabled',
+  port_slot_2: 'enabled',
+  port_slot_3: 'enabled',
+  port_slot_4: 'enabled',
+  port_slot_5: 'enabled',
+  port_slot_6: 'enabled',
+  port_slot_7: 'enabled',
+  port_slot_8: 'not available',
+};
+
+describe('bmc-usbhub (runtime, simulator)', function () {
+  this.timeout(20000);
+  let sim: Simulator;
+  let ctl: SimControl;
+
+  before(async () => {
+    sim = await startSimulator({ port: 0 });
+    ctl = new SimControl(sim);
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await ctl.reset();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const usbhub = (settings: Record<string, unknown> = {}) => ({
+    id: 'hub',
+    type: 'bmc-usbhub',
+    operation: 'read',
+    port: '2',
+    state: true,
+    confirm: false,
+    ...settings,
+  });
+
+  it('read: GET usbhub, the record as the device sends it', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub()]);
+    const out = await sendOne(outcomes, 'hub', { payload: 1, topic: 'usb' });
+    out.payload!.should.eql(FACTORY);
+    should(out.topic).equal('usb');
+    out.request!.should.eql({ method: 'GET', path: HUB });
+    (await wireSince(ctl)).should.eql([['GET', HUB, null]]);
+  });
+
+  it('hub and port settings stay pending until the reset; read through the node before and after', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ confirm: true })]);
+    await sendOk(outcomes, 'hub', { operation: 'port', payload: { port: 3, state: false } });
+    await sendOk(outcomes, 'hub', { operation: 'port', payload: { port: 7, state: false } });
+    await sendOk(outcomes, 'hub', { operation: 'hub', payload: { state: false } });
+    await waitStatus('hub', 'green', 'dot', 'hub off (after reset)');
+
+    const before = await sendOne(outcomes, 'hub', { operation: 'read' });
+    before.payload!.should.eql(FACTORY, 'nothing applied before the reset');
+    const pending = (await simModule(ctl, 'bmc')).usbhub.pending;
+    pending.should.eql({ hub: false, ports: { 3: false, 7: false } });
+
+    const reset = await sendOne(outcomes, 'hub', { operation: 'reset' });
+    reset.payload!.should.eql({ status: 'success' });
+    await waitStatus('hub', 'green', 'dot', 'hub reset: settings applied');
+    const after = await sendOne(outcomes, 'hub', { operation: 'read' });
+    after.payload!.should.eql({ ...FACTORY, hub_state: 'disabled', port_slot_3: 'disabled', port_slot_7: 'disabled' });
+
+    (await wireSince(ctl)).should.eql([
+      ['POST', `${HUB}/port/3`, { state: false }],
+      ['POST', `${HUB}/port/7`, { state: false }],
+      ['POST', HUB, { state: false }],
+      ['GET', HUB, null],
+      ['POST', `${HUB}/reset`, { reset: 'yes' }],
+      ['GET', HUB, null],
+    ]);
+    outcomes.caught.should.have.length(0);
+  });
+
+  it('bare msgs use the settings: port 5 off, hub on', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ id: 'port', operation: 'port', port: '5', state: false }), usbhub({ id: 'on', operation: 'hub', state: true })]);
+    await sendOk(outcomes, 'port', { payload: 1732170000000 });
+    await sendOk(outcomes, 'on', { payload: '' });
+    (await wireSince(ctl)).should.eql([
+      ['POST', `${HUB}/port/5`, { state: false }],
+      ['POST', HUB, { state: true }],
+    ]);
+  });
+
+  it('ports 2..8 are accepted; 1, 9, 0, text and fractions are refused with nothing sent', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'port' })]);
+    for (let port = 2; port <= 8; port++) await sendOk(outcomes, 'hub', { payload: { port, state: port % 2 === 0 } });
+    (await wireSince(ctl)).should.eql([2, 3, 4, 5, 6, 7, 8].map((port) => ['POST', `${HUB}/port/${port}`, { state: port % 2 === 0 }]));
+    await ctl.clearLog();
+    const range = 'port must be an integer from 2 to 8';
+    await expectRefused(ctl, outcomes, 'hub', { payload: { port: 9, state: true } }, `${range}, got 9`);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { port: 1, state: true } }, `${range}, got 1`);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { port: 0, state: true } }, `${range}, got 0`);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { port: '3', state: true } }, `${range}, got "3"`);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { port: 2.5, state: true } }, `${range}, got 2.5`);
+    await waitStatus('hub', 'red', 'ring', range);
+    outcomes.caught.should.have.length(5);
+  });
+
+  it('state must be a boolean; unknown operations are refused', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'hub' })]);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { state: 'off' } }, 'state must be true or false, got "off"');
+    await expectRefused(ctl, outcomes, 'hub', { payload: { state: 0 } }, 'state must be true or false, got 0');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'state must be true or false, got "yes"');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, 'operation must be one of read, hub, port, reset, got "reboot"');
+  });
+
+  it('the hub reset is refused without "confirm": nothing sent, settings stay pending', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'reset', confirm: false })]);
+    await sendOk(outcomes, 'hub', { operation: 'hub', payload: { state: false } });
+    await ctl.clearLog();
+    await expectRefused(ctl, outcomes, 'hub', { payload: true }, /^USB hub reset refused: turn on "confirm" in the node/);
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reset', payload: { reset: 'yes' } }, /^USB hub reset refused/);
+    await waitStatus('hub', 'red', 'ring', 'USB hub reset refused');
+    const bmc = await simModule(ctl, 'bmc');
+    bmc.usbhub.pending.hub.should.equal(false);
+    bmc.usbhub.applied.hub.should.equal('enabled');
+  });
+
+  it('device errors: 500 from the hub reset, 502 with the service down', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'reset', confirm: true })]);
+    await ctl.fault({ path: `${HUB}/reset`, status: 500, message: 'Failed setting usb hub state', count: 1 });
+    const failed = await expectFailed(outcomes, 'hub', { payload: true });
+    failed.error.code!.should.equal('DEVICE_ERROR');
+    failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Failed setting usb hub state', method: 'POST', path: `${HUB}/reset` });
+    await waitStatus('hub', 'red', 'ring', deviceErrorStatus(500, 'Failed setting usb'));
+    await ctl.serviceDown('bmc');
+    const down = await expectFailed(outcomes, 'hub', { operation: 'read' });
+    down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: HUB });
+    outcomes.caught.should.have.length(2);
+  });
+});

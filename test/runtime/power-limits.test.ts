@@ -1,0 +1,127 @@
+/**
+ * power-limits against the simulator: the limits at their inclusive bounds are sent and
+ * then shown by a stats read, one beyond each bound is refused with nothing sent, bare
+ * msgs use the settings, msg.payload fields override them, device errors reach Catch.
+ */
+import should from 'should';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { helper, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+
+const LIMITS = apiPath('power', 'limits');
+const STATS = apiPath('power', 'stats');
+
+describe('power-limits (runtime, simulator)', function () {
+  this.timeout(20000);
+  let sim: Simulator;
+  let ctl: SimControl;
+
+  before(async () => {
+    sim = await startSimulator({ port: 0 });
+    ctl = new SimControl(sim);
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await ctl.reset();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const limits = (settings: Record<string, unknown> = {}) => ({
+    id: 'lim',
+    type: 'power-limits',
+    operation: 'set',
+    limit_3v3: '3000',
+    limit_5v0: '2500',
+    limit_12v: '1200',
+    ...settings,
+  });
+
+  it('the inclusive bounds (1000/5950, 1000/4950, 100/2400) are sent, and a stats read shows them', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    const low = { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 };
+    const high = { limit_3v3: 5950, limit_5v0: 4950, limit_12v: 2400 };
+    for (const set of [low, high]) {
+      const out = await sendOne(outcomes, 'lim', { payload: set, topic: 'limits' });
+      out.payload!.should.eql({ status: 'success' });
+      out.request!.should.eql({ method: 'POST', path: LIMITS, body: set });
+      should(out.topic).equal('limits');
+      await waitStatus('lim', 'green', 'dot', `3V3 ${set.limit_3v3} mA, 5V0 ${set.limit_5v0} mA, 12V ${set.limit_12v} mA`);
+      const stats = await sendOne(outcomes, 'lim', { operation: 'read' });
+      (stats.payload as Record<string, number>).should.containEql(set);
+      Object.keys(stats.payload as object).sort().should.eql(
+        ['current_12v', 'current_3v3', 'current_5v0', 'limit_12v', 'limit_3v3', 'limit_5v0', 'voltage_12v', 'voltage_3v3', 'voltage_5v0'],
+      );
+    }
+    (await wireSince(ctl)).should.eql([
+      ['POST', LIMITS, low],
+      ['GET', STATS, null],
+      ['POST', LIMITS, high],
+      ['GET', STATS, null],
+    ]);
+    (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 });
+    outcomes.caught.should.have.length(0);
+  });
+
+  it('one beyond each bound is refused with nothing sent', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    const ok = { limit_3v3: 3000, limit_5v0: 2500, limit_12v: 1200 };
+    const cases: Array<[Record<string, number>, string]> = [
+      [{ limit_3v3: 999 }, 'limit_3v3 must be an integer from 1000 to 5950 mA, got 999'],
+      [{ limit_3v3: 5951 }, 'limit_3v3 must be an integer from 1000 to 5950 mA, got 5951'],
+      [{ limit_5v0: 999 }, 'limit_5v0 must be an integer from 1000 to 4950 mA, got 999'],
+      [{ limit_5v0: 4951 }, 'limit_5v0 must be an integer from 1000 to 4950 mA, got 4951'],
+      [{ limit_12v: 99 }, 'limit_12v must be an integer from 100 to 2400 mA, got 99'],
+      [{ limit_12v: 2401 }, 'limit_12v must be an integer from 100 to 2400 mA, got 2401'],
+    ];
+    for (const [change, message] of cases) await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, ...change } }, message);
+    await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, limit_5v0: '2500' } }, 'limit_5v0 must be an integer from 1000 to 4950 mA, got "2500"');
+    await waitStatus('lim', 'red', 'ring', 'limit_5v0 must be an integer');
+    outcomes.caught.should.have.length(7);
+    (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 }, 'factory limits untouched');
+  });
+
+  it('bare msgs use the settings; payload fields override single rails; a read node reads stats', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits(), limits({ id: 'read', operation: 'read', limit_3v3: '', limit_5v0: '', limit_12v: '' })]);
+    await sendOk(outcomes, 'lim', { payload: 1732170000000 });
+    await sendOk(outcomes, 'lim', { payload: { limit_12v: 500 } });
+    const stats = await sendOne(outcomes, 'read', { payload: true });
+    (stats.payload as Record<string, number>).should.containEql({ limit_3v3: 3000, limit_5v0: 2500, limit_12v: 500 });
+    (await wireSince(ctl)).should.eql([
+      ['POST', LIMITS, { limit_3v3: 3000, limit_5v0: 2500, limit_12v: 1200 }],
+      ['POST', LIMITS, { limit_3v3: 3000, limit_5v0: 2500, limit_12v: 500 }],
+      ['GET', STATS, null],
+    ]);
+  });
+
+  it('a set node without limits refuses a bare msg, yet takes complete limits from msg.payload', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits({ limit_3v3: '', limit_5v0: '', limit_12v: '' })]);
+    await expectRefused(ctl, outcomes, 'lim', { payload: true }, 'limit_3v3 must be an integer from 1000 to 5950 mA, got nothing');
+    await sendOk(outcomes, 'lim', { payload: { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 } });
+    (await wireSince(ctl)).should.eql([['POST', LIMITS, { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 }]]);
+  });
+
+  it('an unknown msg.operation is refused, not replaced by the node\'s operation', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'reed' }, 'operation must be one of set, read, got "reed"');
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'operation must be one of set, read, got "stats"');
+  });
+
+  it('device errors: 400 "Failed setting current limit", 502 with the service down', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    await ctl.fault({ path: LIMITS, status: 400, message: 'Failed setting current limit', count: 1 });
+    const failed = await expectFailed(outcomes, 'lim', { payload: true });
+    failed.error.code!.should.equal('DEVICE_ERROR');
+    failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting current limit', method: 'POST', path: LIMITS });
+    await waitStatus('lim', 'red', 'ring', deviceErrorStatus(400, 'Failed setting cu'));
+    await ctl.serviceDown('power');
+    const down = await expectFailed(outcomes, 'lim', { operation: 'read' });
+    down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: STATS });
+    outcomes.caught.should.have.length(2);
+  });
+});
