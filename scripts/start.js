@@ -19,7 +19,7 @@ const simPort = Number(process.env.SIM_PORT || 8080);
 const redPort = Number(process.env.PORT || 1880);
 
 /** The example flows npm start deploys, in tab order. */
-const DEMO_FLOWS = ['io-output.json'];
+const DEMO_FLOWS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json', 'power-overview.json'];
 
 function fail(message) {
   console.error(`npm start: ${message}`);
@@ -57,7 +57,12 @@ module.exports = {
 }
 
 /** Demo tabs replace their earlier copies; everything else in flows.json stays. */
-function mergeDemoFlows() {
+/** The examples point at the simulator's usual address; follow SIM_PORT when it differs. */
+function retarget(text, simUrl) {
+  return text.split('http://127.0.0.1:8080').join(simUrl);
+}
+
+function mergeDemoFlows(simUrl) {
   const file = path.join(userDir, 'flows.json');
   let flows = [];
   if (fs.existsSync(file)) {
@@ -69,7 +74,7 @@ function mergeDemoFlows() {
       console.warn(`npm start: flows.json was not valid JSON; kept it as ${path.basename(backup)}`);
     }
   }
-  const demo = DEMO_FLOWS.flatMap((name) => JSON.parse(fs.readFileSync(path.join(root, 'examples', name), 'utf8')));
+  const demo = DEMO_FLOWS.flatMap((name) => JSON.parse(retarget(fs.readFileSync(path.join(root, 'examples', name), 'utf8'), simUrl)));
   const ids = new Set(demo.map((n) => n.id));
   const tabs = new Set(demo.filter((n) => n.type === 'tab').map((n) => n.id));
   const kept = flows.filter((n) => !ids.has(n.id) && !tabs.has(n.z));
@@ -106,7 +111,7 @@ async function main() {
   console.log(`simulator:  ${sim.url}  (control API: ${sim.url}/sim/state)`);
 
   prepareUserDir();
-  mergeDemoFlows();
+  mergeDemoFlows(sim.url);
   const red = spawn(process.execPath, [require.resolve('node-red/red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
