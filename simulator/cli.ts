@@ -1,20 +1,29 @@
 #!/usr/bin/env node
 /**
- * modular-device-sim --port 8080 [--host 127.0.0.1] [--modules bmc:0,power:1,io:2,io:3] [--fan-delay 3000]
+ * modular-device-sim --port 8080 [--host 127.0.0.1] [--api 0.9|1.0] [--modules bmc:0,power:1,io:2,io:3] [--fan-delay 3000]
+ *   [--tls-key key.pem --tls-cert cert.pem] [--user name --password pw | --token t]
  */
+import fs from 'fs';
 import { Service, SERVICES } from '../nodes/lib/limits';
 import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, startSimulator } from './index';
 
 const USAGE = `Usage: modular-device-sim [options]
 
-A simulated modular device: io, bmc and power services (API 0.9) on one port, as nginx
+A simulated modular device: io, bmc and power services (API 0.9 or 1.0) on one port, as nginx
 presents them, plus the control API under /sim (see the README).
 
 Options:
   --port <n>        TCP port (default 8080; 0 = any free port)
   --host <addr>     bind address (default 127.0.0.1)
+  --api <version>   0.9 (the spec, default) or 1.0 (the released services)
   --modules <list>  modules by slot, e.g. bmc:0,power:1,io:2,io:3 (the default)
   --fan-delay <ms>  time the fan takes to reach a new mode, 0..10000 (default ${DEFAULT_FAN_APPLY_DELAY_MS})
+  --tls-key <file>  serve HTTPS with this PEM private key (needs --tls-cert)
+  --tls-cert <file> ... and this PEM certificate (needs --tls-key)
+  --user <name>     require Basic auth with this user name (needs --password)
+  --password <pw>   ... and this password (needs --user)
+  --token <token>   require 'Authorization: Bearer <token>' instead
+                    (auth applies to every /api request but the version roots)
   --help            show this text
 `;
 
@@ -42,6 +51,15 @@ async function main(argv: string[]): Promise<void> {
   let host = '127.0.0.1';
   let modules = DEFAULT_MODULES.map((m) => ({ ...m }));
   let fanApplyDelayMs = DEFAULT_FAN_APPLY_DELAY_MS;
+  let api: '0.9' | '1.0' = '0.9';
+  const secure: Record<'tlsKey' | 'tlsCert' | 'user' | 'password' | 'token', string | undefined> = {
+    tlsKey: undefined,
+    tlsCert: undefined,
+    user: undefined,
+    password: undefined,
+    token: undefined,
+  };
+  const value = (name: string, text: string | undefined): string => (text === undefined || text === '' ? fail(`${name} needs a value`) : text);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -50,20 +68,40 @@ async function main(argv: string[]): Promise<void> {
     } else if (arg === '--port') port = integer('--port', argv[++i]);
     else if (arg === '--host') host = argv[++i] ?? fail('--host needs an address');
     else if (arg === '--modules') modules = parseModules(argv[++i]);
+    else if (arg === '--api') {
+      const value = argv[++i];
+      if (value !== '0.9' && value !== '1.0') fail('--api must be 0.9 or 1.0');
+      api = value;
+    }
     else if (arg === '--fan-delay') fanApplyDelayMs = integer('--fan-delay', argv[++i]);
+    else if (arg === '--tls-key') secure.tlsKey = value(arg, argv[++i]);
+    else if (arg === '--tls-cert') secure.tlsCert = value(arg, argv[++i]);
+    else if (arg === '--user') secure.user = value(arg, argv[++i]);
+    else if (arg === '--password') secure.password = value(arg, argv[++i]);
+    else if (arg === '--token') secure.token = value(arg, argv[++i]);
     else fail(`unknown option ${arg}`);
   }
   if (port > 65535) fail('--port must be at most 65535');
+  if (!secure.tlsKey !== !secure.tlsCert) fail('--tls-key and --tls-cert go together');
+  if (!secure.user !== !secure.password) fail('--user and --password go together');
+  if (secure.token && secure.user) fail('give --token or --user/--password, not both');
+  let tls: { key: Buffer; cert: Buffer } | undefined;
+  try {
+    if (secure.tlsKey && secure.tlsCert) tls = { key: fs.readFileSync(secure.tlsKey), cert: fs.readFileSync(secure.tlsCert) };
+  } catch (error) {
+    fail(`cannot read the TLS files: ${(error as Error).message}`);
+  }
+  const auth = secure.token ? { token: secure.token } : secure.user && secure.password ? { username: secure.user, password: secure.password } : undefined;
 
   let sim;
   try {
-    sim = await startSimulator({ port, host, modules, fanApplyDelayMs });
+    sim = await startSimulator({ port, host, modules, fanApplyDelayMs, api, tls, auth });
   } catch (error) {
     fail((error as Error).message);
   }
-  process.stdout.write(`modular-device-sim listening on ${sim.url}\n`);
+  process.stdout.write(`modular-device-sim listening on ${sim.url} (API ${api})\n`);
   for (const m of [...modules].sort((a, b) => a.slot - b.slot)) {
-    process.stdout.write(`  slot ${m.slot}: ${m.service}  ${sim.url}/api/${m.service}/0.9/${m.slot}/descriptor\n`);
+    process.stdout.write(`  slot ${m.slot}: ${m.service}  ${sim.url}/api/${m.service}/${api}/${m.slot}/descriptor\n`);
   }
   const stop = (): void => {
     sim.close().then(() => process.exit(0));

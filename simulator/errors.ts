@@ -6,6 +6,7 @@
 /** HTTP reason phrases; the released services use them as the message of their catchers. */
 export const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  401: 'Unauthorized',
   404: 'Not Found',
   413: 'Payload Too Large',
   422: 'Unprocessable Entity',

@@ -1,15 +1,17 @@
 /**
  * @modular-device/node-red device simulator: one HTTP port serving the io, bmc and power
- * services of API 0.9 as nginx presents them, plus the /sim control API.
+ * services of API 0.9 (the spec) or 1.0 (the released services) as nginx presents them,
+ * plus the /sim control API.
  */
 import type { Service } from '../nodes/lib/limits';
 import { API09 } from './api09';
+import { API10 } from './api10';
 import { checkFanDelay, checkModules, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, Device, ModuleSpec } from './device';
 import { Faults } from './faults';
 import { DEFAULT_LOG_CAPACITY, LogEntry, RequestLog, RingLog } from './log';
-import { SimServer } from './server';
+import { SimAuth, SimServer } from './server';
 
-export type { LogEntry, RequestLog, ModuleSpec };
+export type { LogEntry, RequestLog, ModuleSpec, SimAuth };
 export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_LOG_CAPACITY };
 
 export interface SimulatorOptions {
@@ -23,11 +25,20 @@ export interface SimulatorOptions {
   fanApplyDelayMs?: number;
   /** Entries the request log keeps; default 50,000. */
   logCapacity?: number;
+  /** The API the device speaks: '0.9' (the spec, default) or '1.0' (the released services). */
+  api?: '0.9' | '1.0';
+  /** Serve HTTPS with this key and certificate (PEM); `url` then starts with https://. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * Require Basic auth (`{username, password}`) or a bearer token (`{token}`) on every
+   * /api request except the version roots /api/<svc>/<ver>; others get 401.
+   */
+  auth?: SimAuth;
 }
 
 export interface Simulator {
   readonly port: number;
-  /** http://host:port */
+  /** http://host:port (https:// with `tls`) */
   readonly url: string;
   close(): Promise<void>;
   /** Stop listening and destroy sockets; state kept: a device that is unreachable. */
@@ -49,14 +60,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const device = new Device(modules, fanDelay, Date.now());
   const log = new RingLog(options.logCapacity ?? DEFAULT_LOG_CAPACITY);
-  const server = new SimServer({ device, log, faults: new Faults(), dialect: API09 });
+  if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0') throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
+  const dialect = options.api === '1.0' ? API10 : API09;
+  const server = new SimServer({ device, log, faults: new Faults(), dialect, tls: options.tls, auth: options.auth });
   const port = await server.listen(options.port ?? 0, host);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let state: 'running' | 'paused' | 'closed' = 'running';
 
   return {
     port,
-    url: `http://${urlHost}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
     log,
     async close() {
       state = 'closed';

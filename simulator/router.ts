@@ -27,8 +27,13 @@ export interface RouteContext {
 export interface Route {
   /** Wire shape of the body; routes without one ignore any body (GET). */
   readonly body?: ObjectSchema;
-  /** Range and parameter checks from limits.ts: true, or the message of a 400. */
-  check?(body: any, param: number): Check;
+  /** Range and parameter checks from limits.ts: true, the message of a 400, or another refusal. */
+  check?(body: any, param: number): Check | SimError;
+  /**
+   * Checks the released services run only after the slot was found (their library checks,
+   * real §1 step 7), with their own status codes.
+   */
+  checkAfterSlot?(body: any, param: number): true | SimError;
   /** 404 message when the slot holds no module of this service. */
   readonly missingSlot?: string;
   handle(ctx: RouteContext): unknown;
@@ -122,9 +127,13 @@ export function handleDeviceRequest(
   if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
   if (route.check !== undefined) {
     const result = route.check(value, param);
-    if (result !== true) return fail(new SimError(400, result));
+    if (result !== true) return fail(typeof result === 'string' ? new SimError(400, result) : result);
   }
   if (device.module(service, slot) === undefined) return fail(new SimError(404, route.missingSlot ?? 'Slot not found'));
+  if (route.checkAfterSlot !== undefined) {
+    const result = route.checkAfterSlot(value, param);
+    if (result !== true) return fail(result);
+  }
 
   // 6. route logic
   try {

@@ -4,6 +4,7 @@
  * Node's own http module only; no timers left behind (latency timers are tracked).
  */
 import http, { IncomingMessage, ServerResponse } from 'http';
+import https from 'https';
 import type { Socket } from 'net';
 import { handleControl } from './control';
 import { Device } from './device';
@@ -28,6 +29,23 @@ export interface ServerParts {
   readonly log: RingLog;
   readonly faults: Faults;
   readonly dialect: Dialect;
+  /** Serve HTTPS with this key and certificate (PEM) instead of HTTP. */
+  readonly tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Require these credentials on every /api request but the version roots, as nginx does on a device. */
+  readonly auth?: SimAuth;
+}
+
+/** Basic auth (user name and password) or a bearer token. */
+export type SimAuth = { username: string; password: string } | { token: string };
+
+/** The Authorization header that `auth` accepts. */
+function expectedAuthorization(auth: SimAuth): string {
+  return 'token' in auth ? `Bearer ${auth.token}` : `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+}
+
+/** A version root `/api/<svc>/<ver>` stays public, like nginx in front of the released services. */
+function needsAuth(segments: readonly string[]): boolean {
+  return segments[0] === 'api' && segments.length !== 3;
 }
 
 function parseBody(chunks: Buffer[] | null, tooLarge: boolean): ParsedBody {
@@ -54,7 +72,8 @@ export class SimServer {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly parts: ServerParts) {
-    this.http = http.createServer({ keepAlive: true }, (req, res) => this.onRequest(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse): void => this.onRequest(req, res);
+    this.http = parts.tls ? https.createServer({ keepAlive: true, key: parts.tls.key, cert: parts.tls.cert }, handler) : http.createServer({ keepAlive: true }, handler);
     this.http.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -142,6 +161,12 @@ export class SimServer {
         return;
       }
       const logged = body.kind === 'json' ? body.value : null;
+      if (this.parts.auth && needsAuth(segments) && req.headers.authorization !== expectedAuthorization(this.parts.auth)) {
+        res.setHeader('WWW-Authenticate', `${'token' in this.parts.auth ? 'Bearer' : 'Basic'} realm="modular-device"`);
+        send(res, 401, envelope(401));
+        log.add(received, method, pathname, logged, 401);
+        return;
+      }
       const service = serviceOf(segments);
       if (service !== undefined && device.servicesDown.has(service)) {
         send(res, 502, BAD_GATEWAY_HTML, 'text/html');

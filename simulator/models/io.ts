@@ -71,6 +71,8 @@ export class IoModel implements ModuleModel {
   session = newSession();
   pins: PinState[] = [];
   powerConfig: PowerEntry[] | null = null;
+  /** API 1.0's per-pin notification cache (see readPinNotification). */
+  private cache: Alerts[] = [];
 
   constructor(readonly world: PinStimulus[]) {
     this.reset();
@@ -79,6 +81,8 @@ export class IoModel implements ModuleModel {
   /** GET reset / driver restart: every pin analog input, notifications and power config cleared. */
   reset(): void {
     this.pins = Array.from({ length: FACTS.pinCount }, freshPin);
+    // The API 1.0 service's notification cache goes with a module reset too.
+    this.cache = Array.from({ length: FACTS.pinCount }, noAlerts);
     this.powerConfig = null;
     this.session = newSession();
   }
@@ -134,6 +138,21 @@ export class IoModel implements ModuleModel {
       p.alerts = noAlerts();
       return { pin: i + 1, alerts };
     });
+  }
+
+  /**
+   * API 1.0: `GET notification/<pin>`. The driver hands over the one pending notification
+   * (everything raised since the last pull, for all pins), the service OR-merges it into its
+   * per-pin cache, answers the asked pin and clears only that pin (real §5).
+   */
+  readPinNotification(pin: number): Alerts {
+    for (const { pin: p, alerts } of this.takeNotifications()) {
+      const cached = this.cache[p - 1];
+      for (const flag of ALERT_FLAGS) cached[flag] = cached[flag] || alerts[flag];
+    }
+    const answer = this.cache[pin - 1];
+    this.cache[pin - 1] = noAlerts();
+    return answer;
   }
 
   raise(pin: number, flag: AlertFlag): void {

@@ -1,0 +1,158 @@
+/**
+ * API 1.0 routes of the bmc service: `usbhub/slot/<2..7>` with `port_slot_0..7`, the USB
+ * device list, and the released refusals (bmc library value errors are 422; real §3.3).
+ */
+import { SimError, SUCCESS } from '../errors';
+import { BmcModel } from '../models/bmc';
+import { Route, RouteContext, RouteTable } from '../router';
+import { descriptor } from '../api09/common';
+import { reset, within } from './common';
+
+const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
+const value = (message: string) => new SimError(422, message);
+const ok =
+  (action: (ctx: RouteContext) => void) =>
+  (ctx: RouteContext): typeof SUCCESS => {
+    action(ctx);
+    return SUCCESS;
+  };
+
+/** The API 1.0 record lists hub slots 0..7. */
+const PORT_NUMBERS = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/**
+ * USB devices plugged into the simulated hub, by port; listed while hub and port are
+ * enabled (real §3.3: disabled or unavailable slots are excluded).
+ */
+const PLUGGED: Readonly<Record<number, { manufacturer: string; product: string; serial_code: string }>> = {
+  3: { manufacturer: 'Example Storage', product: 'USB Flash Drive', serial_code: 'SIM0003' },
+  5: { manufacturer: 'Example Radio', product: 'LTE Modem', serial_code: 'SIM0005' },
+};
+
+const routes: Array<[string, Route]> = [
+  ['GET descriptor', descriptor],
+  ['POST reset', reset],
+  [
+    'GET voltage',
+    {
+      handle(ctx) {
+        const r = bmc(ctx).voltages(ctx.now);
+        return { voltage_1v8: r.v1v8, voltage_rtc: r.vRtc };
+      },
+    },
+  ],
+  [
+    'GET temperature',
+    {
+      handle(ctx) {
+        const r = bmc(ctx).temperatures(ctx.now);
+        return { ntc_0: r.ntc0, ntc_1: r.ntc1 };
+      },
+    },
+  ],
+  [
+    'GET watchdog',
+    {
+      handle(ctx) {
+        const w = bmc(ctx).watchdog(ctx.now);
+        return { timeout: w.timeoutMs, timeout_left: w.leftMs, shutdown_timeout: w.shutdownMs, emergency_mode: w.emergency };
+      },
+    },
+  ],
+  [
+    'POST watchdog',
+    {
+      body: { timeout: 'u32' },
+      checkAfterSlot: (b) => (within('watchdog_timeout', b.timeout) ? true : value('timeout out of range')),
+      handle: ok((ctx) => bmc(ctx).setWatchdog(ctx.body.timeout, ctx.now)),
+    },
+  ],
+  [
+    'POST watchdog/sw_shutdown_timeout',
+    {
+      body: { timeout: 'u32' },
+      checkAfterSlot: (b) => (within('sw_shutdown_timeout', b.timeout) ? true : value('timeout out of range')),
+      handle: ok((ctx) => bmc(ctx).setShutdownTimeout(ctx.body.timeout)),
+    },
+  ],
+  [
+    'POST watchdog/shutdown',
+    {
+      body: { shutdown: 'string' },
+      checkAfterSlot: (b) => (b.shutdown === 'start' ? true : new SimError(400, "value must be 'start'")),
+      handle: ok((ctx) => bmc(ctx).startShutdown(ctx.now)),
+    },
+  ],
+  ['GET watchdog/alive', { handle: ok((ctx) => bmc(ctx).alive(ctx.now)) }],
+  ['GET watchdog/save', { handle: ok((ctx) => bmc(ctx).saveWatchdog()) }],
+  [
+    'GET usbhub',
+    {
+      handle(ctx) {
+        const model = bmc(ctx);
+        const record: Record<string, string> = { hub_state: model.hub };
+        for (const n of PORT_NUMBERS) record[`port_slot_${n}`] = model.ports[n];
+        return record;
+      },
+    },
+  ],
+  [
+    'GET usbhub/devices',
+    {
+      handle(ctx) {
+        const model = bmc(ctx);
+        const devices = Object.entries(PLUGGED)
+          .map(([port, d]) => ({ port: Number(port), d }))
+          .filter(({ port }) => model.hub === 'enabled' && model.ports[port] === 'enabled')
+          .map(({ port, d }) => ({ slot: port, usb_port: 1, ...d, system_path: `/dev/bus/usb/001/00${port}` }));
+        return { devices };
+      },
+    },
+  ],
+  ['POST usbhub', { body: { state: 'bool' }, handle: ok((ctx) => bmc(ctx).setHubPending(ctx.body.state)) }],
+  [
+    'POST usbhub/slot/:n',
+    {
+      body: { state: 'bool' },
+      checkAfterSlot: (_b, n) => (within('usb_slot_v1', n) ? true : new SimError(400, 'Slot is out of range')),
+      handle: ok((ctx) => bmc(ctx).setPortPending(ctx.param, ctx.body.state)),
+    },
+  ],
+  [
+    'POST usbhub/reset',
+    {
+      body: { reset: 'string' },
+      checkAfterSlot: (b) => (b.reset === 'yes' ? true : value("value must be 'yes'")),
+      handle: ok((ctx) => bmc(ctx).applyHub()),
+    },
+  ],
+  [
+    'POST usb_bootloader',
+    {
+      body: { enabled: 'bool', timeout: 'u32' },
+      checkAfterSlot: (b) => (within('bootloader_timeout', b.timeout) ? true : value('timeout out of range')),
+      handle: ok((ctx) => bmc(ctx).setBootloader(ctx.body.enabled, ctx.body.timeout)),
+    },
+  ],
+  [
+    'POST hard_reset',
+    {
+      body: { reset: 'string' },
+      checkAfterSlot: (b) => (b.reset === 'yes' ? true : value("value must be 'yes'")),
+      handle: ok((ctx) => ctx.device.hardReset(ctx.now, 'hard_reset')),
+    },
+  ],
+  [
+    'POST buzzer',
+    {
+      body: { mode: 'u8', duration: 'u32' },
+      checkAfterSlot(b) {
+        if (!within('buzzer_mode', b.mode)) return value('mode out of range');
+        return within('buzzer_duration', b.duration) ? true : value('duration out of range');
+      },
+      handle: ok((ctx) => bmc(ctx).buzzer(ctx.body.mode, ctx.body.duration, ctx.now)),
+    },
+  ],
+];
+
+export const BMC_ROUTES: RouteTable = new Map(routes);

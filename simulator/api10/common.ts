@@ -1,0 +1,48 @@
+/**
+ * API 1.0 (the released services, real-service.md): the version record with sessions, the
+ * module reset, and the refusals with the exact status codes and messages the released
+ * services answer.
+ */
+import { FACTS, LIMITS, LimitName, Service, checkValue } from '../../nodes/lib/limits';
+import { Device } from '../device';
+import { SimError, SUCCESS } from '../errors';
+import { SOFTWARE, v } from '../identity';
+import { Route } from '../router';
+
+export const API_VERSION = v(1, 0, 0);
+
+/** 400 "Parameter validation failed": a service's own validate() refused (real §2). */
+export const PVF = () => new SimError(400, 'Parameter validation failed');
+
+export function versionRecord(device: Device, service: Service): unknown {
+  return {
+    // Random per start of the REST service; a change tells clients its caches were lost.
+    driver_session: device.session,
+    version: { api: API_VERSION, service: SOFTWARE.service, module_driver: SOFTWARE.moduleDriver, kernel_driver: SOFTWARE.kernelDriver },
+    devices: device.slots(service).map((slot) => ({
+      slot_number: slot,
+      sdbp_version: SOFTWARE.sdbp,
+      device_session: device.module(service, slot)!.session,
+    })),
+  };
+}
+
+/** true when `value` passes limit `name`; the released services word their refusals themselves. */
+export function within(name: LimitName, value: unknown): boolean {
+  return checkValue(name, LIMITS[name], value) === true;
+}
+
+export const isPin = (pin: unknown): boolean => within('pin', pin);
+
+/** POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its initial state. */
+export const reset: Route = {
+  body: { reset: 'string' },
+  check: (b) => (b.reset === 'yes' ? true : PVF()),
+  handle(ctx) {
+    // bmc and power are suspended and set running again: nothing of theirs is reset.
+    if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
+    return SUCCESS;
+  },
+};
+
+export const PIN_COUNT = FACTS.pinCount;
