@@ -10,7 +10,8 @@ import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
-const OPERATIONS = ['read', 'hub', 'port', 'reset'] as const;
+/** `devices` lists the plugged USB devices: API 1.0 devices only. */
+const OPERATIONS = ['read', 'hub', 'port', 'reset', 'devices'] as const;
 
 interface Settings {
   operation: unknown;
@@ -49,6 +50,8 @@ function build(msg: NodeMessage, s: Settings): Operation {
     case 'reset':
       if (!s.confirm) throw invalidInput('USB hub reset refused: turn on "confirm" in the node (the reset disconnects every USB device)');
       return { requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, done: 'hub reset: settings applied' };
+    case 'devices':
+      return { requests: { method: 'GET', endpoint: ['usbhub', 'devices'] }, done: 'devices listed' };
     default:
       return { requests: { method: 'GET', endpoint: ['usbhub'] }, done: 'read' };
   }

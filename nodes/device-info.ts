@@ -22,9 +22,23 @@ async function readInfo(client: DeviceClient): Promise<DeviceResult> {
     }
   }
   return {
-    data: { version: version.data, descriptor: descriptor.data, apiVersion: client.apiVersion, slot: client.slot, service: client.service },
+    data: {
+      version: version.data,
+      descriptor: descriptor.data,
+      apiVersion: client.apiVersion,
+      slot: client.slot,
+      service: client.service,
+      sessions: sessionsOf(version.data, client.slot),
+    },
     request: descriptor.request,
   };
+}
+
+/** API 1.0's session ids (undefined on 0.9): the service's, and the module's in its slot. */
+function sessionsOf(record: unknown, slot: number): { driver_session?: unknown; device_session?: unknown } {
+  const r = (record ?? {}) as { driver_session?: unknown; devices?: Array<{ slot_number?: unknown; device_session?: unknown }> };
+  const module = Array.isArray(r.devices) ? r.devices.find((d) => d.slot_number === slot) : undefined;
+  return { driver_session: r.driver_session, device_session: module?.device_session };
 }
 
 function build(): Operation {

@@ -7,6 +7,7 @@ import { Connection, ConnectionUser } from './lib/connection';
 import { DeviceNode, moduleLabel, readSettings, TlsConfigNode } from './lib/device-settings';
 import { DeviceError } from './lib/errors';
 import { registerAdminRoutes } from './lib/admin-routes';
+import { useTemplates } from './lib/limits';
 import type { NodeAPI, NodeDef } from './lib/red';
 
 export = function (RED: NodeAPI) {
@@ -51,6 +52,13 @@ export = function (RED: NodeAPI) {
       done();
     });
   }
+
+  // Limit messages in the runtime's language (settings.lang or LANG), from the catalogs.
+  useTemplates((key) => {
+    const id = `modular-device.limits.${key}`;
+    const text = RED._(id);
+    return text && text !== id ? text : undefined;
+  });
 
   RED.nodes.registerType('modular-device', ModularDeviceNode, {
     credentials: { username: { type: 'text' }, password: { type: 'password' }, token: { type: 'password' } },

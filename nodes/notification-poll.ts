@@ -84,5 +84,11 @@ export = function (RED: NodeAPI) {
     build: (_msg, s) => read(s),
     output,
     poll: { interval: (s) => s.interval, build: read },
+    onRestart(node) {
+      // The released service caches notifications per pin; a restart of it lost them.
+      const text = 'the device service restarted: notifications cached on the device were lost';
+      node.warn(text);
+      node.send({ topic: 'notifications-lost', payload: { reason: text }, alerts: [] });
+    },
   });
 };

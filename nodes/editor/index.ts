@@ -5,6 +5,21 @@
  */
 import * as limits from '../lib/limits';
 import { describePwm, planPwm } from '../lib/pwm';
+import { pinPicker } from './pin-picker';
+import { pwmReadout } from './pwm-readout';
+
+/**
+ * Limit messages in the editor's language: the browser's, as Node-RED picks it. The
+ * catalog is read when a message is made, so it does not matter which loads first.
+ */
+const editorRED = (globalThis as { RED?: { _(key: string): string } }).RED;
+if (editorRED) {
+  limits.useTemplates((key) => {
+    const id = `@modular-device/node-red/modular-device:modular-device.limits.${key}`;
+    const text = editorRED._(id);
+    return text && text !== id ? text : undefined;
+  });
+}
 
 type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
 
@@ -34,4 +49,4 @@ function current(node: Record<string, unknown>, prop: string): unknown {
   return field.is('[type=checkbox]') ? field.is(':checked') : field.val();
 }
 
-export { limits, planPwm, describePwm, validator, current };
+export { limits, planPwm, describePwm, pwmReadout, pinPicker, validator, current };

@@ -11,6 +11,7 @@ import { DeviceClient, DeviceRequest, DeviceResult } from './client';
 import { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
 import { DeviceError, statusText } from './errors';
+import { Say, sayer } from './i18n';
 import { Poller } from './poller';
 import type { Service } from './limits';
 import type { DoneFn, Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFn } from './red';
@@ -53,6 +54,8 @@ export interface ActionSpec<S> {
   service?: Service;
   /** A setting to apply each time the module (re)connects: on deploy and after a device restart. */
   onConnect?(settings: S): Operation | undefined;
+  /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
+  onRestart?(node: ActionNode, settings: S): void;
   /** Polling: the interval (0 = off) and what one round sends. */
   poll?: {
     interval(settings: S): number;
@@ -77,14 +80,14 @@ export function short(text: string): string {
 }
 
 /** The status dot for a connection state. */
-export function connectionStatus(state: ConnectionState): NodeStatus {
+export function connectionStatus(state: ConnectionState, say: Say): NodeStatus {
   switch (state.state) {
     case 'connecting':
-      return { fill: 'yellow', shape: 'ring', text: 'connecting' };
+      return { fill: 'yellow', shape: 'ring', text: say('status.connecting') };
     case 'connected':
-      return { fill: 'green', shape: 'ring', text: `connected (API ${state.apiVersion})` };
+      return { fill: 'green', shape: 'ring', text: say('status.connected', { api: state.apiVersion }) };
     default:
-      return { fill: 'red', shape: 'ring', text: short(`${state.state}: ${state.reason}`) };
+      return { fill: 'red', shape: 'ring', text: short(`${say(`status.${state.state}`)}: ${state.reason}`) };
   }
 }
 
@@ -103,6 +106,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
   function ActionNodeConstructor(this: ActionNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
+    const say = sayer(RED);
     node.device = (typeof def.device === 'string' && (RED.nodes.getNode(def.device) as DeviceNode | null)) || undefined;
     const output = spec.output ?? defaultOutput;
 
@@ -126,7 +130,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
     let shown = '';
 
     const show = () => {
-      const status = connection.state !== 'connected' ? connectionStatus(connection) : own ?? connectionStatus(connection);
+      const status = connection.state !== 'connected' ? connectionStatus(connection, say) : own ?? connectionStatus(connection, say);
       // Pollers report every round: only tell the editor when something changed.
       const key = `${status.fill}|${status.shape}|${status.text}`;
       if (key === shown) return;
@@ -177,7 +181,10 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
 
     const user = {
       onConnectionState(state: ConnectionState) {
-        const reconnected = state.state === 'connected' && connection.state !== 'connected';
+        // A restarted device service (a new API 1.0 driver_session) lost what was applied: apply again.
+        const restarted = state.state === 'connected' && state.restarted === true;
+        const reconnected = state.state === 'connected' && (connection.state !== 'connected' || restarted);
+        if (restarted && settings !== undefined) spec.onRestart?.(node, settings);
         // A reconnection clears an old transport error: the dot shows the connection again.
         if (reconnected && own?.fill === 'red' && !settingsProblem) own = undefined;
         connection = state;
@@ -195,6 +202,8 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
             node.error(err, {});
           })
           .finally(() => {
+            // The node may have been closed (redeployed) while the setting was on its way.
+            if (stopped) return;
             // Polling that depends on the setting (a keep-alive needs the timeout set) starts after it.
             if (!pollingStarted) {
               pollingStarted = true;
@@ -206,8 +215,10 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
     // Nodes that apply a setting on connect start polling once it is applied; others at once.
     let pollingStarted = !spec.onConnect;
     let paused = false;
+    /** Closed: nothing may start polling again (an on-connect setting may still be in flight). */
+    let stopped = false;
     if (node.device) node.device.register(user);
-    else node.status({ fill: 'red', shape: 'ring', text: 'no device configured' });
+    else node.status({ fill: 'red', shape: 'ring', text: say('status.noDevice') });
     if (pollingStarted) node.poller?.start();
 
     node.on('input', (msg: NodeMessage, send: SendFn, done: DoneFn) => {
@@ -216,7 +227,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
         paused = msg.payload === 'stop';
         if (paused) node.poller.stop();
         else if (pollingStarted) node.poller.start();
-        node.report(paused ? { fill: 'grey', shape: 'ring', text: 'paused' } : { fill: 'green', shape: 'ring', text: 'polling' });
+        node.report(paused ? { fill: 'grey', shape: 'ring', text: say('status.paused') } : { fill: 'green', shape: 'ring', text: say('status.polling') });
         done();
         return;
       }
@@ -271,6 +282,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
     });
 
     node.on('close', (_removed: boolean, closed: () => void) => {
+      stopped = true;
       node.poller?.stop();
       node.device?.deregister(user);
       node.status({});

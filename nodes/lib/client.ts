@@ -1,17 +1,19 @@
 /**
  * DeviceClient: talks to one module (service + slot) of one device.
  *
- * One client per config node: axios over keep-alive agents, one ordered, bounded queue for
+ * One client per config node: Node's http/https over keep-alive agents (lib/transport.ts;
+ * why not axios is said there), one ordered, bounded queue for
  * the module, and one mapping of every answer to a result or a DeviceError. Nodes hand it
  * validated requests; it owns the wire path, so nothing from a msg can change where a
  * request goes.
  */
 import http from 'http';
 import https from 'https';
-import axios, { AxiosInstance, AxiosResponse } from 'axios';
 import { API_VERSIONS, ApiVersion, Service, SERVICES } from './limits';
 import { DeviceError } from './errors';
 import { QueueFullError, RequestQueue } from './queue';
+import { dialectFor } from './dialects';
+import { exchange as httpExchange } from './transport';
 
 export type Method = 'GET' | 'POST';
 
@@ -75,6 +77,8 @@ export const CLIENT_DEFAULTS = { timeout: 5000, queueLimit: 100 } as const;
 
 /** The version record of a service root (spec: Version record). */
 export interface VersionRecord {
+  /** API 1.0: random per start of the device's service. */
+  driver_session?: unknown;
   version: { api: { major: number; minor: number; patch: number } } & Record<string, unknown>;
   devices: Array<{ slot_number: number } & Record<string, unknown>>;
 }
@@ -115,6 +119,15 @@ function bodySnippet(text: string): string {
   return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
 }
 
+/**
+ * The released services insert the message into their envelope without escaping it, so a
+ * message with a quote makes the body invalid JSON (real §2): read the message anyway.
+ */
+function brokenEnvelopeMessage(text: string): string | undefined {
+  const match = /"status"\s*:\s*"error"[\s\S]*"message"\s*:\s*"([\s\S]*)"\s*\}\s*$/.exec(text);
+  return match ? match[1].slice(0, 200) : undefined;
+}
+
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -128,7 +141,7 @@ export class DeviceClient {
   readonly slot: number;
   private readonly base: URL;
   private readonly prefix: string;
-  private readonly http: AxiosInstance;
+  private readonly headers: Readonly<Record<string, string>>;
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly queue: RequestQueue;
   private readonly timeout: number;
@@ -162,21 +175,7 @@ export class DeviceClient {
     } else if (options.auth === 'bearer' && creds.token) {
       headers.Authorization = `Bearer ${creds.token}`;
     }
-    this.http = axios.create({
-      baseURL: this.base.origin,
-      headers,
-      timeout: this.timeout,
-      // Take every answer as text and judge it here: a malformed or truncated body must
-      // become a DeviceError, never a parse exception from inside axios.
-      responseType: 'text',
-      transformResponse: [(data: unknown) => data],
-      validateStatus: () => true,
-      // No redirects: a device does not redirect, and follow-redirects costs a third of the speed.
-      maxRedirects: 0,
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      proxy: false,
-    });
+    this.headers = headers;
   }
 
   /** The API version in use: the fixed one, or the one detected (undefined until then). */
@@ -223,7 +222,11 @@ export class DeviceClient {
    * it is 'auto'. Not queued: it is how the config node learns whether the device is there.
    */
   async readVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
-    const candidates: readonly ApiVersion[] = this.options.apiVersion === 'auto' ? API_VERSIONS : [this.options.apiVersion];
+    // Newest first: released devices speak 1.0; a 0.9 device answers 1.0 with 400 or 404.
+    const newestFirst = [...API_VERSIONS].reverse();
+    // Once detected, that version is asked first (one request per health check).
+    const auto = this.detected ? [this.detected, ...newestFirst.filter((v) => v !== this.detected)] : newestFirst;
+    const candidates: readonly ApiVersion[] = this.options.apiVersion === 'auto' ? auto : [this.options.apiVersion];
     let lastError: DeviceError | undefined;
     for (const version of candidates) {
       try {
@@ -265,43 +268,53 @@ export class DeviceClient {
 
   private async send(req: DeviceRequest): Promise<DeviceResult> {
     const version = await this.version();
-    const under = req.scope === 'service' ? [] : [this.slot];
-    const path = [this.rootPath(version), ...under, ...req.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
-    const result = await this.exchange(req.method, path, req.body);
-    if (req.method === 'POST') {
-      const data = result.data as { status?: unknown } | null;
-      if (!data || typeof data !== 'object' || data.status !== 'success') {
-        throw new DeviceError(`${req.method} ${path}: the device did not answer "status": "success"`, {
-          code: 'BAD_RESPONSE',
-          statusCode: 200,
-          method: req.method,
-          path,
-        });
+    // The dialect turns the spec-shaped request into the wire form of the device's version.
+    const translation = dialectFor(version).translate(req);
+    const answers: unknown[] = [];
+    let request: SentRequest | undefined;
+    for (const call of translation.calls) {
+      const under = call.scope === 'service' ? [] : [this.slot];
+      const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
+      const result = await this.exchange(call.method, path, call.body);
+      if (call.method === 'POST' && !translation.ownStatus) {
+        const data = result.data as { status?: unknown } | null;
+        if (!data || typeof data !== 'object' || data.status !== 'success') {
+          throw new DeviceError(`${call.method} ${path}: the device did not answer "status": "success"`, {
+            code: 'BAD_RESPONSE',
+            statusCode: 200,
+            method: call.method,
+            path,
+          });
+        }
       }
+      answers.push(result.data);
+      request = result.request;
     }
-    return result;
+    return { data: translation.answer(answers), request: request! };
   }
 
   /** One HTTP exchange, every outcome mapped to a result or a DeviceError. */
   private async exchange(method: Method, path: string, body?: Record<string, unknown>): Promise<DeviceResult> {
     const request: SentRequest = body === undefined ? { method, path } : { method, path, body };
-    let response: AxiosResponse<string>;
+    let response: { status: number; text: string };
     try {
-      response = await this.http.request<string>({ method, url: path, data: body });
+      const agent = this.base.protocol === 'https:' ? this.agents.https : this.agents.http;
+      response = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs: this.timeout, method, path, body });
     } catch (error) {
       const mapped = this.transportError(error, method, path);
       this.options.onReachability?.(mapped);
       throw mapped;
     }
     this.options.onReachability?.();
-    const text = typeof response.data === 'string' ? response.data : '';
+    const text = response.text;
     const parsed = parseJson(text);
     const status = response.status;
     if (status < 200 || status > 299) {
       const envelope = parsed.ok ? (parsed.value as { message?: unknown }) : undefined;
       const deviceMessage =
-        envelope && typeof envelope === 'object' && typeof envelope.message === 'string' ? envelope.message : bodySnippet(text);
-      throw new DeviceError(`${method} ${path} failed: ${status}${deviceMessage ? ` ${deviceMessage}` : ''}`, {
+        envelope && typeof envelope === 'object' && typeof envelope.message === 'string' ? envelope.message : brokenEnvelopeMessage(text) ?? bodySnippet(text);
+      const hint = status === 401 ? ` (the device refused the credentials: check the ${this.options.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
+      throw new DeviceError(`${method} ${path} failed: ${status}${deviceMessage ? ` ${deviceMessage}` : ''}${hint}`, {
         code: 'DEVICE_ERROR',
         statusCode: status,
         deviceMessage,

@@ -11,11 +11,18 @@
  */
 import { DeviceClient } from './client';
 import { DeviceError, statusText } from './errors';
-import { ApiVersion } from './limits';
+import { API_VERSIONS, ApiVersion } from './limits';
 
 export type ConnectionState =
   | { state: 'connecting' }
-  | { state: 'connected'; apiVersion: ApiVersion }
+  | {
+      state: 'connected';
+      apiVersion: ApiVersion;
+      /** API 1.0's driver_session: changes whenever the device's service restarts. */
+      session?: string;
+      /** The session changed since the last look: state kept on the device (notifications, settings) is gone. */
+      restarted?: boolean;
+    }
   | { state: 'unreachable'; reason: string }
   | { state: 'incompatible'; reason: string }
   | { state: 'invalid'; reason: string };
@@ -25,9 +32,14 @@ export interface ConnectionUser {
 }
 
 /** API versions of the version record this package speaks, as major.minor. */
-const SUPPORTED_API = new Set(['0.9']);
+const SUPPORTED_API = new Set<string>(API_VERSIONS);
 
 export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
+/**
+ * While connected, the version record is read again this often: an idle flow learns of an
+ * outage, and (API 1.0) of a service restart through a new driver_session, without a msg.
+ */
+export const HEALTH_INTERVAL_MS = 10000;
 
 /** Whether an error means the device (or its service behind nginx) is not there right now. */
 function isGone(error: unknown): boolean {
@@ -44,6 +56,9 @@ export class Connection {
   private retryDelay: number = BACKOFF.firstMs;
   private probing = false;
   private closed = false;
+  private healthTimer?: NodeJS.Timeout;
+  /** The last driver_session seen (API 1.0). */
+  private session?: string;
 
   constructor(
     readonly client: DeviceClient,
@@ -83,7 +98,9 @@ export class Connection {
   close(): void {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.healthTimer);
     this.retryTimer = undefined;
+    this.healthTimer = undefined;
     this.users.clear();
   }
 
@@ -112,7 +129,7 @@ export class Connection {
       const api = record.version.api;
       const spoken = `${api.major}.${api.minor}`;
       const slots = record.devices.map((d) => d.slot_number);
-      if (!SUPPORTED_API.has(spoken)) {
+      if (!SUPPORTED_API.has(spoken) || spoken !== apiVersion) {
         next = {
           state: 'incompatible',
           reason: `the device reports API ${api.major}.${api.minor}.${api.patch}, this package supports ${[...SUPPORTED_API].join(', ')}`,
@@ -123,7 +140,10 @@ export class Connection {
           reason: `no ${this.client.service} module in slot ${this.client.slot} (the device lists ${slots.length ? slots.join(', ') : 'none'})`,
         };
       } else {
-        next = { state: 'connected', apiVersion };
+        const session = typeof record.driver_session === 'string' ? record.driver_session : undefined;
+        const restarted = session !== undefined && this.session !== undefined && session !== this.session;
+        if (session !== undefined) this.session = session;
+        next = { state: 'connected', apiVersion, ...(session !== undefined ? { session } : {}), ...(restarted ? { restarted } : {}) };
       }
     } catch (error) {
       const reason = error instanceof DeviceError ? statusText(error) : String(error);
@@ -134,9 +154,13 @@ export class Connection {
       this.probing = false;
     }
     if (this.closed) return;
-    this.set(next);
+    // A health check that finds everything as it was tells no one.
+    const same = next.state === 'connected' && this.current.state === 'connected' && !next.restarted && next.apiVersion === this.current.apiVersion;
+    if (!same) this.set(next);
     if (next.state === 'connected') {
       this.retryDelay = BACKOFF.firstMs;
+      clearTimeout(this.healthTimer);
+      this.healthTimer = setTimeout(() => void this.probe(), HEALTH_INTERVAL_MS);
     } else {
       // Incompatible devices get updated too; keep looking, at the capped pace.
       this.scheduleRetry();

@@ -33,6 +33,8 @@ export interface DeviceErrorDetails {
   deviceMessage?: string;
   method?: string;
   path?: string;
+  /** What else the device said (e.g. the milliwatts over budget of a denied power-management). */
+  detail?: Record<string, unknown>;
 }
 
 export class DeviceError extends Error {
@@ -41,7 +43,7 @@ export class DeviceError extends Error {
   readonly deviceMessage?: string;
   readonly method?: string;
   readonly path?: string;
-  readonly cause: { statusCode?: number; deviceMessage?: string; method?: string; path?: string };
+  readonly cause: { code: DeviceErrorCode; statusCode?: number; deviceMessage?: string; method?: string; path?: string } & Record<string, unknown>;
 
   constructor(message: string, details: DeviceErrorDetails) {
     super(message);
@@ -52,10 +54,13 @@ export class DeviceError extends Error {
     this.method = details.method;
     this.path = details.path;
     this.cause = {
+      // Node-RED 3.1 copies only message, stack and cause to Catch: the code travels here too.
+      code: details.code,
       statusCode: details.statusCode,
       deviceMessage: details.deviceMessage,
       method: details.method,
       path: details.path,
+      ...details.detail,
     };
   }
 }
@@ -77,7 +82,9 @@ export function badResponse(message: string): DeviceError {
 
 /** The few words a status dot has room for: the device's own reason first. */
 export function statusText(error: DeviceError): string {
-  if (error.code === 'DEVICE_ERROR' && error.statusCode) return `${error.statusCode} ${error.deviceMessage ?? ''}`.trim();
+  // An HTTP refusal: its status and the device's words. (A 2xx refusal, like 1.0's power
+  // budget `denied`, explains itself in the message.)
+  if (error.code === 'DEVICE_ERROR' && error.statusCode && error.statusCode >= 300) return `${error.statusCode} ${error.deviceMessage ?? ''}`.trim();
   // The method and path are in the error for Catch; the dot needs only the reason.
   return error.message.replace(/^(GET|POST) \S+?:? (failed: )?/, '');
 }

@@ -61,7 +61,7 @@ export const SERVICES = ['io', 'bmc', 'power'] as const;
 export type Service = (typeof SERVICES)[number];
 
 /** API versions this package speaks (the path segment is MAJOR.MINOR). */
-export const API_VERSIONS = ['0.9'] as const;
+export const API_VERSIONS = ['0.9', '1.0'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
 export const LIMITS = {
@@ -131,6 +131,8 @@ export const LIMITS = {
   buzzer_duration: { kind: 'int', min: 1, max: 1000, unit: 'ms', source: SPEC },
   /** USB port numbers of the spec path `usbhub/port/<n>` and fields `port_slot_2..8`. */
   usb_port: { kind: 'int', min: 2, max: 8, source: 'spec usbhub/port/<n>, fields port_slot_2..port_slot_8' },
+  /** API 1.0 numbers the hub ports as `usbhub/slot/<n>`, 2..7 (real §0, §6). */
+  usb_slot_v1: { kind: 'int', min: 2, max: 7, source: 'real §3.3 usbhub/slot/<n>' },
   watchdog_shutdown: { kind: 'word', values: ['start'], source: 'spec, bmc endpoints' },
   reset_confirmation: { kind: 'word', values: ['yes'], source: 'spec, bmc endpoints' },
 
@@ -189,11 +191,53 @@ export type AlertFlag = (typeof ALERT_FLAGS)[number];
 export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'port_slot_5', 'port_slot_6', 'port_slot_7', 'port_slot_8'] as const;
 export const USB_STATES = ['enabled', 'disabled', 'not available'] as const;
 
+// ---- the words of the messages ------------------------------------------------------------
+
+/**
+ * Every sentence this file says, as a template with {{slot}}s, in English. A language is
+ * added by the message catalogs (`modular-device.limits.<key>` in locales/<lang>/), which
+ * the editor and the runtime hand in with `useTemplates`; the simulator, which stands for
+ * a device, always speaks English.
+ */
+export const PHRASES = {
+  mustBe: '{{field}} must be {{range}}, got {{got}}',
+  intRange: 'an integer from {{min}} to {{max}}{{unit}}',
+  alsoOr: '{{also}} or {{range}}',
+  oneOf: 'one of {{values}}',
+  trueOrFalse: 'true or false',
+  nothing: 'nothing',
+  anArray: 'an array',
+  anObject: 'an object',
+  aType: 'a {{type}}',
+  timeOnRange: 'an integer from 1 to {{max}} (below period − 1)',
+  timeOnNone: 'at least 1 and below period − 1',
+  pwmTooFast: 'PWM frequency must be at most {{max}} Hz, got {{hz}} Hz (prescaler {{prescaler}}, period {{period}})',
+  keepAliveOff: 'timeout must not be 0 (off) while keep-alive is on',
+  configCount: 'config must be an array of {{count}} entries (one per pin), got {{got}}',
+  entries: '{{count}} entries',
+  configEntry: 'config[{{index}}] must be an object {pin, rail, current}, got {{got}}',
+  configPinTwice: 'config[{{index}}].pin must name each pin once, got {{pin}} twice',
+} as const;
+export type PhraseKey = keyof typeof PHRASES;
+
+let lookup: (key: PhraseKey) => string | undefined = () => undefined;
+
+/** Where translated templates come from (a message catalog); undefined falls back to English. */
+export function useTemplates(templates: (key: PhraseKey) => string | undefined): void {
+  lookup = templates;
+}
+
+/** A phrase with its slots filled. */
+export function say(key: PhraseKey, slots: Record<string, string | number> = {}): string {
+  const template = lookup(key) || PHRASES[key];
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in slots ? String(slots[name]) : whole));
+}
+
 // ---- describing values and ranges ------------------------------------------------------
 
 /** A short, safe rendering of any value for an error message (never the whole object). */
 export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
+  if (value === undefined) return say('nothing');
   if (value === null) return 'null';
   if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
   if (typeof value === 'string') {
@@ -201,8 +245,8 @@ export function describe(value: unknown): string {
     return JSON.stringify(text);
   }
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  if (Array.isArray(value)) return say('anArray');
+  return typeof value === 'object' ? say('anObject') : say('aType', { type: typeof value });
 }
 
 function listWords(values: readonly (string | number)[]): string {
@@ -213,16 +257,14 @@ function listWords(values: readonly (string | number)[]): string {
 export function rangeText(limit: Limit): string {
   switch (limit.kind) {
     case 'int': {
-      const unit = limit.unit ? ` ${limit.unit}` : '';
-      const span = `an integer from ${limit.min} to ${limit.max}${unit}`;
-      return limit.also?.length ? `${listWords(limit.also)} or ${span}` : span;
+      const span = say('intRange', { min: limit.min, max: limit.max, unit: limit.unit ? ` ${limit.unit}` : '' });
+      return limit.also?.length ? say('alsoOr', { also: listWords(limit.also), range: span }) : span;
     }
     case 'intSet':
-      return `one of ${listWords(limit.values)}`;
     case 'word':
-      return `one of ${listWords(limit.values)}`;
+      return say('oneOf', { values: listWords(limit.values) });
     case 'bool':
-      return 'true or false';
+      return say('trueOrFalse');
   }
 }
 
@@ -247,7 +289,7 @@ export function checkValue(field: string, limit: Limit, value: unknown): Check {
       ok = typeof value === 'boolean';
       break;
   }
-  return ok ? true : `${field} must be ${rangeText(limit)}, got ${describe(value)}`;
+  return ok ? true : say('mustBe', { field, range: rangeText(limit), got: describe(value) });
 }
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
@@ -291,12 +333,12 @@ export function checkPwm(pwm: Record<string, unknown>): Check {
   const timeOn = pwm.time_on;
   if (!isInteger(timeOn) || timeOn < 1 || timeOn > period - 2) {
     const max = period - 2;
-    const range = max >= 1 ? `an integer from 1 to ${max} (below period − 1)` : 'at least 1 and below period − 1';
-    return `time_on must be ${range}, got ${describe(timeOn)}`;
+    const range = max >= 1 ? say('timeOnRange', { max }) : say('timeOnNone');
+    return say('mustBe', { field: 'time_on', range, got: describe(timeOn) });
   }
   const hz = pwmFrequencyHz({ prescaler: pwm.prescaler as number, period });
   if (hz > FACTS.pwmMaxFrequencyHz) {
-    return `PWM frequency must be at most ${FACTS.pwmMaxFrequencyHz} Hz, got ${hz} Hz (prescaler ${describe(pwm.prescaler)}, period ${period})`;
+    return say('pwmTooFast', { max: FACTS.pwmMaxFrequencyHz, hz, prescaler: describe(pwm.prescaler), period });
   }
   return true;
 }
@@ -308,7 +350,7 @@ export function checkPwm(pwm: Record<string, unknown>): Check {
 export function checkKeepAlive(interval: unknown, timeout: unknown): Check {
   const t = check('watchdog_timeout', timeout, 'timeout');
   if (t !== true) return t;
-  if (timeout === 0) return 'timeout must not be 0 (off) while keep-alive is on';
+  if (timeout === 0) return say('keepAliveOff');
   const max = Math.min(LIMITS.keepalive_interval.max, Math.floor((timeout as number) / 2));
   return checkValue('keep-alive interval', { ...LIMITS.keepalive_interval, max, source: 'timeout / 2' }, interval);
 }
@@ -333,19 +375,18 @@ export interface PowerEntry {
  */
 export function checkPowerConfig(config: unknown): Check {
   if (!Array.isArray(config) || config.length !== FACTS.pinCount) {
-    return `config must be an array of ${FACTS.pinCount} entries (one per pin), got ${
-      Array.isArray(config) ? `${config.length} entries` : describe(config)
-    }`;
+    const got = Array.isArray(config) ? say('entries', { count: config.length }) : describe(config);
+    return say('configCount', { count: FACTS.pinCount, got });
   }
   const seen = new Set<number>();
   for (let i = 0; i < config.length; i++) {
     const entry = config[i] as Record<string, unknown> | null;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      return `config[${i}] must be an object {pin, rail, current}, got ${describe(entry)}`;
+      return say('configEntry', { index: i, got: describe(entry) });
     }
     const pin = check('pin', entry.pin, `config[${i}].pin`);
     if (pin !== true) return pin;
-    if (seen.has(entry.pin as number)) return `config[${i}].pin must name each pin once, got ${entry.pin} twice`;
+    if (seen.has(entry.pin as number)) return say('configPinTwice', { index: i, pin: entry.pin as number });
     seen.add(entry.pin as number);
     const rail = check('rail', entry.rail, `config[${i}].rail`);
     if (rail !== true) return rail;

@@ -1,0 +1,152 @@
+/**
+ * The wire form of each API version. Nodes speak one contract, the spec's (API 0.9) paths
+ * and field names; a dialect turns such a request into what a device of its version
+ * expects, and its answers back into the spec's shape, so a flow works unchanged on 0.9
+ * and 1.0 devices. Sources: ../shared/reference/real-service.md §0 (every difference) and
+ * §3 (the released routes).
+ *
+ * No Node-RED import here: pure mapping, unit-tested against the table of §0.
+ */
+import { DeviceError, invalidInput } from './errors';
+import { ApiVersion, check } from './limits';
+
+export type Method = 'GET' | 'POST';
+
+/** A request in the spec's terms (as nodes build them), or on the wire. */
+export interface Call {
+  method: Method;
+  endpoint: ReadonlyArray<string | number>;
+  body?: Record<string, unknown>;
+  scope?: 'module' | 'service';
+}
+
+export interface Translation {
+  /** The wire requests, sent in order (several when one spec call needs more, e.g. notifications on 1.0). */
+  calls: Call[];
+  /** The answers of `calls` turned into the spec's answer; may throw a DeviceError. */
+  answer(answers: unknown[]): unknown;
+  /** The dialect judges the POST answers itself (e.g. 1.0's power-management `denied`). */
+  ownStatus?: boolean;
+}
+
+export interface Dialect {
+  readonly version: ApiVersion;
+  translate(call: Call): Translation;
+}
+
+const single = (call: Call, answer: (a: unknown) => unknown = (a) => a): Translation => ({
+  calls: [call],
+  answer: (answers) => answer(answers[0]),
+});
+
+const key = (call: Call) => `${call.method} ${call.endpoint.map((e) => (typeof e === 'number' ? ':n' : e)).join('/')}`;
+
+/** API 0.9 is the spec: nothing to translate. */
+export const API09_DIALECT: Dialect = {
+  version: '0.9',
+  translate(call) {
+    if (key(call) === 'GET usbhub/devices') throw invalidInput('the USB device list needs a device with API 1.0 (this one speaks 0.9)');
+    return single(call);
+  },
+};
+
+// ---- API 1.0 --------------------------------------------------------------------------
+
+const PIN_TYPES_V1: Readonly<Record<string, string>> = {
+  voltage_millivolt: 'voltage_mV',
+  current_milliampere: 'current_mA',
+  frequency_hertz: 'frequency_hz',
+};
+
+/** Renames one field of a body (the rest stays as it is). */
+function rename(body: Record<string, unknown> | undefined, from: string, to: string): Record<string, unknown> {
+  const { [from]: value, ...rest } = body ?? {};
+  return { ...rest, [to]: value };
+}
+
+function pinValuesV1(answer: unknown): unknown {
+  const pins = (answer as { pins?: unknown })?.pins;
+  if (!Array.isArray(pins)) return answer;
+  return { pins: pins.map((p: Record<string, unknown>) => ({ ...p, pin_type: PIN_TYPES_V1[p.pin_type as string] ?? p.pin_type })) };
+}
+
+interface TooMuchPower {
+  rail_3v3_milliwatt?: number;
+  rail_5v0_milliwatt?: number;
+  rail_12v_milliwatt?: number;
+}
+
+/** 1.0 answers power-management with `success` or `denied` and the milliwatts over budget. */
+function powerAnswerV1(answer: unknown): unknown {
+  const a = (answer ?? {}) as { status?: unknown; too_much_power?: TooMuchPower };
+  if (a.status === 'success') return a;
+  const over = a.too_much_power ?? {};
+  if (a.status === 'denied') {
+    const parts = [`3V3 ${over.rail_3v3_milliwatt ?? 0} mW`, `5V0 ${over.rail_5v0_milliwatt ?? 0} mW`, `12V ${over.rail_12v_milliwatt ?? 0} mW`];
+    throw new DeviceError(`power-management denied: the configuration is over the power budget by ${parts.join(', ')}`, {
+      code: 'DEVICE_ERROR',
+      statusCode: 200,
+      deviceMessage: 'denied',
+      detail: { too_much_power: over },
+    });
+  }
+  throw new DeviceError('power-management: the device did not answer "status": "success"', { code: 'BAD_RESPONSE', statusCode: 200 });
+}
+
+/**
+ * The 1.0 hub record numbers ports 0..7; the spec's record has port_slot_2..8. Answer the
+ * spec's shape: ports 0 and 1 (no port path reaches them) are left out, and port 8 of the
+ * spec has no counterpart on 1.0 devices.
+ */
+function usbhubV1(answer: unknown): unknown {
+  const { port_slot_0: _0, port_slot_1: _1, ...record } = { ...(answer as Record<string, unknown>) };
+  if (record.port_slot_8 === undefined) record.port_slot_8 = 'not available';
+  return record;
+}
+
+const PINS = [1, 2, 3, 4, 5, 6];
+
+export const API10_DIALECT: Dialect = {
+  version: '1.0',
+  translate(call) {
+    switch (key(call)) {
+      case 'GET reset':
+        return single({ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } });
+      case 'GET notification':
+        // One record per pin; reading a pin clears only that pin on the device (real §5).
+        return {
+          calls: PINS.map((pin) => ({ method: 'GET' as const, endpoint: ['notification', pin] })),
+          answer: (answers) => ({ notification: answers.map((a, i) => ({ pin: PINS[i], ...(a as object) })) }),
+        };
+      case 'POST input/analog/threshold':
+        return single({ ...call, body: rename(call.body, 'threshold_mV', 'threshold_millivolt') });
+      case 'POST input/digital/interrupt':
+        return single({ ...call, body: rename(call.body, 'debounce_time_ms', 'debounce_time_milliseconds') });
+      case 'POST power-management': {
+        // No pin field on 1.0 (an extra field gives 422): the array position is the pin.
+        const config = ((call.body?.config ?? []) as Array<{ pin: number; rail: string; current: number }>)
+          .slice()
+          .sort((a, b) => a.pin - b.pin)
+          .map((e) => ({ rail: e.rail, current_milliampere: e.current }));
+        return { ...single({ ...call, body: { config } }, powerAnswerV1), ownStatus: true };
+      }
+      case 'GET input/values':
+      case 'GET input/values/current':
+        return single(call, pinValuesV1);
+      case 'POST usbhub/port/:n': {
+        const port = call.endpoint[2];
+        const ok = check('usb_slot_v1', port, 'port');
+        if (ok !== true) throw invalidInput(`${ok} (API 1.0 devices have USB ports 2 to 7)`);
+        return single({ ...call, endpoint: ['usbhub', 'slot', port] });
+      }
+      case 'GET usbhub':
+        return single(call, usbhubV1);
+      default:
+        return single(call);
+    }
+  },
+};
+
+export function dialectFor(version: ApiVersion): Dialect {
+  return version === '1.0' ? API10_DIALECT : API09_DIALECT;
+}
