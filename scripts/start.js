@@ -21,24 +21,60 @@ const redPort = Number(process.env.PORT || 1880);
 /** The example flows npm start deploys, in tab order. */
 const DEMO_FLOWS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json', 'power-overview.json'];
 
+/**
+ * Demos that need another Node-RED module (a devDependency), deployed only when it is
+ * installed: Node-RED would otherwise stop every flow, waiting for the missing node types.
+ */
+const OPTIONAL_DEMOS = [{ file: 'device-dashboard-needs-flowfuse-dashboard.json', module: '@flowfuse/node-red-dashboard', path: '/dashboard' }];
+
+/** The folder of a module installed next to this package (or in the userDir by hand), or undefined. */
+function installed(moduleName) {
+  for (const from of [root, userDir]) {
+    try {
+      return path.dirname(require.resolve(`${moduleName}/package.json`, { paths: [from] }));
+    } catch {
+      /* not there */
+    }
+  }
+  return undefined;
+}
+
+const optionalDemos = OPTIONAL_DEMOS.map((demo) => ({ ...demo, dir: installed(demo.module) }));
+
 function fail(message) {
   console.error(`npm start: ${message}`);
   process.exit(1);
 }
 
-function prepareUserDir() {
-  fs.mkdirSync(path.join(userDir, 'node_modules', '@modular-device'), { recursive: true });
-  const link = path.join(userDir, 'node_modules', '@modular-device', 'node-red');
+/** Links a module folder into the userDir's node_modules, where Node-RED looks for nodes. */
+function linkModule(moduleName, target) {
+  const link = path.join(userDir, 'node_modules', ...moduleName.split('/'));
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  let stat;
+  try {
+    stat = fs.lstatSync(link);
+  } catch {
+    /* not there */
+  }
+  // Installed there for real (the palette manager): not ours to replace.
+  if (stat && !stat.isSymbolicLink() && target !== root) return;
   try {
     fs.rmSync(link, { recursive: true, force: true });
   } catch {
     /* not there */
   }
-  fs.symlinkSync(root, link, 'dir');
-  fs.writeFileSync(
-    path.join(userDir, 'package.json'),
-    JSON.stringify({ name: 'modular-device-demo', private: true, dependencies: { '@modular-device/node-red': 'file:..' } }, null, 2),
-  );
+  if (target) fs.symlinkSync(target, link, 'dir');
+}
+
+function prepareUserDir() {
+  linkModule('@modular-device/node-red', root);
+  const dependencies = { '@modular-device/node-red': 'file:..' };
+  for (const demo of optionalDemos) {
+    // Linked when installed, and an earlier link removed when it is not.
+    linkModule(demo.module, demo.dir);
+    if (demo.dir) dependencies[demo.module] = require(path.join(demo.dir, 'package.json')).version;
+  }
+  fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'modular-device-demo', private: true, dependencies }, null, 2));
   fs.writeFileSync(
     path.join(userDir, 'settings.js'),
     `// Written by npm start. Node-RED settings for the demo: loopback only, no first-run tours.
@@ -62,6 +98,11 @@ function retarget(text, simUrl) {
   return text.split('http://127.0.0.1:8080').join(simUrl);
 }
 
+/** The demo files deployed this time: the core ones, then the optional ones whose module is installed. */
+function demoFiles() {
+  return [...DEMO_FLOWS, ...optionalDemos.filter((d) => d.dir).map((d) => d.file)];
+}
+
 function mergeDemoFlows(simUrl) {
   const file = path.join(userDir, 'flows.json');
   let flows = [];
@@ -74,9 +115,12 @@ function mergeDemoFlows(simUrl) {
       console.warn(`npm start: flows.json was not valid JSON; kept it as ${path.basename(backup)}`);
     }
   }
-  const demo = DEMO_FLOWS.flatMap((name) => JSON.parse(retarget(fs.readFileSync(path.join(root, 'examples', name), 'utf8'), simUrl)));
-  const ids = new Set(demo.map((n) => n.id));
-  const tabs = new Set(demo.filter((n) => n.type === 'tab').map((n) => n.id));
+  const read = (name) => JSON.parse(retarget(fs.readFileSync(path.join(root, 'examples', name), 'utf8'), simUrl));
+  const demo = demoFiles().flatMap(read);
+  // A skipped demo's earlier copy goes too: its node types would not be there.
+  const all = [...demo, ...optionalDemos.filter((d) => !d.dir).flatMap((d) => read(d.file))];
+  const ids = new Set(all.map((n) => n.id));
+  const tabs = new Set(all.filter((n) => n.type === 'tab').map((n) => n.id));
   const kept = flows.filter((n) => !ids.has(n.id) && !tabs.has(n.z));
   fs.writeFileSync(file, JSON.stringify([...demo, ...kept], null, 2));
 }
@@ -143,7 +187,11 @@ async function main() {
   }
   console.log('');
   console.log(`Node-RED editor:  ${editor}`);
-  console.log(`demo flows:       ${DEMO_FLOWS.map((f) => f.replace(/\.json$/, '')).join(', ')}`);
+  console.log(`demo flows:       ${demoFiles().map((f) => f.replace(/\.json$/, '')).join(', ')}`);
+  for (const demo of optionalDemos) {
+    if (demo.dir) console.log(`dashboard:        http://${host}:${redPort}${demo.path}`);
+    else console.log(`(${demo.file.replace(/\.json$/, '')} skipped: ${demo.module} is not installed; \`npm install\` brings it)`);
+  }
   console.log('Ctrl-C stops Node-RED and the simulator.');
 }
 

@@ -20,7 +20,7 @@ import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage } from '../../nodes/lib/red';
 import { ActionDef, CaughtMsg, ioFlow, lastSeq, Outcomes, send } from './io-nodes';
-import { deviceNode, helper, NodeModule, waitConnected } from './node-red';
+import { deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
 import { httpJson, LogEntry, SimControl } from './sim-control';
 
 export type { ActionDef, CaughtMsg };
@@ -41,7 +41,7 @@ export const BMC_POWER_MODULES: NodeModule[] = [
 export const SLOTS = { bmc: 0, power: 1 } as const;
 export type BmcPowerService = keyof typeof SLOTS;
 
-/** Wire path of a module endpoint, e.g. path('bmc', 'watchdog/alive') → /api/bmc/0.9/0/watchdog/alive. */
+/** Spec path of a module endpoint, e.g. apiPath('bmc', 'watchdog/alive') → /api/bmc/0.9/0/watchdog/alive (the request log is read in the spec's terms; wirePath() in api.ts gives the wire path). */
 export function apiPath(service: BmcPowerService, endpoint: string): string {
   return `/api/${service}/0.9/${SLOTS[service]}/${endpoint}`;
 }
@@ -122,7 +122,7 @@ export async function expectRefused(
   const caught = await send(outcomes, id, msg);
   if (!caught) throw new Error(`msg ${JSON.stringify(msg)} to ${id} was not refused`);
   const error = caught!.error;
-  should(error.code).equal('INVALID_INPUT', `code of: ${error.message}`);
+  expectCode(error, 'INVALID_INPUT', `code of: ${error.message}`);
   // Node-RED puts the error's toString() on msg.error.message: `DeviceError: <message>`.
   error.message.should.startWith('DeviceError: ');
   const text = error.message.slice('DeviceError: '.length);

@@ -22,6 +22,7 @@ import deviceInfo = require('../../nodes/device-info');
 import type { NodeMessage } from '../../nodes/lib/red';
 import { CaughtError, DeviceOptions, deviceNode, FlowNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
 import { httpJson, LogEntry, SimControl } from './sim-control';
+import { wireRequest } from './api';
 
 export const IO_NODE_MODULES: NodeModule[] = [
   modularDevice as NodeModule,
@@ -159,9 +160,13 @@ export async function raiseAlert(ctl: SimControl, slot: number, pin: number, ale
   if (answer.status !== 200) throw new Error(`alert: ${answer.status} ${answer.text}`);
 }
 
-/** A device API call made by the test itself (not by a node), e.g. to prepare a pin mode. */
+/**
+ * A device API call made by the test itself (not by a node), e.g. to prepare a pin mode.
+ * Given in the spec's form (`/api/io/0.9/...`), sent in the wire form of the API under test.
+ */
 export async function deviceCall(ctl: SimControl, method: string, path: string, body?: unknown): Promise<any> {
-  const answer = await httpJson(method, `${ctl.url}${path}`, body);
+  const wire = wireRequest({ method, path, body });
+  const answer = await httpJson(wire.method, `${ctl.url}${wire.path}`, wire.body);
   if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
   return answer.body;
 }

@@ -1,12 +1,13 @@
 /**
- * Node-RED side of the runtime tests: the test helper (initialised once against the real
- * Node-RED 4.1 runtime), flow builders for a config node + io-output + Catch, collectors
- * for what reaches the helper nodes, the status history of a node, and a polling wait.
+ * Node-RED side of the runtime tests: the test helper (initialised once against a real
+ * Node-RED runtime: the 4.1 devDependency, or the one MD_NODE_RED names), flow builders
+ * for a config node + io-output + Catch, collectors for what reaches the helper nodes, the status history of a node, and a polling wait.
  *
  * Nothing of Node-RED or axios is mocked: the helper loads the real runtime, the real core
  * Catch node, and our compiled nodes from dist/nodes.
  */
 import path from 'path';
+import should from 'should';
 import modularDevice = require('../../nodes/modular-device');
 import ioOutput = require('../../nodes/io-output');
 import type { DeviceNode } from '../../nodes/lib/device-settings';
@@ -29,7 +30,29 @@ export type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 export const helper: TestHelper = require('node-red-node-test-helper');
-helper.init(require.resolve('node-red'));
+/**
+ * The Node-RED the tests run on: MD_NODE_RED (a node-red package folder, e.g. the 3.1 or
+ * 5.0 that `npm test` installs under .cache/) or else the devDependency. The helper wants
+ * the package's main file (lib/red.js).
+ */
+export const NODE_RED_MAIN = process.env.MD_NODE_RED ? require.resolve(path.resolve(process.env.MD_NODE_RED)) : require.resolve('node-red');
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+export const NODE_RED_VERSION: string = require(path.join(path.dirname(NODE_RED_MAIN), '..', 'package.json')).version;
+helper.init(NODE_RED_MAIN);
+
+/**
+ * Node-RED 4.x copies the `code` of the error given to done(err) into the Catch node's
+ * msg.error (Flow.handleError); 3.1 copies only message, stack and cause. So on 3.1 a
+ * caught msg has no `code`: there the assertion is that it is absent, while the message
+ * and cause assertions beside it hold on every version.
+ */
+export const CATCH_COPIES_CODE = Number(NODE_RED_VERSION.split('.')[0]) >= 4;
+
+/** msg.error.code of a caught msg is `code` (Node-RED 4+), or absent (3.x): see CATCH_COPIES_CODE. */
+export function expectCode(error: { code?: string; message?: string } | undefined, code: string, what?: string): void {
+  if (CATCH_COPIES_CODE) should(error?.code).equal(code, what ?? `code of: ${error?.message}`);
+  else should(error?.code).be.undefined();
+}
 
 export type NodeModule = (RED: any) => void;
 export const MODULES = { modularDevice: modularDevice as NodeModule, ioOutput: ioOutput as NodeModule };
@@ -37,7 +60,7 @@ export const ALL_NODES: NodeModule[] = [MODULES.modularDevice, MODULES.ioOutput]
 
 /** Where node-red's own packages live (for the real editor-api auth module). */
 export function nodeRedPackage(name: string): string {
-  const runtime = path.dirname(require.resolve('@node-red/runtime/package.json', { paths: [path.dirname(require.resolve('node-red'))] }));
+  const runtime = path.dirname(require.resolve('@node-red/runtime/package.json', { paths: [path.dirname(NODE_RED_MAIN)] }));
   return path.dirname(require.resolve(`${name}/package.json`, { paths: [runtime] }));
 }
 

@@ -8,6 +8,7 @@ import http from 'http';
 import net from 'net';
 import { startSimulator, Simulator } from '../../simulator';
 import type { LogEntry } from '../../simulator';
+import { specView, wirePath, wireRequest } from './api';
 
 export type { Simulator, LogEntry };
 export { startSimulator };
@@ -81,12 +82,14 @@ export class SimControl {
 
   /** Device API call (not control): e.g. the power-management configuration. */
   async powerConfig(slot = 2): Promise<void> {
-    const answer = await httpJson('POST', `${this.sim.url}/api/io/0.9/${slot}/power-management`, { config: POWER_CONFIG });
-    if (answer.status !== 200) throw new Error(`power-management: ${answer.status} ${answer.text}`);
+    const wire = wireRequest({ method: 'POST', path: `/api/io/0.9/${slot}/power-management`, body: { config: POWER_CONFIG } });
+    const answer = await httpJson(wire.method, `${this.sim.url}${wire.path}`, wire.body);
+    if (answer.status !== 200 || answer.body?.status !== 'success') throw new Error(`power-management: ${answer.status} ${answer.text}`);
   }
 
+  /** A fault rule; a spec path (`/api/<svc>/0.9/...`) is turned into the wire path of the API under test. */
   fault(rule: FaultRule): Promise<{ id: string }> {
-    return this.call('POST', '/sim/faults', rule);
+    return this.call('POST', '/sim/faults', { ...rule, path: wirePath(rule.path) });
   }
 
   clearFaults(): Promise<void> {
@@ -97,7 +100,13 @@ export class SimControl {
     return this.call('DELETE', '/sim/log');
   }
 
+  /** The request log in the spec's terms (test/helpers/api.ts specView): the same on 0.9 and 1.0. */
   async log(since = 0): Promise<LogEntry[]> {
+    return specView(await this.wireLog(since));
+  }
+
+  /** The request log as the simulator saw it (the wire form of the API under test). */
+  async wireLog(since = 0): Promise<LogEntry[]> {
     return (await this.call('GET', `/sim/log?since=${since}`)).entries;
   }
 

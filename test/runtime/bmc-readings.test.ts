@@ -7,8 +7,9 @@
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, setBmcWorld, wireSince } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
-import { helper, waitFor, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath } from '../helpers/api';
 
 const VOLTAGE = apiPath('bmc', 'voltage');
 const TEMPERATURE = apiPath('bmc', 'temperature');
@@ -19,7 +20,7 @@ describe('bmc-readings (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -178,7 +179,7 @@ describe('bmc-readings (runtime, simulator)', function () {
       await waitFor(async () => (await requestsTo(ctl, '/voltage', since)).filter((e) => e.status === 502).length >= 3, '3 failed rounds', 10000, 20);
       outcomes.caught.should.have.length(1);
       outcomes.caught[0].error.source.id.should.equal('rd');
-      outcomes.caught[0].error.cause!.should.containEql({ statusCode: 502, path: VOLTAGE });
+      outcomes.caught[0].error.cause!.should.containEql({ statusCode: 502, path: wirePath(VOLTAGE) });
       await waitStatus('rd', 'red', 'ring', deviceErrorStatus(502));
       const before = outcomes.sent('rd').length;
       await ctl.serviceUp('bmc');
@@ -193,12 +194,12 @@ describe('bmc-readings (runtime, simulator)', function () {
       const outcomes = await loadBmcPower(ctl, 'bmc', [readings()]);
       await ctl.serviceDown('bmc');
       const down = await expectFailed(outcomes, 'rd', { payload: true });
-      down.error.code!.should.equal('DEVICE_ERROR');
-      down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: VOLTAGE });
+      expectCode(down.error, 'DEVICE_ERROR');
+      down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(VOLTAGE) });
       await ctl.serviceUp('bmc');
       await ctl.fault({ path: TEMPERATURE, status: 500, message: 'Internal driver communication failed: failed', count: 1 });
       const partial = await expectFailed(outcomes, 'rd', { payload: true });
-      partial.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed: failed', path: TEMPERATURE });
+      partial.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed: failed', path: wirePath(TEMPERATURE) });
       await waitStatus('rd', 'red', 'ring', deviceErrorStatus(500, 'Internal driver'));
       outcomes.caught.should.have.length(2);
     });

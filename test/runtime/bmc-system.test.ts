@@ -6,8 +6,9 @@
  */
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
-import { helper, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath } from '../helpers/api';
 
 const BUZZER = apiPath('bmc', 'buzzer');
 const BOOTLOADER = apiPath('bmc', 'usb_bootloader');
@@ -19,7 +20,7 @@ describe('bmc-system (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -134,12 +135,12 @@ describe('bmc-system (runtime, simulator)', function () {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system()]);
       await ctl.fault({ path: BUZZER, status: 422, message: 'duration out of range', count: 1 });
       const refused = await expectFailed(outcomes, 'sys', { payload: true });
-      refused.error.code!.should.equal('DEVICE_ERROR');
-      refused.error.cause!.should.containEql({ statusCode: 422, deviceMessage: 'duration out of range', method: 'POST', path: BUZZER });
+      expectCode(refused.error, 'DEVICE_ERROR');
+      refused.error.cause!.should.containEql({ statusCode: 422, deviceMessage: 'duration out of range', method: 'POST', path: wirePath(BUZZER) });
       await waitStatus('sys', 'red', 'ring', deviceErrorStatus(422, 'duration out of range'));
       await ctl.serviceDown('bmc');
       const down = await expectFailed(outcomes, 'sys', { payload: true });
-      down.error.cause!.should.containEql({ statusCode: 502, path: BUZZER });
+      down.error.cause!.should.containEql({ statusCode: 502, path: wirePath(BUZZER) });
       outcomes.caught.should.have.length(2);
     });
   });

@@ -6,8 +6,9 @@
  */
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
-import { helper, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { IS_API10, TEST_API, wirePath, wireRequest } from '../helpers/api';
 
 const HUB = apiPath('bmc', 'usbhub');
 const FACTORY = {
@@ -27,7 +28,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -57,7 +58,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     const out = await sendOne(outcomes, 'hub', { payload: 1, topic: 'usb' });
     out.payload!.should.eql(FACTORY);
     should(out.topic).equal('usb');
-    out.request!.should.eql({ method: 'GET', path: HUB });
+    out.request!.should.eql(wireRequest({ method: 'GET', path: HUB }));
     (await wireSince(ctl)).should.eql([['GET', HUB, null]]);
   });
 
@@ -100,10 +101,16 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     ]);
   });
 
-  it('ports 2..8 are accepted; 1, 9, 0, text and fractions are refused with nothing sent', async () => {
+  it('ports 2..8 are accepted (2..7 on API 1.0); 1, 9, 0, text and fractions are refused with nothing sent', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'port' })]);
-    for (let port = 2; port <= 8; port++) await sendOk(outcomes, 'hub', { payload: { port, state: port % 2 === 0 } });
-    (await wireSince(ctl)).should.eql([2, 3, 4, 5, 6, 7, 8].map((port) => ['POST', `${HUB}/port/${port}`, { state: port % 2 === 0 }]));
+    const ports = IS_API10 ? [2, 3, 4, 5, 6, 7] : [2, 3, 4, 5, 6, 7, 8];
+    for (const port of ports) await sendOk(outcomes, 'hub', { payload: { port, state: port % 2 === 0 } });
+    (await wireSince(ctl)).should.eql(ports.map((port) => ['POST', `${HUB}/port/${port}`, { state: port % 2 === 0 }]));
+    if (IS_API10) {
+      (await ctl.wireLog()).map((e) => e.path).should.eql(ports.map((port) => `/api/bmc/1.0/0/usbhub/slot/${port}`));
+      // The released service has USB ports 2..7: port 8 is refused before anything is sent.
+      await expectRefused(ctl, outcomes, 'hub', { payload: { port: 8, state: true } }, 'port must be an integer from 2 to 7, got 8 (API 1.0 devices have USB ports 2 to 7)');
+    }
     await ctl.clearLog();
     const range = 'port must be an integer from 2 to 8';
     await expectRefused(ctl, outcomes, 'hub', { payload: { port: 9, state: true } }, `${range}, got 9`);
@@ -112,7 +119,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     await expectRefused(ctl, outcomes, 'hub', { payload: { port: '3', state: true } }, `${range}, got "3"`);
     await expectRefused(ctl, outcomes, 'hub', { payload: { port: 2.5, state: true } }, `${range}, got 2.5`);
     await waitStatus('hub', 'red', 'ring', range);
-    outcomes.caught.should.have.length(5);
+    outcomes.caught.should.have.length(IS_API10 ? 6 : 5);
   });
 
   it('state must be a boolean; unknown operations are refused', async () => {
@@ -120,7 +127,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     await expectRefused(ctl, outcomes, 'hub', { payload: { state: 'off' } }, 'state must be true or false, got "off"');
     await expectRefused(ctl, outcomes, 'hub', { payload: { state: 0 } }, 'state must be true or false, got 0');
     await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'state must be true or false, got "yes"');
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, 'operation must be one of read, hub, port, reset, got "reboot"');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, 'operation must be one of read, hub, port, reset, devices, got "reboot"');
   });
 
   it('the hub reset is refused without "confirm": nothing sent, settings stay pending', async () => {
@@ -135,16 +142,34 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     bmc.usbhub.applied.hub.should.equal('enabled');
   });
 
+  if (IS_API10) {
+    it('API 1.0: devices lists the USB devices of enabled ports (GET usbhub/devices)', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'devices' })]);
+      const out = await sendOne(outcomes, 'hub', { topic: 'usb' });
+      const devices = (out.payload as { devices: Array<Record<string, unknown>> }).devices;
+      devices.length.should.be.above(0);
+      for (const d of devices) d.should.have.keys('slot', 'usb_port', 'manufacturer', 'product', 'serial_code', 'system_path');
+      out.request!.should.eql({ method: 'GET', path: '/api/bmc/1.0/0/usbhub/devices' });
+      (await wireSince(ctl)).should.eql([['GET', `${HUB}/devices`, null]]);
+      await waitStatus('hub', 'green', 'dot', 'devices listed');
+    });
+  } else {
+    it('API 0.9: devices is refused before sending (the spec has no USB device list)', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'devices' })]);
+      await expectRefused(ctl, outcomes, 'hub', { topic: 'usb' }, 'the USB device list needs a device with API 1.0 (this one speaks 0.9)');
+    });
+  }
+
   it('device errors: 500 from the hub reset, 502 with the service down', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'reset', confirm: true })]);
     await ctl.fault({ path: `${HUB}/reset`, status: 500, message: 'Failed setting usb hub state', count: 1 });
     const failed = await expectFailed(outcomes, 'hub', { payload: true });
-    failed.error.code!.should.equal('DEVICE_ERROR');
-    failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Failed setting usb hub state', method: 'POST', path: `${HUB}/reset` });
+    expectCode(failed.error, 'DEVICE_ERROR');
+    failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Failed setting usb hub state', method: 'POST', path: wirePath(`${HUB}/reset`) });
     await waitStatus('hub', 'red', 'ring', deviceErrorStatus(500, 'Failed setting usb'));
     await ctl.serviceDown('bmc');
     const down = await expectFailed(outcomes, 'hub', { operation: 'read' });
-    down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: HUB });
+    down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(HUB) });
     outcomes.caught.should.have.length(2);
   });
 });

@@ -9,8 +9,9 @@
 import should from 'should';
 import { apiPath, deviceErrorStatus, deviceRequests, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
-import { helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath, wireRequest } from '../helpers/api';
 
 const WD = apiPath('bmc', 'watchdog');
 
@@ -20,7 +21,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -54,7 +55,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       const set = await sendOne(outcomes, 'wd', { operation: 'timeout', payload: { timeout: 5000 }, topic: 't1' });
       set.payload!.should.eql({ status: 'success' });
       should(set.topic).equal('t1');
-      set.request!.should.eql({ method: 'POST', path: WD, body: { timeout: 5000 } });
+      set.request!.should.eql(wireRequest({ method: 'POST', path: WD, body: { timeout: 5000 } }));
 
       const read = await sendOne(outcomes, 'wd', { operation: 'read' });
       const state = read.payload as Record<string, unknown>;
@@ -151,12 +152,12 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     it('alive while the watchdog is off: DEVICE_ERROR 500 with the device message, red status', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'alive' })]);
       const caught = await expectFailed(outcomes, 'wd', { payload: true, topic: 'kick' });
-      caught.error.code!.should.equal('DEVICE_ERROR');
+      expectCode(caught.error, 'DEVICE_ERROR');
       caught.error.cause!.should.containEql({
         statusCode: 500,
         deviceMessage: 'Internal driver communication failed: watchdog timeout not enabled',
         method: 'GET',
-        path: `${WD}/alive`,
+        path: wirePath(`${WD}/alive`),
       });
       should(caught.topic).equal('kick');
       await waitStatus('wd', 'red', 'ring', deviceErrorStatus(500, 'Internal driver communication failed'));
@@ -175,8 +176,8 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog()]);
       await ctl.serviceDown('bmc');
       const caught = await expectFailed(outcomes, 'wd', { payload: true });
-      caught.error.code!.should.equal('DEVICE_ERROR');
-      caught.error.cause!.should.containEql({ statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: WD });
+      expectCode(caught.error, 'DEVICE_ERROR');
+      caught.error.cause!.should.containEql({ statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: wirePath(WD) });
       await waitStatus('wd', 'red', 'ring', deviceErrorStatus(502));
       outcomes.caught.should.have.length(1);
     });
@@ -238,7 +239,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       outcomes.caught.should.have.length(0);
       // Keep-alive rounds send no msgs (only the on-connect POST's answer may have gone out).
       outcomes.sent('wd').length.should.be.belowOrEqual(1, 'keep-alive rounds send no msgs');
-      outcomes.sent('wd').forEach((m) => m.request!.should.eql({ method: 'POST', path: WD, body: { timeout: TIMEOUT } }));
+      outcomes.sent('wd').forEach((m) => m.request!.should.eql(wireRequest({ method: 'POST', path: WD, body: { timeout: TIMEOUT } })));
 
       // Close the flow: the keep-alive stops and the watchdog resets the device.
       await helper.unload();
@@ -268,8 +269,8 @@ describe('bmc-watchdog (runtime, simulator)', function () {
         outcomes.caught.should.have.length(outage, `exactly one Catch msg for outage ${outage}`);
         const error = outcomes.caught[outage - 1].error;
         error.source.id.should.equal('wd');
-        should(error.code).equal('DEVICE_ERROR');
-        error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: `${WD}/alive` });
+        expectCode(error, 'DEVICE_ERROR');
+        error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(`${WD}/alive`) });
         await waitStatus('wd', 'red', 'ring', deviceErrorStatus(502));
         // The pace is kept while failing (no backoff for a keep-alive).
         const failed = (await requestsTo(ctl, '/watchdog/alive', since)).filter((e) => e.status === 502);
@@ -292,7 +293,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       await ctl.fault({ path: WD, method: 'POST', status: 500, message: 'Internal driver communication failed: failed', count: 1 });
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, timeout: '20000', interval: '200' })], { clearLog: false });
       await waitFor(() => outcomes.caught.length >= 1, 'the failed on-connect setting at Catch', 5000);
-      outcomes.caught[0].error.cause!.should.containEql({ statusCode: 500, method: 'POST', path: WD });
+      outcomes.caught[0].error.cause!.should.containEql({ statusCode: 500, method: 'POST', path: wirePath(WD) });
       await waitFor(async () => (await simModule(ctl, 'bmc')).watchdog.timeoutMs === 20000, 'the watchdog to be armed after all', 5000, 50);
       const since = await lastSeq(ctl);
       await waitRequests(ctl, '/watchdog/alive', 3, since);

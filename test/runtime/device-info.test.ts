@@ -4,11 +4,13 @@
  * device errors reach Catch.
  */
 import should from 'should';
-import { helper, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import { ActionDef, httpStatus, loadIo, send } from '../helpers/io-nodes';
 
-const API = { major: 0, minor: 9, patch: 0 };
+const [MAJOR, MINOR] = TEST_API.split('.').map(Number);
+const API = { major: MAJOR, minor: MINOR, patch: 0 };
 
 describe('device-info (runtime, simulator)', function () {
   this.timeout(15000);
@@ -16,7 +18,7 @@ describe('device-info (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
   });
   after(async () => {
@@ -59,15 +61,21 @@ describe('device-info (runtime, simulator)', function () {
       const [out] = outcomes.sent(service);
       out.should.containEql({ topic: 'who', keep: 'me' });
       const payload = out.payload as Record<string, any>;
-      payload.should.containEql({ apiVersion: '0.9', slot, service });
+      payload.should.containEql({ apiVersion: TEST_API, slot, service });
       should(payload.version.version.api).eql(API);
+      if (IS_API10) {
+        // API 1.0 names the run of the service and of the module.
+        payload.sessions.driver_session.should.match(/^[A-Z0-9]{64}$/);
+        payload.sessions.device_session.should.match(/^[A-Z0-9]{64}$/);
+        payload.sessions.driver_session.should.equal(payload.version.driver_session);
+      } else payload.sessions.should.eql({ driver_session: undefined, device_session: undefined });
       payload.version.devices.map((d: { slot_number: number }) => d.slot_number).should.eql(service === 'io' ? [2, 3] : [slot]);
       payload.descriptor.slot_number.should.equal(slot);
       for (const field of ['vendor_product_id', 'product_name', 'vendor_name', 'serial_code', 'bootloader_state']) {
         payload.descriptor[field].should.be.a.String().and.not.be.empty();
       }
       should(payload.descriptor.protocol_version).have.keys('major', 'minor', 'patch');
-      should(out.request).eql({ method: 'GET', path: `/api/${service}/0.9/${slot}/descriptor` });
+      should(out.request).eql({ method: 'GET', path: wirePath(`/api/${service}/0.9/${slot}/descriptor`) });
       await waitStatus(service, 'green', 'dot', `${payload.descriptor.product_name} ${payload.descriptor.serial_code}`);
       // The three modules are different products.
       outcomes.caught.should.have.length(0);
@@ -84,7 +92,7 @@ describe('device-info (runtime, simulator)', function () {
   describe('errors', () => {
     it('404 on the slot form: the node tries the slot-less form, and reports the first answer when both fail', async () => {
       const outcomes = await loadThree();
-      await ctl.fault({ path: '/api/io/0.9/2/descriptor', status: 404, message: 'Could not find device on this slot', count: 1 });
+      await ctl.fault({ path: wirePath('/api/io/0.9/2/descriptor'), status: 404, message: 'Could not find device on this slot', count: 1 });
       const caught = await send(outcomes, 'io', { topic: 'x' });
       should(caught).be.ok();
       caught!.topic!.should.equal('x');
@@ -93,15 +101,15 @@ describe('device-info (runtime, simulator)', function () {
         ['/api/io/0.9/2/descriptor', 404],
         ['/api/io/0.9/descriptor', 404],
       ]);
-      caught!.error.code!.should.equal('DEVICE_ERROR');
-      caught!.error.cause!.should.containEql({ statusCode: 404, deviceMessage: 'Could not find device on this slot', path: '/api/io/0.9/2/descriptor' });
+      expectCode(caught!.error, 'DEVICE_ERROR');
+      caught!.error.cause!.should.containEql({ statusCode: 404, deviceMessage: 'Could not find device on this slot', path: wirePath('/api/io/0.9/2/descriptor') });
     });
 
     it('a failing version record stops the read: one error, no descriptor request', async () => {
       const outcomes = await loadThree();
       await ctl.fault({ path: '*', method: 'GET', status: 503, message: 'Service Unavailable', count: 1 });
       const caught = await send(outcomes, 'bmc', {});
-      caught!.error.cause!.should.containEql({ statusCode: 503, path: '/api/bmc/0.9' });
+      caught!.error.cause!.should.containEql({ statusCode: 503, path: `/api/bmc/${TEST_API}` });
       (await ctl.log()).map((e) => e.path).should.eql(['/api/bmc/0.9']);
       await waitStatus('bmc', 'red', 'ring', httpStatus(503));
     });
@@ -110,7 +118,7 @@ describe('device-info (runtime, simulator)', function () {
       const outcomes = await loadIo(sim.url, [info('io', 'dev')], { devices: [{ url: sim.url, id: 'dev', service: 'io', slot: 5 }], waitFor: [] });
       const caught = await send(outcomes, 'io', {});
       should(caught).be.ok();
-      caught!.error.cause!.should.containEql({ statusCode: 404, deviceMessage: 'Could not find device on this slot', path: '/api/io/0.9/5/descriptor' });
+      caught!.error.cause!.should.containEql({ statusCode: 404, deviceMessage: 'Could not find device on this slot', path: wirePath('/api/io/0.9/5/descriptor') });
       outcomes.sent('io').should.have.length(0);
     });
   });

@@ -5,8 +5,9 @@
  * Catch with nothing sent; device errors stop the sequence and reach Catch.
  */
 import should from 'should';
-import { helper, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
 
 const P = '/api/io/0.9/2/input';
@@ -21,7 +22,7 @@ describe('io-input (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
   });
   after(async () => {
@@ -56,7 +57,7 @@ describe('io-input (runtime, simulator)', function () {
     const out = outcomes.sent('in');
     out.should.have.length(1);
     out[0].should.containEql({ payload: { status: 'success' }, topic: 'cfg', keep: true });
-    should(out[0].request).eql({ method: 'POST', path: `${P}/digital/counter`, body: { pin: 2, state: 'enabled' } });
+    should(out[0].request).eql(wireRequest({ method: 'POST', path: `${P}/digital/counter`, body: { pin: 2, state: 'enabled' } }));
     await waitStatus('in', 'green', 'dot', 'pin 2 digital, rising 250 ms, counter');
   });
 
@@ -109,7 +110,7 @@ describe('io-input (runtime, simulator)', function () {
       ] as Array<[string, Record<string, unknown>]>) {
         const caught = await send(outcomes, id, { payload });
         should(caught).be.ok();
-        caught!.error.code!.should.equal('INVALID_INPUT');
+        expectCode(caught!.error, 'INVALID_INPUT');
         caught!.error.message.should.match(/need mode digital/);
       }
       outcomes.caught.should.have.length(5);
@@ -132,7 +133,7 @@ describe('io-input (runtime, simulator)', function () {
       for (const [payload, pattern] of cases) {
         const caught = await send(outcomes, 'in', { payload });
         should(caught).be.ok();
-        caught!.error.code!.should.equal('INVALID_INPUT');
+        expectCode(caught!.error, 'INVALID_INPUT');
         caught!.error.source.id.should.equal('in');
         caught!.error.message.should.match(pattern);
       }
@@ -157,8 +158,8 @@ describe('io-input (runtime, simulator)', function () {
       await ctl.fault({ path: '/digital/interrupt', status: 500, message: 'Internal driver communication failed', count: 1 });
       const caught = await send(outcomes, 'in', { payload: {} });
       should(caught).be.ok();
-      caught!.error.code!.should.equal('DEVICE_ERROR');
-      caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', path: `${P}/digital/interrupt` });
+      expectCode(caught!.error, 'DEVICE_ERROR');
+      caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', path: wirePath(`${P}/digital/interrupt`) });
       (await ctl.requests()).map((e) => [e.path, e.status]).should.eql([
         [`${P}/mode`, 200],
         [`${P}/digital/interrupt`, 500],

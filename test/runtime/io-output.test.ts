@@ -4,8 +4,9 @@
  * the status dots, and that every invalid msg fails through Catch with nothing sent.
  */
 import should from 'should';
-import { helper, inject, ioFlow, loadFlow, Received, sleep, statusHistory, waitConnected, waitOutcomes, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, inject, ioFlow, loadFlow, Received, sleep, statusHistory, waitConnected, waitOutcomes, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wireRequest } from '../helpers/api';
 
 describe('io-output (runtime, simulator)', function () {
   this.timeout(20000);
@@ -13,7 +14,7 @@ describe('io-output (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -126,7 +127,7 @@ describe('io-output (runtime, simulator)', function () {
       should(out.parts).eql({ id: 'p1', index: 0, count: 1 });
       should(out._msgid).be.a.String();
       should(out.payload).eql({ status: 'success' });
-      should(out.request).eql({ method: 'POST', path: '/api/io/0.9/2/output/state', body: { pin: 4, state: 'low' } });
+      should(out.request).eql(wireRequest({ method: 'POST', path: '/api/io/0.9/2/output/state', body: { pin: 4, state: 'low' } }));
     });
 
     it('status: blue dot while requesting, then green dot "pin N high"', async () => {
@@ -180,7 +181,7 @@ describe('io-output (runtime, simulator)', function () {
         const msg = received.caught[i];
         should(msg.topic).equal(`case ${i}`, name);
         msg.error.source.id.should.equal('out');
-        should(msg.error.code).equal('INVALID_INPUT', name);
+        expectCode(msg.error, 'INVALID_INPUT', name);
         msg.error.message.should.match(pattern, `${name}: ${msg.error.message}`);
       }
       (await ctl.log()).should.eql([], 'no device request at all');
@@ -202,7 +203,7 @@ describe('io-output (runtime, simulator)', function () {
       await waitStatus('out', 'red', 'ring', 'pin must be an integer from 1 to 6, got 9');
       inject({ payload: true });
       await waitOutcomes(received, 1);
-      received.caught[0].error.code!.should.equal('INVALID_INPUT');
+      expectCode(received.caught[0].error, 'INVALID_INPUT');
       received.caught[0].error.message.should.match(/pin must be an integer from 1 to 6, got 9/);
       (await ctl.log()).should.eql([]);
     });
@@ -212,7 +213,7 @@ describe('io-output (runtime, simulator)', function () {
       await waitStatus('out', 'red', 'ring', 'frequency must be an integer from 1 to 1000000 Hz, got 20');
       inject({});
       await waitOutcomes(received, 1);
-      received.caught[0].error.code!.should.equal('INVALID_INPUT');
+      expectCode(received.caught[0].error, 'INVALID_INPUT');
       (await ctl.log()).should.eql([]);
     });
 
@@ -223,7 +224,7 @@ describe('io-output (runtime, simulator)', function () {
         await waitStatus('out', 'red', 'ring', 'pin must be an integer from 1 to 6, got 9');
         inject({ payload: true });
         await waitOutcomes(received, 1);
-        received.caught[0].error.code!.should.equal('INVALID_INPUT');
+        expectCode(received.caught[0].error, 'INVALID_INPUT');
         (await ctl.log()).should.eql([]);
         await helper.unload();
         process.env.MD_TEST_PIN = '5';
@@ -242,7 +243,7 @@ describe('io-output (runtime, simulator)', function () {
       await waitStatus('out', 'red', 'ring', 'no device configured');
       inject({ payload: true });
       await waitOutcomes(received, 1);
-      received.caught[0].error.code!.should.equal('NOT_CONFIGURED');
+      expectCode(received.caught[0].error, 'NOT_CONFIGURED');
       received.caught[0].error.message.should.match(/no device configured/);
       (await ctl.log()).should.eql([]);
     });
@@ -253,7 +254,7 @@ describe('io-output (runtime, simulator)', function () {
       await waitStatus('out', 'red', 'ring', 'invalid: slot must be an integer from 0 to 65535');
       inject({ payload: true });
       await waitOutcomes(received, 1);
-      received.caught[0].error.code!.should.equal('NOT_CONFIGURED');
+      expectCode(received.caught[0].error, 'NOT_CONFIGURED');
       received.caught[0].error.message.should.match(/device: slot must be an integer from 0 to 65535, got "x"/);
       (await ctl.log()).should.eql([]);
     });

@@ -5,9 +5,10 @@
  * applied when the module connects: on deploy and again after the device was away.
  */
 import should from 'should';
-import { device, helper, waitFor, waitStatus } from '../helpers/node-red';
+import { device, expectCode, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
+import { IS_API10, TEST_API, withinSimBudget, wirePath, wireRequest } from '../helpers/api';
+import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
 
 const PM = '/api/io/0.9/2/power-management';
 
@@ -24,6 +25,11 @@ const ROWS: Row[] = [
 const CONFIG = ROWS.map((r, i) => ({ pin: i + 1, rail: r.rail, current: Number(r.current) }));
 const MODEL = CONFIG.map((e) => ({ pin: e.pin, rail: e.rail, currentMa: e.current }));
 
+/** The answer to an accepted configuration: API 1.0 adds the milliwatts over budget (none). */
+const SUCCESS = IS_API10
+  ? { status: 'success', too_much_power: { rail_3v3_milliwatt: 0, rail_5v0_milliwatt: 0, rail_12v_milliwatt: 0 } }
+  : { status: 'success' };
+
 function power(settings: Record<string, unknown> = {}): ActionDef {
   return { id: 'pw', type: 'io-power', pins: ROWS, applyOnConnect: false, ...settings };
 }
@@ -34,7 +40,7 @@ describe('io-power (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
   });
   after(async () => {
@@ -59,8 +65,8 @@ describe('io-power (runtime, simulator)', function () {
     (await wire(ctl)).should.eql([['POST', PM, { config: CONFIG }]]);
     should((await ioModule(ctl)).powerConfig).eql(MODEL);
     const [out] = outcomes.sent('pw');
-    out.should.containEql({ payload: { status: 'success' }, topic: 'pm', keep: 1 });
-    should(out.request).eql({ method: 'POST', path: PM, body: { config: CONFIG } });
+    out.should.containEql({ payload: SUCCESS, topic: 'pm', keep: 1 });
+    should(out.request).eql(wireRequest({ method: 'POST', path: PM, body: { config: CONFIG } }));
     await waitStatus('pw', 'green', 'dot', '6 pins, 1170 mA in all');
   });
 
@@ -107,7 +113,7 @@ describe('io-power (runtime, simulator)', function () {
       for (const [name, config, pattern] of cases) {
         const caught = await send(outcomes, 'pw', { payload: { config }, topic: name });
         should(caught).be.ok();
-        caught!.error.code!.should.equal('INVALID_INPUT', name);
+        expectCode(caught!.error, 'INVALID_INPUT', name);
         caught!.error.message.should.match(pattern, `${name}: ${caught!.error.message}`);
       }
       outcomes.caught.should.have.length(cases.length);
@@ -117,7 +123,9 @@ describe('io-power (runtime, simulator)', function () {
 
     it('the caps themselves are accepted: 300 mA on 5_volt, 500 mA on 12_volt', async () => {
       const outcomes = await load([power()]);
-      const config = [1, 2, 3, 4, 5, 6].map((pin) => (pin <= 3 ? row(pin, '5_volt', 300) : row(pin, '12_volt', 500)));
+      // Within the 1.0 simulator's power budget as well (see the denied test below).
+      const config = [1, 2, 3, 4, 5, 6].map((pin) => (pin <= 2 ? row(pin, '5_volt', 300) : row(pin, '12_volt', 500)));
+      withinSimBudget(config as Array<{ rail: string; current: number }>).should.be.true();
       should(await send(outcomes, 'pw', { payload: { config } })).be.undefined();
       (await wire(ctl)).should.eql([['POST', PM, { config }]]);
     });
@@ -145,9 +153,40 @@ describe('io-power (runtime, simulator)', function () {
     const outcomes = await load([power()]);
     await ctl.fault({ path: '/power-management', status: 500, message: 'Internal driver communication failed', count: 1 });
     const caught = await send(outcomes, 'pw', {});
-    caught!.error.code!.should.equal('DEVICE_ERROR');
-    caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', method: 'POST', path: PM });
+    expectCode(caught!.error, 'DEVICE_ERROR');
+    caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', method: 'POST', path: wirePath(PM) });
     await waitStatus('pw', 'red', 'ring', httpStatus(500));
+  });
+
+  describe('the power budget (API 1.0 answers "denied"; the spec has none)', () => {
+    // Six pins at the 5 V cap: 6 × (300 mA × 5 V + 200) = 10200 mW, 4200 mW over the
+    // simulator's 6000 mW budget of the 5 V rail (simulator/api10/io.ts).
+    const OVER = [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current: 300 }));
+
+    if (IS_API10) {
+      it('API 1.0: a configuration over the budget is a DEVICE_ERROR naming the mW over, nothing applied', async () => {
+        withinSimBudget(OVER).should.be.false();
+        const outcomes = await load([power()]);
+        const caught = await send(outcomes, 'pw', { payload: { config: OVER }, topic: 'too much' });
+        should(caught).be.ok();
+        caught!.topic!.should.equal('too much');
+        const error = caught!.error as CaughtMsg['error'] & { cause: Record<string, unknown> };
+        expectCode(error, 'DEVICE_ERROR');
+        error.message.should.match(/denied/);
+        error.message.should.match(/4200 mW/);
+        should(error.cause.too_much_power).eql({ rail_3v3_milliwatt: 0, rail_5v0_milliwatt: 4200, rail_12v_milliwatt: 0 });
+        outcomes.sent('pw').should.have.length(0);
+        (await wire(ctl)).should.eql([['POST', PM, { config: OVER }]]);
+        should((await ioModule(ctl)).powerConfig).be.null();
+        await waitStatus('pw', 'red', 'ring', /denied/);
+      });
+    } else {
+      it('API 0.9: the same configuration is accepted (no budget in the spec)', async () => {
+        const outcomes = await load([power()]);
+        should(await send(outcomes, 'pw', { payload: { config: OVER } })).be.undefined();
+        outcomes.sent('pw')[0].payload!.should.eql(SUCCESS);
+      });
+    }
   });
 
   describe('applied when the module connects', () => {
@@ -176,7 +215,8 @@ describe('io-power (runtime, simulator)', function () {
       outcomes.caughtFrom('pw').should.have.length(0);
       await waitStatus('pw', 'green', 'dot', '6 pins, 1170 mA in all');
     });
-    // Not covered: a restart that drops no connection (POST /sim/restart). API 0.9's version
-    // record has no session id, so nothing tells the config node; API 1.0's driver_session will.
+    // A restart that drops no connection (POST /sim/restart): API 0.9's version record has no
+    // session id, so nothing tells the config node; API 1.0's driver_session does (covered in
+    // test/unit/dialects.test.ts, it takes a health interval of 10 s).
   });
 });

@@ -8,8 +8,9 @@
  * timeouts; the only fixed wait-free bounds are counts taken from the simulator's log.
  */
 import should from 'should';
-import { device, helper, sleep, waitFor, waitStatus } from '../helpers/node-red';
+import { device, expectCode, helper, sleep, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, lastSeq, loadIo, Outcomes, requestsTo, send, setPin, waitRequests, wire } from '../helpers/io-nodes';
 
 const VALUES = '/api/io/0.9/2/input/values';
@@ -27,7 +28,7 @@ describe('io-read (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
   });
   after(async () => {
@@ -57,7 +58,7 @@ describe('io-read (runtime, simulator)', function () {
       const [out] = outcomes.sent('rd');
       out.should.containEql({ topic: 'plant/1', parts: { id: 'a', index: 0, count: 1 }, custom: { n: 1 } });
       should(out.payload).eql({ pins: [volts(1, 0), volts(2, 1234), volts(3, 0), volts(4, 0), volts(5, 24000), volts(6, 0)] });
-      should(out.request).eql({ method: 'GET', path: VALUES });
+      should(out.request).eql(wireRequest({ method: 'GET', path: VALUES }));
       await waitStatus('rd', 'green', 'dot', '1: 0mV 2: 1234mV 3: 0mV');
     });
 
@@ -129,7 +130,7 @@ describe('io-read (runtime, simulator)', function () {
         ['2', /pin must be an integer from 1 to 6, got "2"/],
       ] as Array<[unknown, RegExp]>) {
         const caught = await send(outcomes, 'rd', { payload: { pin } });
-        caught!.error.code!.should.equal('INVALID_INPUT');
+        expectCode(caught!.error, 'INVALID_INPUT');
         caught!.error.message.should.match(pattern);
       }
       outcomes.caught.should.have.length(3);
@@ -158,8 +159,8 @@ describe('io-read (runtime, simulator)', function () {
       await ctl.fault({ path: '/input/values', status: 503, message: 'Service Unavailable', count: 1 });
       const caught = await send(outcomes, 'rd', { topic: 't' });
       caught!.topic!.should.equal('t');
-      caught!.error.code!.should.equal('DEVICE_ERROR');
-      caught!.error.cause!.should.containEql({ statusCode: 503, deviceMessage: 'Service Unavailable', method: 'GET', path: VALUES });
+      expectCode(caught!.error, 'DEVICE_ERROR');
+      caught!.error.cause!.should.containEql({ statusCode: 503, deviceMessage: 'Service Unavailable', method: 'GET', path: wirePath(VALUES) });
       await waitStatus('rd', 'red', 'ring', httpStatus(503));
     });
 
@@ -167,7 +168,7 @@ describe('io-read (runtime, simulator)', function () {
       const outcomes = await load([reader()]);
       await ctl.fault({ path: '/input/values', body: 'truncated', count: 1 });
       const caught = await send(outcomes, 'rd', {});
-      caught!.error.code!.should.equal('BAD_RESPONSE');
+      expectCode(caught!.error, 'BAD_RESPONSE');
     });
   });
 

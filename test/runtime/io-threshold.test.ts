@@ -6,8 +6,9 @@
  * that notification-poll then delivers (end to end).
  */
 import should from 'should';
-import { helper, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, send, setPin, wire } from '../helpers/io-nodes';
 
 const MODE = '/api/io/0.9/2/input/mode';
@@ -23,7 +24,7 @@ describe('io-threshold (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
   });
   after(async () => {
@@ -53,7 +54,7 @@ describe('io-threshold (runtime, simulator)', function () {
     const out = outcomes.sent('thr');
     out.should.have.length(1);
     out[0].should.containEql({ payload: { status: 'success' }, topic: 'arm', custom: { keep: [1, 2] } });
-    should(out[0].request).eql({ method: 'POST', path: THRESHOLD, body: { pin: 3, threshold_mV: 2000, trigger: 'rising' } });
+    should(out[0].request).eql(wireRequest({ method: 'POST', path: THRESHOLD, body: { pin: 3, threshold_mV: 2000, trigger: 'rising' } }));
     const pin = (await ioModule(ctl)).pins[2];
     pin.mode.should.equal('analog');
     should(pin.threshold).eql({ mv: 2000, trigger: 'rising' });
@@ -115,7 +116,7 @@ describe('io-threshold (runtime, simulator)', function () {
         const caught = await send(outcomes, 'thr', { payload, topic: name });
         should(caught).be.ok();
         caught!.topic!.should.equal(name);
-        caught!.error.code!.should.equal('INVALID_INPUT', name);
+        expectCode(caught!.error, 'INVALID_INPUT', name);
         caught!.error.source.id.should.equal('thr');
         caught!.error.message.should.match(pattern, `${name}: ${caught!.error.message}`);
       }
@@ -141,8 +142,8 @@ describe('io-threshold (runtime, simulator)', function () {
       const outcomes = await load([threshold({ analogFirst: false })]);
       const caught = await send(outcomes, 'thr', { payload: {} });
       should(caught).be.ok();
-      caught!.error.code!.should.equal('DEVICE_ERROR');
-      caught!.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Invalid mode', method: 'POST', path: THRESHOLD });
+      expectCode(caught!.error, 'DEVICE_ERROR');
+      caught!.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Invalid mode', method: 'POST', path: wirePath(THRESHOLD) });
       outcomes.sent('thr').should.have.length(0);
       await waitStatus('thr', 'red', 'ring', httpStatus(400));
     });
@@ -151,7 +152,7 @@ describe('io-threshold (runtime, simulator)', function () {
       const outcomes = await load([threshold()]);
       await ctl.fault({ path: '/input/mode', status: 503, message: 'driver busy', count: 1 });
       const caught = await send(outcomes, 'thr', { payload: {} });
-      caught!.error.cause!.should.containEql({ statusCode: 503, deviceMessage: 'driver busy', path: MODE });
+      caught!.error.cause!.should.containEql({ statusCode: 503, deviceMessage: 'driver busy', path: wirePath(MODE) });
       (await ctl.requests()).map((e) => [e.path, e.status]).should.eql([[MODE, 503]]);
     });
   });

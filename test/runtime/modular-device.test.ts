@@ -8,6 +8,7 @@ import path from 'path';
 import {
   ALL_NODES,
   deviceNode,
+  expectCode,
   helper,
   inject,
   ioFlow,
@@ -21,6 +22,11 @@ import {
   waitStatus,
 } from '../helpers/node-red';
 import { closedPort, SimControl, Simulator, startSimulator, startStub, StubServer, versionRecord } from '../helpers/sim-control';
+import { IS_API10, TEST_API } from '../helpers/api';
+
+const ROOT = `/api/io/${TEST_API}`;
+const CONNECTED = `connected (API ${TEST_API})`;
+const [MAJOR, MINOR] = TEST_API.split('.').map(Number);
 
 describe('modular-device config node (runtime, simulator)', function () {
   this.timeout(30000);
@@ -28,7 +34,7 @@ describe('modular-device config node (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -48,14 +54,22 @@ describe('modular-device config node (runtime, simulator)', function () {
 
   describe('connection', () => {
     it('reads the version record on start: yellow ring connecting, then green ring connected', async () => {
-      await ctl.fault({ path: '/api/io/0.9', method: 'GET', latency_ms: 300, count: 1 });
+      await ctl.fault({ path: ROOT, method: 'GET', latency_ms: 300, count: 1 });
       await loadFlow(ioFlow({ url: sim.url }));
       await waitStatus('out', 'yellow', 'ring', 'connecting');
-      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)');
+      await waitStatus('out', 'green', 'ring', CONNECTED);
       const history = statusHistory(helper.getNode('out'));
       history[0].should.eql({ fill: 'yellow', shape: 'ring', text: 'connecting' });
-      helper.getNode('dev').connection.state.should.eql({ state: 'connected', apiVersion: '0.9' });
-      (await ctl.log()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql(['GET /api/io/0.9 200']);
+      const state = helper.getNode('dev').connection.state;
+      if (IS_API10) {
+        // API 1.0 names the run of the device's service: driver_session.
+        state.session.should.match(/^[A-Z0-9]{64}$/);
+        state.should.eql({ state: 'connected', apiVersion: '1.0', session: state.session });
+      } else state.should.eql({ state: 'connected', apiVersion: '0.9' });
+      // "auto" asks the newest version first: a 0.9 device refuses 1.0 with 400.
+      (await ctl.wireLog()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql(
+        IS_API10 ? ['GET /api/io/1.0 200'] : ['GET /api/io/1.0 400', 'GET /api/io/0.9 200'],
+      );
     });
 
     it('pushes the state to every user node', async () => {
@@ -73,14 +87,14 @@ describe('modular-device config node (runtime, simulator)', function () {
       inject({ payload: true, n: 1 });
       await waitOutcomes(received, 1);
       received.caught.should.have.length(1);
-      received.caught[0].error.code!.should.equal('UNREACHABLE');
+      expectCode(received.caught[0].error, 'UNREACHABLE');
       received.caught[0].error.message.should.match(/connection (refused|reset)/);
       await waitStatus('out', 'red', 'ring', 'unreachable:');
       helper.getNode('dev').connection.state.state.should.equal('unreachable');
 
       await sim.resume();
       // Backoff starts at 1 s and doubles: the retries find the device again by themselves.
-      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)', 12000);
+      await waitStatus('out', 'green', 'ring', CONNECTED, 12000);
       inject({ payload: false, n: 2 });
       await waitOutcomes(received, 2);
       received.sent.map((m) => m.n).should.eql([2]);
@@ -97,12 +111,13 @@ describe('modular-device config node (runtime, simulator)', function () {
       await loadFlow(ioFlow({ url: sim.url }));
       await waitStatus('out', 'red', 'ring', 'unreachable:');
       await sim.resume();
-      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)', 12000);
+      await waitStatus('out', 'green', 'ring', CONNECTED, 12000);
     });
 
     it('a fixed API version needs no detection and connects the same', async () => {
-      await loadFlow(ioFlow({ url: sim.url, apiVersion: '0.9' }));
-      await waitStatus('out', 'green', 'ring', 'connected (API 0.9)');
+      await loadFlow(ioFlow({ url: sim.url, apiVersion: TEST_API }));
+      await waitStatus('out', 'green', 'ring', CONNECTED);
+      (await ctl.wireLog()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql([`GET ${ROOT} 200`]);
     });
   });
 
@@ -118,7 +133,7 @@ describe('modular-device config node (runtime, simulator)', function () {
       const status = await waitStatus('out', 'red', 'ring', 'incompatible: the device reports API 2.0.0');
       status.text!.should.match(/^incompatible: the device reports API 2\.0\.0, this package/); // cut at 60 characters
       const state = helper.getNode('dev').connection.state;
-      state.should.eql({ state: 'incompatible', reason: 'the device reports API 2.0.0, this package supports 0.9' });
+      state.should.eql({ state: 'incompatible', reason: 'the device reports API 2.0.0, this package supports 0.9, 1.0' });
     });
 
     /** A device of another API version, as the released services answer at /api/<svc>/0.9 (real-service.md). */
@@ -172,7 +187,7 @@ describe('modular-device config node (runtime, simulator)', function () {
       res.body.errors.should.eql({});
       res.body.modules
         .map((m: { service: string; slot: number; api: string; apiVersion: string }) => `${m.service}/${m.slot} ${m.api} ${m.apiVersion}`)
-        .should.eql(['io/2 0.9.0 0.9', 'io/3 0.9.0 0.9', 'bmc/0 0.9.0 0.9', 'power/1 0.9.0 0.9']);
+        .should.eql(['io/2', 'io/3', 'bmc/0', 'power/1'].map((m) => `${m} ${TEST_API}.0 ${TEST_API}`));
     });
 
     it('GET /modular-device/discover answers 502 naming each service when nothing answers', async () => {
@@ -186,8 +201,8 @@ describe('modular-device config node (runtime, simulator)', function () {
     it('POST /modular-device/test answers the descriptor of the configured module; 404 for a missing slot', async () => {
       await loadFlow([deviceNode({ url: sim.url })]);
       const ok = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '3' }).expect(200);
-      ok.body.apiVersion.should.equal('0.9');
-      ok.body.version.api.should.eql({ major: 0, minor: 9, patch: 0 });
+      ok.body.apiVersion.should.equal(TEST_API);
+      ok.body.version.api.should.eql({ major: MAJOR, minor: MINOR, patch: 0 });
       ok.body.descriptor.slot_number.should.equal(3);
       ok.body.descriptor.product_name.should.equal('IO Module 6 Pin');
       const missing = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '7' }).expect(404);
@@ -197,8 +212,13 @@ describe('modular-device config node (runtime, simulator)', function () {
     });
 
     it('POST /modular-device/test uses the stored password when the editor sends its placeholder', async () => {
+      // A device of the API under test: other version roots get the released services' 400.
       const stub = await startStub((req) =>
-        /\/api\/io\/0\.9$/.test(req.path) ? { status: 200, body: versionRecord([0, 9, 0], [2]) } : { status: 200, body: { slot_number: 2 } },
+        req.path === ROOT
+          ? { status: 200, body: versionRecord([MAJOR, MINOR, 0], [2]) }
+          : /^\/api\/io\/\d+\.\d+$/.test(req.path)
+            ? { status: 400, body: { status: 'error', code: 400, message: 'Version not compatible' } }
+            : { status: 200, body: { slot_number: 2 } },
       );
       try {
         await loadFlow([deviceNode({ url: stub.url, auth: 'basic' })], { dev: { username: 'u', password: 'stored-secret' } });
@@ -211,9 +231,11 @@ describe('modular-device config node (runtime, simulator)', function () {
           .expect(200);
         res.body.descriptor.should.eql({ slot_number: 2 });
         const expected = `Basic ${Buffer.from('u:stored-secret').toString('base64')}`;
+        // The route detects the version (newest first), then reads the descriptor.
+        const roots = IS_API10 ? ['/api/io/1.0'] : ['/api/io/1.0', '/api/io/0.9'];
         stub.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`).should.eql([
-          `GET /api/io/0.9 ${expected}`,
-          `GET /api/io/0.9/2/descriptor ${expected}`,
+          ...roots.map((root) => `GET ${root} ${expected}`),
+          `GET ${ROOT}/2/descriptor ${expected}`,
         ]);
         JSON.stringify(res.body).should.not.containEql('stored-secret');
       } finally {

@@ -10,11 +10,14 @@
  * (paused polling) needs a fixed wait: five intervals.
  */
 import should from 'should';
-import { device, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
+import { device, expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
 import { httpJson, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import { ActionDef, ioModule, lastSeq, loadIo, Outcomes, raiseAlert, requestsTo, send, waitRequests } from '../helpers/io-nodes';
 
 const NOTIFICATION = '/api/io/0.9/2/notification';
+/** The wire request of a round that fails at once: the round itself on 0.9, its first request (pin 1) on 1.0. */
+const FIRST_CALL = IS_API10 ? `${wirePath(NOTIFICATION)}/1` : NOTIFICATION;
 const INTERVAL = 100;
 const CLEAR = { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
 
@@ -28,7 +31,7 @@ describe('notification-poll (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
   });
   after(async () => {
@@ -82,9 +85,15 @@ describe('notification-poll (runtime, simulator)', function () {
     await waitStatus('np', 'green', 'dot', /^pin 3 high_voltage_alert at /);
   });
 
-  it('every round is one GET notification and rounds never overlap', async () => {
+  it('every round is one GET notification (on 1.0 six: GET notification/1..6) and rounds never overlap', async () => {
     await load();
     await polls(4);
+    // On the wire: 1.0 reads pin by pin (reading a pin clears only that pin), in pin order.
+    const onWire = (await ctl.wireLog()).filter((e) => e.path.includes('/notification')).map((e) => e.path);
+    const round = IS_API10 ? [1, 2, 3, 4, 5, 6].map((n) => `/api/io/1.0/2/notification/${n}`) : [NOTIFICATION];
+    onWire.length.should.be.aboveOrEqual(4 * round.length);
+    const start = onWire.indexOf(round[0]);
+    onWire.slice(start, start + 3 * round.length).should.eql([...round, ...round, ...round]);
     const entries = await requestsTo(ctl, '/notification');
     entries.every((e) => e.method === 'GET' && e.path === NOTIFICATION).should.be.true();
     (await ctl.requests()).every((e) => e.path === NOTIFICATION).should.be.true();
@@ -179,8 +188,10 @@ describe('notification-poll (runtime, simulator)', function () {
     // The flags were read (and cleared) by that round: its msg must not be lost.
     await waitFor(() => outcomes.sent('np').length >= 1, 'the alert read by the slow round');
     outcomes.sent('np')[0].topic!.should.equal('pin/3');
+    // The msg goes out once the whole round was answered: no round after it.
+    const done = await lastSeq(ctl);
     await sleep(2 * INTERVAL);
-    (await requestsTo(ctl, '/notification', since)).should.have.length(1);
+    (await requestsTo(ctl, '/notification', done)).should.have.length(0);
     await waitStatus('np', 'grey', 'ring', 'paused', 1000);
   });
 
@@ -214,8 +225,8 @@ describe('notification-poll (runtime, simulator)', function () {
       outcomes.caught.should.have.length(1);
       const [caught] = outcomes.caught;
       caught.error.source.id.should.equal('np');
-      caught.error.code!.should.equal('DEVICE_ERROR');
-      caught.error.cause!.should.containEql({ statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: NOTIFICATION });
+      expectCode(caught.error, 'DEVICE_ERROR');
+      caught.error.cause!.should.containEql({ statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: FIRST_CALL });
       statusHistory(helper.getNode('np')).some((s) => s.fill === 'red' && /502/.test(s.text ?? '')).should.be.true();
       // Alive again without a redeploy: an alert arrives, and the status is green.
       await raiseAlert(ctl, 2, 4, 'custom_voltage_alert');
@@ -237,7 +248,7 @@ describe('notification-poll (runtime, simulator)', function () {
       await waitFor(() => outcomes.sent('np').length >= 1, 'an alert after the outage', 8000);
       outcomes.caught.should.have.length(1);
       outcomes.caught[0].error.source.id.should.equal('np');
-      outcomes.caught[0].error.code!.should.equal('UNREACHABLE');
+      expectCode(outcomes.caught[0].error, 'UNREACHABLE');
       outcomes.caught[0].error.message.should.match(/connection refused/);
       await waitStatus('np', 'green', 'dot', 'pin 6 high_voltage_alert');
     });
@@ -255,7 +266,7 @@ describe('notification-poll (runtime, simulator)', function () {
       await waitStatus('a', 'red', 'ring', 'alerts must list some of');
       for (const id of ['i', 'p', 'a']) {
         const caught = await send(outcomes, id, { payload: 'read' });
-        caught!.error.code!.should.equal('INVALID_INPUT');
+        expectCode(caught!.error, 'INVALID_INPUT');
       }
       outcomes.caught.should.have.length(3);
       (await ctl.requests()).should.eql([]);
@@ -267,7 +278,7 @@ describe('notification-poll (runtime, simulator)', function () {
       await ctl.fault({ path: '/notification', status: 500, message: 'Internal driver communication failed', count: 1 });
       const caught = await send(outcomes, 'np', { payload: 'read', topic: 'manual' });
       caught!.topic!.should.equal('manual');
-      caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', path: NOTIFICATION });
+      caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', path: FIRST_CALL });
       outcomes.caught.should.have.length(1);
     });
   });

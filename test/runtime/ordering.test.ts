@@ -3,9 +3,10 @@
  * module leave in arrival order, and a full queue refuses the overflowing msgs through
  * Catch while the others succeed.
  */
-import should from 'should';
-import { helper, inject, ioFlow, loadFlow, waitConnected, waitOutcomes } from '../helpers/node-red';
+import 'should';
+import { expectCode, helper, inject, ioFlow, loadFlow, waitConnected, waitOutcomes } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API } from '../helpers/api';
 
 describe('io-output ordering and queue (runtime, simulator)', function () {
   this.timeout(30000);
@@ -13,7 +14,7 @@ describe('io-output ordering and queue (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -61,7 +62,7 @@ describe('io-output ordering and queue (runtime, simulator)', function () {
     received.sent.map((m) => m.n).should.eql([0, 1, 2, 3, 4, 5]);
     received.caught.map((m) => m.n).should.eql([6, 7, 8, 9]);
     for (const msg of received.caught) {
-      should(msg.error.code).equal('QUEUE_FULL');
+      expectCode(msg.error, 'QUEUE_FULL');
       msg.error.source.id.should.equal('out');
       msg.error.message.should.match(/queue full: 5 requests are already waiting for this module; this msg was refused/);
     }

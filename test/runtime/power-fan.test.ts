@@ -7,8 +7,9 @@
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simConfig, simModule, wireSince } from '../helpers/bmc-power';
 import { send } from '../helpers/io-nodes';
-import { helper, statusHistory, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, statusHistory, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath, wireRequest } from '../helpers/api';
 
 const FAN = apiPath('power', 'fan');
 const RPM = apiPath('power', 'fan/rpm');
@@ -20,7 +21,7 @@ describe('power-fan (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0, fanApplyDelayMs: DELAY });
+    sim = await startSimulator({ port: 0, api: TEST_API, fanApplyDelayMs: DELAY });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -59,7 +60,7 @@ describe('power-fan (runtime, simulator)', function () {
 
       const set = await sendOne(outcomes, 'fan', { operation: 'set', payload: { fan_forced: true, fan_mode: 100 } });
       set.payload!.should.eql({ status: 'success' });
-      set.request!.should.eql({ method: 'POST', path: FAN, body: { fan_forced: true, fan_mode: 100 } });
+      set.request!.should.eql(wireRequest({ method: 'POST', path: FAN, body: { fan_forced: true, fan_mode: 100 } }));
       const pending = await sendOne(outcomes, 'fan', { operation: 'read' });
       pending.payload!.should.eql({ fan_forced: true, fan_current_mode: 60, fan_setting_mode: 100 }, 'the delay is not over yet');
 
@@ -107,7 +108,7 @@ describe('power-fan (runtime, simulator)', function () {
       const elapsed = Date.now() - start;
       elapsed.should.be.aboveOrEqual(DELAY - 50, 'not before the simulated apply delay');
       out.payload!.should.eql({ fan_forced: true, fan_current_mode: 100, fan_setting_mode: 100 });
-      out.request!.should.eql({ method: 'POST', path: FAN, body: { fan_forced: true, fan_mode: 100 } });
+      out.request!.should.eql(wireRequest({ method: 'POST', path: FAN, body: { fan_forced: true, fan_mode: 100 } }));
       should(out.topic).equal('wait');
 
       const wire = await wireSince(ctl);
@@ -125,7 +126,7 @@ describe('power-fan (runtime, simulator)', function () {
       const start = Date.now();
       const caught = await expectFailed(outcomes, 'fan', { payload: true, topic: 'short' });
       (Date.now() - start).should.be.below(DELAY + 2000);
-      caught.error.code!.should.equal('TIMEOUT');
+      expectCode(caught.error, 'TIMEOUT');
       caught.error.message.should.equal('DeviceError: fan did not reach mode 20 % within 300 ms (now 60 %)');
       should(caught.topic).equal('short');
       await waitStatus('fan', 'red', 'ring', /^(timeout|fan did not reach mode 20 %)/);
@@ -170,12 +171,12 @@ describe('power-fan (runtime, simulator)', function () {
       const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set', fan_mode: '80', waitApplied: true, wait: '3000' })]);
       await ctl.fault({ path: FAN, method: 'POST', status: 400, message: 'Failed setting fan mode', count: 1 });
       const failed = await expectFailed(outcomes, 'fan', { payload: true });
-      failed.error.code!.should.equal('DEVICE_ERROR');
-      failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting fan mode', method: 'POST', path: FAN });
+      expectCode(failed.error, 'DEVICE_ERROR');
+      failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting fan mode', method: 'POST', path: wirePath(FAN) });
       (await wireSince(ctl)).should.eql([['POST', FAN, { fan_forced: true, fan_mode: 80 }]], 'no waiting after a failed set');
       await ctl.serviceDown('power');
       const down = await expectFailed(outcomes, 'fan', { operation: 'rpm' });
-      down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: RPM });
+      down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(RPM) });
       await waitStatus('fan', 'red', 'ring', deviceErrorStatus(502));
       // A failure while waiting (the service goes down between set and applied) fails the msg too.
       await ctl.serviceUp('power');

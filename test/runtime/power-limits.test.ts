@@ -5,8 +5,9 @@
  */
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
-import { helper, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath, wireRequest } from '../helpers/api';
 
 const LIMITS = apiPath('power', 'limits');
 const STATS = apiPath('power', 'stats');
@@ -17,7 +18,7 @@ describe('power-limits (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -49,7 +50,7 @@ describe('power-limits (runtime, simulator)', function () {
     for (const set of [low, high]) {
       const out = await sendOne(outcomes, 'lim', { payload: set, topic: 'limits' });
       out.payload!.should.eql({ status: 'success' });
-      out.request!.should.eql({ method: 'POST', path: LIMITS, body: set });
+      out.request!.should.eql(wireRequest({ method: 'POST', path: LIMITS, body: set }));
       should(out.topic).equal('limits');
       await waitStatus('lim', 'green', 'dot', `3V3 ${set.limit_3v3} mA, 5V0 ${set.limit_5v0} mA, 12V ${set.limit_12v} mA`);
       const stats = await sendOne(outcomes, 'lim', { operation: 'read' });
@@ -116,12 +117,12 @@ describe('power-limits (runtime, simulator)', function () {
     const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
     await ctl.fault({ path: LIMITS, status: 400, message: 'Failed setting current limit', count: 1 });
     const failed = await expectFailed(outcomes, 'lim', { payload: true });
-    failed.error.code!.should.equal('DEVICE_ERROR');
-    failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting current limit', method: 'POST', path: LIMITS });
+    expectCode(failed.error, 'DEVICE_ERROR');
+    failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting current limit', method: 'POST', path: wirePath(LIMITS) });
     await waitStatus('lim', 'red', 'ring', deviceErrorStatus(400, 'Failed setting cu'));
     await ctl.serviceDown('power');
     const down = await expectFailed(outcomes, 'lim', { operation: 'read' });
-    down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: STATS });
+    down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(STATS) });
     outcomes.caught.should.have.length(2);
   });
 });

@@ -7,8 +7,9 @@
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, protectionEvent, sendOk, sendOne, setPowerWorld, wireSince } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
-import { helper, waitFor, waitStatus } from '../helpers/node-red';
+import { expectCode, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API, wirePath } from '../helpers/api';
 
 const SOURCE_FIELDS = ['source_3v3', 'source_5v0', 'source_12v', 'source_total', 'efficiency_factor_3v3', 'efficiency_factor_5v0', 'efficiency_factor_12v'];
 const PROTECTION_FIELDS = [
@@ -34,7 +35,7 @@ describe('power-readings (runtime, simulator)', function () {
   let ctl: SimControl;
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -152,11 +153,11 @@ describe('power-readings (runtime, simulator)', function () {
     const outcomes = await loadBmcPower(ctl, 'power', [readings({ temperature: true })]);
     await ctl.fault({ path: apiPath('power', 'temperature'), status: 500, message: 'Internal Server Error', count: 1 });
     const failed = await expectFailed(outcomes, 'pr', { payload: true });
-    failed.error.code!.should.equal('DEVICE_ERROR');
-    failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal Server Error', method: 'GET', path: apiPath('power', 'temperature') });
+    expectCode(failed.error, 'DEVICE_ERROR');
+    failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal Server Error', method: 'GET', path: wirePath(apiPath('power', 'temperature')) });
     await ctl.serviceDown('power');
     const down = await expectFailed(outcomes, 'pr', { payload: true });
-    down.error.cause!.should.containEql({ statusCode: 502, path: apiPath('power', 'stats') });
+    down.error.cause!.should.containEql({ statusCode: 502, path: wirePath(apiPath('power', 'stats')) });
     await waitStatus('pr', 'red', 'ring', deviceErrorStatus(502));
     outcomes.caught.should.have.length(2);
   });

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// `npm test`: every check of the package, in order, each step's result printed, non-zero
+// exit when any step fails. CI runs exactly this (.ci/run).
+//
+//   build        TypeScript → dist/, editor bundle
+//   mocha        unit, simulator, runtime (Node-RED 4.1, the devDependency), reliability
+//   api-1.0      the runtime suite again against a simulator speaking the released API 1.0 (MD_API=1.0)
+//   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
+//   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
+//   runtime-5.0  the runtime suite on Node-RED 5.0, under Node 22 (its minimum)
+//   validate     the Flow Library scorecard (npm run validate)
+//
+// `node scripts/test.js browser validate` runs only the steps named (build always first).
+// Mocha runs with --forbid-only and --forbid-pending: a skipped test is a failure, not a pass.
+'use strict';
+const path = require('path');
+const { spawn } = require('child_process');
+const runtimes = require('./runtimes');
+
+const root = path.resolve(__dirname, '..');
+const mocha = require.resolve('mocha/bin/mocha.js', { paths: [root] });
+const STRICT = ['--forbid-only', '--forbid-pending'];
+/** The runtime suite alone, without .mocharc.json's spec list (which would add every suite). */
+const RUNTIME_ONLY = ['--no-config', '--timeout', '10000', '--reporter', 'spec', ...STRICT, 'dist/test/runtime/**/*.test.js'];
+
+/** Runs a command, passing its output through; resolves with exit code and mocha's counts. */
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // All of it: mocha's failure details come after its counts, however long they are.
+    let output = '';
+    const keep = (chunk) => {
+      output += chunk.toString('utf8');
+    };
+    child.stdout.on('data', (c) => {
+      process.stdout.write(c);
+      keep(c);
+    });
+    child.stderr.on('data', (c) => {
+      process.stderr.write(c);
+      keep(c);
+    });
+    child.on('close', (code, signal) => {
+      const count = (word) => {
+        const all = [...output.matchAll(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))];
+        return all.length ? Number(all[all.length - 1][1]) : 0;
+      };
+      resolve({ code: code ?? (signal ? 1 : 0), passing: count('passing'), failing: count('failing'), pending: count('pending') });
+    });
+  });
+}
+
+const STEPS = {
+  build: () => run(process.execPath, ['scripts/build.js']),
+  mocha: () => run(process.execPath, [mocha, ...STRICT]),
+  'api-1.0': () => run(process.execPath, [mocha, ...RUNTIME_ONLY], { MD_API: '1.0' }),
+  browser: () => run(process.execPath, [mocha, '--no-config', '--timeout', '180000', '--reporter', 'spec', ...STRICT, 'dist/test/browser/**/*.test.js']),
+  'runtime-3.1': () => {
+    const red = runtimes.nodeRed('3.1');
+    console.log(`Node-RED ${red.version} on Node ${process.version}`);
+    return run(process.execPath, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
+  },
+  'runtime-5.0': () => {
+    const red = runtimes.nodeRed('5.0');
+    const node = runtimes.node22();
+    console.log(`Node-RED ${red.version} on Node ${node.version}`);
+    return run(node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
+  },
+  validate: () => run(process.execPath, ['scripts/validate.js']),
+};
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+async function main() {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((s) => !(s in STEPS));
+  if (unknown.length) {
+    console.error(`test: unknown step(s) ${unknown.join(', ')}; steps: ${Object.keys(STEPS).join(', ')}`);
+    process.exit(2);
+  }
+  const names = asked.length ? ['build', ...asked.filter((s) => s !== 'build')] : Object.keys(STEPS);
+  const results = [];
+  for (const name of names) {
+    console.log(`\n===== ${name} =====`);
+    const started = Date.now();
+    let result;
+    try {
+      result = await STEPS[name]();
+    } catch (error) {
+      console.error(`test: ${name}: ${error.message}`);
+      result = { code: 1, passing: 0, failing: 0, pending: 0 };
+    }
+    const ok = result.code === 0 && result.failing === 0 && result.pending === 0;
+    results.push({ name, ok, ms: Date.now() - started, ...result });
+    console.log(`===== ${name}: ${ok ? 'ok' : 'FAILED'} (${seconds(Date.now() - started)}) =====`);
+    if (name === 'build' && !ok) break; // nothing else can run on a broken build
+  }
+
+  console.log('\n===== summary =====');
+  for (const r of results) {
+    const counts = r.passing || r.failing || r.pending ? `  ${r.passing} passing, ${r.failing} failing${r.pending ? `, ${r.pending} pending` : ''}` : '';
+    console.log(`${r.ok ? 'ok    ' : 'FAILED'}  ${r.name.padEnd(12)} ${seconds(r.ms).padStart(8)}${counts}`);
+  }
+  const passed = results.reduce((n, r) => n + r.passing, 0);
+  const failed = results.reduce((n, r) => n + r.failing + r.pending, 0) + results.filter((r) => !r.ok && !r.failing && !r.pending).length;
+  // One closing line over every suite (a failed step without test counts counts as one failure).
+  console.log(`\ntests: ${passed} passed, ${failed} failed`);
+  process.exit(results.every((r) => r.ok) && results.length === names.length ? 0 : 1);
+}
+
+main();

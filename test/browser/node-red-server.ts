@@ -1,0 +1,128 @@
+/**
+ * A real Node-RED for the browser tests, as a user gets it: this package packed with
+ * `npm pack` (so a file missing from package.json "files" fails here) and installed with
+ * npm into a fresh userDir, then Node-RED 4.1 (the devDependency) started on a free
+ * loopback port as a child process, stopped by its PID at the end.
+ */
+import fs from 'fs';
+import net from 'net';
+import os from 'os';
+import path from 'path';
+import http from 'http';
+import { ChildProcess, execFileSync, spawn } from 'child_process';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+export interface NodeRedServer {
+  url: string;
+  userDir: string;
+  /** What Node-RED printed (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** npm pack into `dir` without the prepare script (the step before built dist/); returns the tarball. */
+export function packPackage(dir: string): string {
+  const out = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--loglevel=error'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_ignore_scripts: 'true' },
+  });
+  const file = JSON.parse(out)[0].filename as string;
+  return path.join(dir, path.basename(file));
+}
+
+function settingsJs(port: number): string {
+  return `module.exports = {
+    uiHost: '127.0.0.1',
+    uiPort: ${port},
+    flowFile: 'flows.json',
+    credentialSecret: 'browser-test',
+    telemetry: { enabled: false },
+    diagnostics: { enabled: false },
+    // No first-run tour or palette catalogue: both would cover the canvas or go online.
+    editorTheme: { tours: false, palette: { catalogues: [] }, projects: { enabled: false } },
+    logging: { console: { level: 'warn', metrics: false, audit: false } },
+};
+`;
+}
+
+export async function startNodeRed(): Promise<NodeRedServer> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));
+  const userDir = path.join(work, 'userDir');
+  fs.mkdirSync(userDir);
+  const tarball = packPackage(work);
+  fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'md-browser-test', private: true }, null, 2));
+  // As the palette manager does it: npm install of the tarball (axios from the npm cache or registry).
+  execFileSync(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=error'], { cwd: userDir, stdio: 'inherit' });
+  const port = await freePort();
+  fs.writeFileSync(path.join(userDir, 'settings.js'), settingsJs(port));
+
+  let log = '';
+  // node red.js directly: the PID is Node-RED's own, so stopping it stops Node-RED.
+  const child: ChildProcess = spawn(process.execPath, [require.resolve('node-red/red.js', { paths: [root] }), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
+    cwd: userDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => (log += c));
+  child.stderr!.on('data', (c) => (log += c));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    if (exited) throw new Error(`Node-RED exited during start:\n${log}`);
+    try {
+      const nodes = await get(`${url}nodes`);
+      if (nodes.status === 200 && nodes.body.includes('@modular-device/node-red')) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`Node-RED did not serve the package at ${url} within 60 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  return {
+    url,
+    userDir,
+    output: () => log,
+    async stop() {
+      if (!exited) {
+        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGINT');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await gone;
+        clearTimeout(timer);
+      }
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * Faults, for every node kind at once: all fifteen action nodes deployed against one
+ * simulator (io slot 2, io slot 3 for the reset, bmc, power), then the device goes down at
+ * deploy, goes down mid-flow and comes back, answers slower than the timeout, answers 500,
+ * resets connections, sends truncated or non-JSON bodies, and restarts.
+ *
+ * For each: every msg ends exactly once (its output or one error at Catch, never both,
+ * never neither), every status turns red within one poll interval and green again once
+ * the device is back, polling nodes resume by themselves (no redeploy), and no unhandled
+ * rejection or uncaught exception occurs (guardProcess fails the test on one).
+ */
+import should from 'should';
+import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/poller';
+import { helper, sleep, waitFor } from '../helpers/node-red';
+import { lastSeq } from '../helpers/io-nodes';
+import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import {
+  Counted,
+  fire,
+  guardProcess,
+  isGreen,
+  isRed,
+  Kind,
+  kindDevices,
+  kindNode,
+  KINDS,
+  loadCollect,
+  reliabilityFlow,
+  settle,
+  waitAllStatus,
+} from '../helpers/reliability';
+
+const ALL = KINDS.map((k) => k.type);
+const POLLING = KINDS.filter((k) => k.poll);
+/** Nodes on a config node that polls (io slot 3 has only the reset node, which never polls). */
+const WATCHED = KINDS.filter((k) => k.device !== 'dev-io3').map((k) => k.type);
+const LONGEST_POLL = Math.max(...POLLING.map((k) => k.poll!));
+
+describe('reliability: faults, every node kind (runtime, simulator)', function () {
+  this.timeout(60000);
+  guardProcess();
+  let sim: Simulator;
+  let ctl: SimControl;
+  const figures: string[] = [];
+
+  before(async () => {
+    sim = await startSimulator({ port: 0 });
+    ctl = new SimControl(sim);
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+    await sim.close();
+    console.log(`      [reliability] faults: ${figures.join('; ')}`);
+  });
+  beforeEach(async () => {
+    await sim.resume();
+    await ctl.reset();
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await ctl.clearFaults();
+  });
+
+  async function load(timeout = 5000): Promise<Counted> {
+    return loadCollect(reliabilityFlow(KINDS.map(kindNode), kindDevices(sim.url, { timeout })));
+  }
+
+  /** Waits until every poller's wire path answered 200 after `since`; returns the ms it took. */
+  async function pollsResumed(since: number, timeoutMs = 15000): Promise<number> {
+    const start = Date.now();
+    await waitFor(
+      async () => {
+        const entries = await ctl.log(since);
+        return POLLING.every((k) => entries.some((e) => e.path.endsWith(k.pollPath!) && e.status === 200));
+      },
+      'every polling node to poll successfully',
+      timeoutMs,
+      20,
+    );
+    return Date.now() - start;
+  }
+
+  /** Waits until the settings applied on connect reached the device after `since`. */
+  async function applied(since: number): Promise<void> {
+    await waitFor(
+      async () => {
+        const entries = await ctl.log(since);
+        return ['/power-management', '/input/analog/threshold', '/input/digital/interrupt', '/bmc/0.9/0/watchdog'].every((p) =>
+          entries.some((e) => e.path.endsWith(p) && e.method === 'POST' && e.status === 200),
+        );
+      },
+      'the settings applied on connect',
+      15000,
+      20,
+    );
+  }
+
+  /** Everything healthy: every status green, settings applied, every poller polled. */
+  async function ready(since = 0): Promise<void> {
+    await waitAllStatus(ALL, isGreen, 'every node green', 15000);
+    await applied(since);
+    await pollsResumed(since);
+  }
+
+  /** One msg into every node; waits until each ended exactly once. */
+  async function oneEach(outcomes: Counted, timeoutMs = 20000) {
+    const sent = KINDS.map((k: Kind) => [k.type, k.msg()] as [string, any]);
+    const ids = fire(sent);
+    const fates = await settle(
+      outcomes,
+      sent.map(([node], i) => [node, ids[i]]),
+      timeoutMs,
+    );
+    return fates.map((fate, i) => ({ node: sent[i][0], ...fate }));
+  }
+
+  /** Every msg failed with `code` (and a message matching `message`). */
+  function allFailed(fates: Awaited<ReturnType<typeof oneEach>>, code: string, message?: RegExp): void {
+    for (const fate of fates) {
+      fate.errors.should.have.length(1, `${fate.node} should fail`);
+      should(fate.errors[0].error.code).equal(code, `${fate.node}: ${fate.errors[0].error.message}`);
+      if (message) fate.errors[0].error.message.should.match(message, fate.node);
+      fate.outputs.should.have.length(0);
+    }
+  }
+
+  function allSucceeded(fates: Awaited<ReturnType<typeof oneEach>>): void {
+    for (const fate of fates) {
+      if (fate.errors.length) throw new Error(`${fate.node} failed: ${fate.errors[0].error.message}`);
+      fate.completes.should.equal(1);
+    }
+  }
+
+  /** After a fault is gone: statuses green, pollers back, one msg into each node succeeds. Returns ms to green / to polls. */
+  async function recovers(outcomes: Counted, since: number): Promise<{ green: number; polls: number }> {
+    const start = Date.now();
+    const pollMs = await pollsResumed(since);
+    // Polling nodes turn green by themselves; a msg-driven node keeps the red of its last
+    // failed msg until its next msg (unless the connection itself was down): that is the truth.
+    await waitAllStatus(POLLING.map((k) => k.type), isGreen, 'polling nodes green again', 15000);
+    const green = Date.now() - start;
+    allSucceeded(await oneEach(outcomes));
+    await waitAllStatus(ALL, isGreen, 'every node green after a successful msg', 5000);
+    // "Within one poll of recovery": the first round after the fault is gone succeeds; its
+    // delay is the poller's backoff, capped at POLL_BACKOFF_MAX_MS.
+    pollMs.should.be.below(POLL_BACKOFF_MAX_MS + LONGEST_POLL + 1500);
+    return { green, polls: pollMs };
+  }
+
+  it('device down at deploy: each msg fails once (UNREACHABLE), red rings, then all resumes by itself', async () => {
+    await sim.pause();
+    const outcomes = await load();
+    await waitAllStatus(ALL, isRed(/^unreachable: .*connection refused/), 'every node red: unreachable');
+    allFailed(await oneEach(outcomes), 'UNREACHABLE', /connection refused/);
+    await sim.resume();
+    const start = Date.now();
+    await ready(0);
+    const back = Date.now() - start;
+    allSucceeded(await oneEach(outcomes));
+    figures.push(`down at deploy → all green and polling ${back} ms after the device came up`);
+  });
+
+  it('device down mid-flow and back: red within one poll interval, green and polling again without redeploy', async () => {
+    const outcomes = await load();
+    await ready();
+    await sim.pause();
+    const red = await waitAllStatus(WATCHED, isRed(/^unreachable/), 'nodes red: unreachable', 5000);
+    red.should.be.below(LONGEST_POLL + 1000, 'red within one poll interval (plus the time to notice)');
+    const fates = await oneEach(outcomes);
+    allFailed(fates, 'UNREACHABLE', /connection refused|connection reset/);
+    await waitAllStatus(ALL, isRed(), 'every node red after its msg failed');
+    await sleep(1500); // an outage of a while: backoffs have grown
+    await sim.resume();
+    const { green, polls } = await recovers(outcomes, await lastSeq(ctl));
+    figures.push(`down mid-flow → red after ${red} ms (poll intervals ${LONGEST_POLL} ms or less), green ${green} ms and polls back ${polls} ms after recovery`);
+  });
+
+  it('answers slower than the timeout: each msg fails once with TIMEOUT, nothing answers twice', async () => {
+    const outcomes = await load(400);
+    await ready();
+    await ctl.fault({ path: '*', latency_ms: 1200 });
+    const fates = await oneEach(outcomes, 30000);
+    allFailed(fates, 'TIMEOUT', /no answer from .* within 400 ms/);
+    await waitAllStatus(WATCHED, isRed(/^unreachable: no answer/), 'nodes red: no answer');
+    await ctl.clearFaults();
+    await sleep(1300); // the late answers arrive after the client gave up: they must change nothing
+    const since = await lastSeq(ctl);
+    const { green, polls } = await recovers(outcomes, since);
+    // Late answers produced no second outcome: every msg of this test ended exactly once.
+    const ends = [...outcomes.caught, ...outcomes.completed].filter((m) => String(m._msgid).startsWith('rel-'));
+    ends.should.have.length(2 * KINDS.length);
+    figures.push(`timeouts → green ${green} ms, polls back ${polls} ms after the latency went`);
+  });
+
+  it('HTTP 500 bursts: each msg fails once with DEVICE_ERROR 500, polls resume when it ends', async () => {
+    const outcomes = await load();
+    await ready();
+    await ctl.fault({ path: '/0.9/', status: 500, message: 'driver gone' });
+    const fates = await oneEach(outcomes);
+    allFailed(fates, 'DEVICE_ERROR', /failed: 500 driver gone/);
+    for (const fate of fates) should(fate.errors[0].error.cause?.statusCode).equal(500);
+    await waitAllStatus(ALL, isRed(/^500 driver gone/), 'every node red: 500 driver gone');
+    await ctl.clearFaults();
+    const since = await lastSeq(ctl);
+    const { polls } = await recovers(outcomes, since);
+    // A short burst: 20 answers of 500, then healthy again, msgs sent meanwhile.
+    await ctl.fault({ path: '/0.9/', status: 500, count: 20 });
+    const mixed = await oneEach(outcomes);
+    const failed = mixed.filter((f) => f.errors.length).length;
+    await ctl.clearFaults();
+    const more = await oneEach(outcomes);
+    allSucceeded(more);
+    figures.push(`500s → polls back ${polls} ms after the burst; a 20-answer burst failed ${failed} of ${KINDS.length} msgs, the next ${KINDS.length} all passed`);
+  });
+
+  it('connection resets: each msg fails once (UNREACHABLE: connection reset), then recovers', async () => {
+    const outcomes = await load();
+    await ready();
+    await ctl.fault({ path: '*', reset: true });
+    allFailed(await oneEach(outcomes), 'UNREACHABLE', /connection reset|socket hang up/);
+    await waitAllStatus(WATCHED, isRed(/^unreachable/), 'nodes red: unreachable');
+    await ctl.clearFaults();
+    const since = await lastSeq(ctl);
+    const { green, polls } = await recovers(outcomes, since);
+    figures.push(`resets → green ${green} ms, polls back ${polls} ms`);
+  });
+
+  for (const body of ['truncated', 'nonjson'] as const) {
+    it(`${body} bodies: each msg fails once with BAD_RESPONSE, then recovers`, async () => {
+      const outcomes = await load();
+      await ready();
+      await ctl.fault({ path: '/0.9/', body });
+      allFailed(await oneEach(outcomes), 'BAD_RESPONSE', /not JSON/);
+      await waitAllStatus(ALL, isRed(/not JSON/), 'every node red: not JSON');
+      await ctl.clearFaults();
+      await recovers(outcomes, await lastSeq(ctl));
+    });
+  }
+
+  it('device restart (state back to defaults): each msg ends once, polls go on, a restart with downtime re-applies settings', async () => {
+    const outcomes = await load();
+    await ready();
+    // Instant restart (the control API): the device forgets its settings without going away.
+    let since = await lastSeq(ctl);
+    await ctl.restart();
+    // Outputs need the power configuration, which the restart lost: the device says so, once.
+    const ids = fire([['io-output', { payload: { pin: 1, state: 'high' } }]]);
+    const [lost] = await settle(outcomes, [['io-output', ids[0]]]);
+    lost.errors.should.have.length(1);
+    should(lost.errors[0].error.code).equal('DEVICE_ERROR');
+    should(lost.errors[0].error.cause?.deviceMessage).equal('Power config missing');
+    await waitAllStatus(['io-output'], isRed(/Power config missing/), 'io-output red: power config missing');
+    // io-power's msg (sent first) configures the module again; then every msg passes.
+    allSucceeded(await oneEach(outcomes));
+    await pollsResumed(since);
+    await waitAllStatus(POLLING.map((k) => k.type), isGreen, 'polling nodes green after the restart');
+    // The keep-alive found the watchdog off after the restart and armed it again.
+    await waitFor(async () => (await ctl.log(since)).some((e) => e.method === 'POST' && e.path.endsWith('/bmc/0.9/0/watchdog') && e.status === 200), 'the watchdog re-armed', 5000);
+
+    // A restart as a real device does it: gone for a while, back with factory state.
+    since = await lastSeq(ctl);
+    await sim.pause();
+    sim.restart();
+    await waitAllStatus(WATCHED, isRed(/^unreachable/), 'nodes red while restarting');
+    await sleep(500);
+    await sim.resume();
+    const start = Date.now();
+    await ready(since); // io-power, io-threshold, io-input and the watchdog apply their settings again
+    const back = Date.now() - start;
+    allSucceeded(await oneEach(outcomes)); // io-output works again: its power configuration is back
+    figures.push(`restart with downtime → settings re-applied and all green ${back} ms after the device came back`);
+  });
+});

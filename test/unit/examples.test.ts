@@ -1,0 +1,43 @@
+/**
+ * The example flows: importable one by one and all together (npm start merges several into
+ * one flows.json), so node ids are unique across every file; every node type is this
+ * package's, a core node, or one of a module the file's name says it needs.
+ */
+import fs from 'fs';
+import path from 'path';
+import should from 'should';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const dir = path.join(root, 'examples');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const OURS = new Set(Object.keys(pkg['node-red'].nodes));
+const CORE = new Set(['tab', 'comment', 'inject', 'debug', 'function', 'change', 'switch', 'catch', 'status', 'complete', 'http request', 'rbe', 'delay', 'trigger', 'template', 'link in', 'link out', 'link call', 'json']);
+/** File name part → the node types that module brings. */
+const NEEDS: Array<{ tag: string; types: RegExp }> = [{ tag: 'needs-flowfuse-dashboard', types: /^ui-/ }];
+
+describe('examples', () => {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+
+  it('node ids are unique across all example files', () => {
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string }>) {
+        should(seen.has(node.id)).equal(false, `${node.id} in ${file} is also in ${seen.get(node.id)}`);
+        seen.set(node.id, file);
+      }
+    }
+  });
+
+  for (const file of files) {
+    it(`${file}: only known node types, wires to nodes of the file`, () => {
+      const nodes = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string; type: string; wires?: string[][] }>;
+      const ids = new Set(nodes.map((n) => n.id));
+      const extra = NEEDS.filter((n) => file.includes(n.tag));
+      for (const node of nodes) {
+        const known = OURS.has(node.type) || CORE.has(node.type) || extra.some((e) => e.types.test(node.type));
+        known.should.equal(true, `${file}: node type ${node.type} (${node.id})`);
+        for (const target of (node.wires ?? []).flat()) ids.has(target).should.equal(true, `${file}: ${node.id} wired to missing ${target}`);
+      }
+    });
+  }
+});
