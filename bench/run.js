@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: every scenario of the benchmark, each in a fresh process, against a
+ * simulator in its own process over loopback. Prints the tables (Markdown, as in the
+ * README's "Performance" section) and writes bench/results.json. A benchmark, not a test:
+ * it exits 0 whatever the figures; non-zero only when a scenario could not run.
+ *
+ *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,memory]
+ *
+ * --quick: small counts (a smoke run of a minute, figures not comparable).
+ * BENCH_ROOT=<dir>: measure another build of the package (see lib.js).
+ */
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { fork } = require('child_process');
+const lib = require('./lib');
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const onlyIndex = argv.indexOf('--only');
+const only = onlyIndex >= 0 ? argv[onlyIndex + 1].split(',') : null;
+
+const TARGETS = {
+  throughputToHttpRequest: 3,
+  throughputToRawHttp: 0.5,
+  notificationSlackMs: 10,
+  scaleCpuPercent: 25,
+  scaleLoopP99Ms: 20,
+  heapGrowthMB: 5,
+};
+
+/** Runs one scenario script in a fresh process; resolves its result. */
+function scenario(file, args = []) {
+  return new Promise((resolve, reject) => {
+    const load = os.loadavg()[0];
+    const started = Date.now();
+    const child = fork(path.join(__dirname, file), args, { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let outcome;
+    child.on('message', (m) => (outcome = m));
+    child.on('exit', (code) => {
+      if (outcome && outcome.result) {
+        resolve({ ...outcome.result, loadAverage1m: { start: lib.round(load, 2), end: lib.round(os.loadavg()[0], 2) }, wallSeconds: lib.round((Date.now() - started) / 1000, 1) });
+      } else reject(new Error(`${file} ${args.join(' ')}: ${outcome && outcome.error ? outcome.error : `exited with ${code}`}`));
+    });
+  });
+}
+
+function progress(text) {
+  process.stderr.write(`bench: ${text}\n`);
+}
+
+// ---- tables -------------------------------------------------------------------------------
+
+function table(head, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const yes = (ok) => (ok ? 'met' : '**missed**');
+const fmt = (v, digits = 2) => (v === null || v === undefined || Number.isNaN(v) ? '–' : typeof v === 'number' ? String(lib.round(v, digits)) : String(v));
+
+function throughputTable(r) {
+  const f = r.figures;
+  const rows = [
+    ['ours (' + (r.scenario === 'write' ? 'io-output' : 'io-read') + ')', f.ours],
+    ['ours, 32 msgs in flight', f['ours (pipelined)']],
+    ['ours: the client alone (no Node-RED)', f['ours (client only)']],
+    ['core http request node (keep-alive, JSON)', f['http request']],
+    ['axios loop (keep-alive, maxRedirects 0)', f.axios],
+    ['axios loop (keep-alive, defaults)', f['axios default']],
+    ['raw `http.request` loop (keep-alive)', f['raw http']],
+  ].filter(([, v]) => v);
+  return table(
+    ['client', 'msgs/s', 'p50 ms', 'p99 ms', 'CPU µs/msg', 'simulator CPU µs/msg'],
+    rows.map(([name, v]) => [name, fmt(v.perSecond, 0), fmt(v.p50ms, 3), fmt(v.p99ms, 3), fmt(v.cpuUsPerMsg, 0), fmt(v.simCpuUsPerMsg, 0)]),
+  );
+}
+
+function ratioLine(r) {
+  const q = r.ratios;
+  return (
+    `ours / http request node = **${fmt(q.oursToHttpRequest)}×** (target ≥ ${TARGETS.throughputToHttpRequest}×: ${yes(q.oursToHttpRequest >= TARGETS.throughputToHttpRequest)}); ` +
+    `ours / raw http = **${fmt(q.oursToRawHttp)}×** (target ≥ ${TARGETS.throughputToRawHttp}×: ${yes(q.oursToRawHttp >= TARGETS.throughputToRawHttp)}); ` +
+    `ours / axios = ${fmt(q.oursToAxios)}×; 32 in flight: ${fmt(q.pipelinedToHttpRequest)}× http request, ${fmt(q.pipelinedToRawHttp)}× raw http. ` +
+    `${r.n} msgs per client in ${r.rounds} interleaved rounds; out of order: ${r.outOfOrder}; errors: ${r.errors}.`
+  );
+}
+
+function report(results, facts) {
+  const out = [];
+  out.push(
+    `Machine: ${facts.cores} × ${facts.cpu}, ${facts.memoryGiB} GiB, ${facts.platform}; Node ${facts.node}, Node-RED ${facts.nodeRed}, axios ${facts.axios}; ` +
+      `${facts.date}; load average at start ${facts.loadAverage.join(' / ')}.`,
+  );
+  for (const key of ['write', 'read']) {
+    const r = results[key];
+    if (!r) continue;
+    out.push(`\n### ${key === 'write' ? '1. Write: `POST output/state`, sequential' : '2. Read: `GET input/values`, sequential'}\n`);
+    out.push(throughputTable(r));
+    out.push(`\n${ratioLine(r)}`);
+  }
+  if (results.notify) {
+    out.push('\n### 3. Notification latency (alert raised → msg out of notification-poll)\n');
+    out.push(
+      table(
+        ['poll interval', 'alerts', 'missed', 'p50 ms', 'p99 ms', 'max ms', 'p99 from the control answer', 'target p99', '', 'event-loop delay p99: Node-RED / idle process'],
+        results.notify.results.map((x) => [
+          `${x.intervalMs} ms`,
+          x.alerts,
+          x.missed + (x.unexpected ? ` (+${x.unexpected} unexpected)` : ''),
+          fmt(x.fromSendMs.p50, 1),
+          fmt(x.fromSendMs.p99, 1),
+          fmt(x.fromSendMs.max, 1),
+          fmt(x.fromAnswerMs.p99, 1),
+          `≤ ${x.targetP99Ms} ms, none missed`,
+          yes(x.met),
+          `${fmt(x.eventLoopDelayMs && x.eventLoopDelayMs.p99, 1)} / ${fmt(x.idleProcessEventLoopDelayMs && x.idleProcessEventLoopDelayMs.p99, 1)} ms`,
+        ]),
+      ),
+    );
+  }
+  const scales = [results.scale, results.scale10].filter(Boolean);
+  if (scales.length) {
+    const s0 = scales[0];
+    out.push(`\n### 4. Scale: ${s0.modules} modules, notification-poll every ${s0.intervalMs} ms on each, ${lib.round(s0.seconds, 0)} s\n`);
+    out.push(
+      table(
+        ['device API', 'Node-RED process CPU (target < 25 % of one core)', 'event-loop delay p99 (max) (target < 20 ms)', 'idle process alongside: p99 (max)', 'device requests/s', 'CPU µs/request', 'alerts', 'missed', 'alert latency p50 / p99'],
+        scales.map((s) => [
+          s.api,
+          `${fmt(s.cpuPercentOfOneCore, 1)} % (${yes(s.cpuPercentOfOneCore < TARGETS.scaleCpuPercent)})`,
+          `${fmt(s.eventLoopDelayMs.p99)} ms (${fmt(s.eventLoopDelayMs.max)}) (${yes(s.eventLoopDelayMs.p99 < TARGETS.scaleLoopP99Ms)})`,
+          s.idleProcessEventLoopDelayMs ? `${fmt(s.idleProcessEventLoopDelayMs.p99)} ms (${fmt(s.idleProcessEventLoopDelayMs.max)})` : '–',
+          s.requestsPerSecond,
+          fmt(s.cpuUsPerRequest, 0),
+          s.alerts,
+          s.missed,
+          `${fmt(s.alertLatencyMs.p50, 1)} / ${fmt(s.alertLatencyMs.p99, 1)} ms`,
+        ]),
+      ),
+    );
+    if (results.scale10) out.push('\nAPI 1.0 (the released services) reads notifications pin by pin: six requests per round instead of one.');
+  }
+  if (results.memory) {
+    const m = results.memory;
+    out.push(`\n### 5. Memory: ${m.msgs} msgs (half io-output, half io-read), after a full GC\n`);
+    out.push(
+      table(
+        ['', 'heap used MB', 'RSS MB'],
+        [
+          ['before', fmt(m.before.heapUsedMB), fmt(m.before.rssMB, 1)],
+          ['after', fmt(m.after.heapUsedMB), fmt(m.after.rssMB, 1)],
+          ['growth', `**${fmt(m.heapGrowthMB)}** (target < ${TARGETS.heapGrowthMB} MB: ${yes(m.met)})`, fmt(m.rssGrowthMB, 1)],
+        ],
+      ),
+    );
+  }
+  if (results.load) {
+    const l = results.load;
+    out.push('\n### 6. Package load time (fresh process each)\n');
+    out.push(
+      table(
+        ['first require → all node types registered', 'of which inside require()', 'node types', "Node-RED's whole start"],
+        [[`${fmt(l.requireToRegisteredMs, 1)} ms`, `${fmt(l.insideRequireMs, 1)} ms`, l.types, `${fmt(l.nodeRedStartMs, 0)} ms`]],
+      ),
+    );
+    out.push(`\nMedian of ${l.samples.length} fresh processes: ${l.samples.map((s) => s.requireToRegisteredMs).join(', ')} ms.`);
+  }
+  return out.join('\n');
+}
+
+/** Whether the simulator of this build has --api (API 1.0 arrived after 0.9). */
+function simulatorSpeaks(api) {
+  const help = require('child_process').spawnSync(process.execPath, [path.join(lib.DIST, 'simulator', 'cli.js'), '--help'], { encoding: 'utf8' });
+  return (help.stdout || '').includes('--api') && (help.stdout || '').includes(api);
+}
+
+// ---- main ---------------------------------------------------------------------------------
+
+async function main() {
+  lib.checkBuilt();
+  const facts = lib.machine();
+  const started = Date.now();
+  const want = (name) => !only || only.includes(name);
+  const results = {};
+  const n = quick ? ['--n', '2000', '--rounds', '2'] : [];
+  if (want('load')) {
+    progress('package load time (3 fresh processes)');
+    const samples = [];
+    for (let i = 0; i < 3; i++) samples.push(await scenario('loadtime.js'));
+    const mid = [...samples].sort((a, b) => a.requireToRegisteredMs - b.requireToRegisteredMs)[1];
+    results.load = { ...mid, samples };
+  }
+  if (want('write')) {
+    progress('1. write throughput');
+    results.write = await scenario('throughput.js', ['--scenario', 'write', ...n]);
+  }
+  if (want('read')) {
+    progress('2. read throughput');
+    results.read = await scenario('throughput.js', ['--scenario', 'read', ...n]);
+  }
+  if (want('notify')) {
+    progress('3. notification latency');
+    results.notify = await scenario('notify.js', quick ? ['--alerts', '50'] : []);
+  }
+  if (want('scale')) {
+    progress('4. scale (30 s)');
+    results.scale = await scenario('scale.js', quick ? ['--seconds', '5'] : []);
+  }
+  if (want('scale10') && simulatorSpeaks('1.0')) {
+    progress('4b. scale against API 1.0 (30 s)');
+    results.scale10 = await scenario('scale.js', ['--api', '1.0', ...(quick ? ['--seconds', '5'] : [])]);
+  }
+  if (want('memory')) {
+    progress('5. memory');
+    results.memory = await scenario('memory.js', quick ? ['--n', '20000'] : []);
+  }
+  const text = report(results, facts);
+  process.stdout.write(`\n${text}\n\nTotal: ${lib.round((Date.now() - started) / 1000, 0)} s. Written to bench/results.json.\n`);
+  const file = path.join(__dirname, 'results.json');
+  fs.writeFileSync(file, `${JSON.stringify({ machine: facts, quick, targets: TARGETS, results, markdown: text, seconds: lib.round((Date.now() - started) / 1000, 0) }, null, 2)}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench: ${error && error.stack ? error.stack : error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,333 @@
+/**
+ * Scenarios 1 and 2: write (`POST output/state` through io-output) and read
+ * (`GET input/values` through io-read) throughput, in one process, on one simulator (in
+ * its own process), against what a user would otherwise use:
+ *
+ *   ours          the package's node, msg in with node.receive(), msg out at a sink node
+ *   http request  the core node, keep-alive on ("persist"), JSON parsed ("ret: obj"),
+ *                 same URL, method and body, msg in and out the same way
+ *   axios         a plain loop in this process: keep-alive agent, maxRedirects 0
+ *   axios default the same with axios' defaults (follow-redirects in the path)
+ *   raw http      a plain http.request loop, keep-alive agent: the limit of a Node client
+ *
+ * Sequential for all (the next msg after the previous output): per-msg cost, like for like.
+ * Plus a pipelined figure for ours (a window of msgs in flight; the queue takes them in
+ * order, one request at a time on the wire). Contestants take turns, in a rotated order,
+ * for several rounds (n msgs per contestant in all, n/rounds per round); msgs/s is the
+ * median of the rounds, latencies are pooled, ratios are medians of the per-round ratios
+ * (contestants of one round ran seconds apart, so a noisy neighbour hits them alike).
+ *
+ *   node bench/throughput.js --scenario write|read [--n 20000] [--rounds 5] [--sim child|inprocess] [--only ours,raw http]
+ */
+'use strict';
+const http = require('http');
+const { performance } = require('perf_hooks');
+const lib = require('./lib');
+
+function args() {
+  const a = process.argv.slice(2);
+  const get = (name, fallback) => {
+    const i = a.indexOf(`--${name}`);
+    return i >= 0 ? a[i + 1] : fallback;
+  };
+  return {
+    scenario: get('scenario', 'write'),
+    n: Number(get('n', process.env.BENCH_N || 20000)),
+    rounds: Number(get('rounds', process.env.BENCH_ROUNDS || 5)),
+    warmup: Number(get('warmup', 1000)),
+    window: Number(get('window', 32)),
+    /** Comma-separated contestants to run (for profiling one of them with --cpu-prof). */
+    only: get('only', ''),
+    /** 'child' (default): the simulator in its own process; 'inprocess': in this one (its CPU then counts). */
+    sim: get('sim', process.env.BENCH_SIM || 'child'),
+  };
+}
+
+const SLOT = 2;
+
+function flows(url, scenario) {
+  const path = scenario === 'write' ? `/api/io/0.9/${SLOT}/output/state` : `/api/io/0.9/${SLOT}/input/values`;
+  const method = scenario === 'write' ? 'POST' : 'GET';
+  return {
+    path,
+    method,
+    nodes: [
+      lib.tab(),
+      lib.deviceNode('dev', url, SLOT, { queueLimit: '1000' }),
+      {
+        id: 'ours',
+        type: scenario === 'write' ? 'io-output' : 'io-read',
+        z: lib.TAB,
+        x: 300,
+        y: 100,
+        name: '',
+        device: 'dev',
+        ...(scenario === 'write'
+          ? { pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', frequency: '1000', duty: '50', prescaler: '47', period: '1000', time_on: '500' }
+          : { source: 'values', pin: 'all', interval: '0', onlyOnChange: false, deadband: '0', output: 'record' }),
+        wires: [['ours-sink']],
+      },
+      lib.sinkNode('ours-sink', 100),
+      {
+        id: 'httpreq',
+        type: 'http request',
+        z: lib.TAB,
+        x: 300,
+        y: 200,
+        name: '',
+        method,
+        ret: 'obj',
+        paytoqs: 'ignore',
+        url: `${url}${path}`,
+        tls: '',
+        persist: true,
+        proxy: '',
+        insecureHTTPParser: false,
+        authType: '',
+        senderr: false,
+        headers: [],
+        wires: [['http-sink']],
+      },
+      lib.sinkNode('http-sink', 200),
+      ...lib.catchTo('caught'),
+    ],
+  };
+}
+
+/** One msg at a time through a Node-RED node: resolves with the msg at the sink. */
+function nodeDriver(red, nodeId, sinkId) {
+  const node = red.getNode(nodeId);
+  let waiting = null;
+  red.onSink(sinkId, (msg) => {
+    const w = waiting;
+    waiting = null;
+    if (w) w.resolve(msg);
+  });
+  return {
+    node,
+    send(msg) {
+      return new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        node.receive(msg);
+      });
+    },
+    fail(error) {
+      const w = waiting;
+      waiting = null;
+      if (w) w.reject(error);
+    },
+  };
+}
+
+/** n sequential msgs: rate, latency of each, CPU per msg of this process and of the simulator. */
+async function measure(n, one, sim) {
+  const latency = new Float64Array(n);
+  const cpu0 = process.cpuUsage();
+  const simCpu0 = sim ? sim.cpuMs() : NaN;
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await one(i);
+    latency[i] = performance.now() - t0;
+  }
+  const elapsed = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    perSecond: (n * 1000) / elapsed,
+    latency,
+    cpuUsPerMsg: (cpu.user + cpu.system) / n,
+    simCpuUsPerMsg: sim ? ((sim.cpuMs() - simCpu0) * 1000) / n : NaN,
+  };
+}
+
+function writeBody(i) {
+  return { pin: 1, state: i % 2 ? 'low' : 'high' };
+}
+
+async function main() {
+  const opt = args();
+  lib.checkBuilt();
+  const write = opt.scenario === 'write';
+  const sim = opt.sim === 'inprocess' ? await lib.startSimInProcess() : await lib.startSim();
+  const red = await lib.startRed();
+  try {
+    if (write) await lib.powerConfig(sim, SLOT);
+    const f = flows(sim.url, opt.scenario);
+    await red.deploy(f.nodes);
+    await lib.waitConnected(red, ['dev']);
+
+    const errors = [];
+    const ours = nodeDriver(red, 'ours', 'ours-sink');
+    const httpNode = nodeDriver(red, 'httpreq', 'http-sink');
+    red.onSink('caught', (msg) => {
+      errors.push(msg.error && msg.error.message);
+      const error = new Error(`Catch: ${msg.error && msg.error.message}`);
+      ours.fail(error);
+      httpNode.fail(error);
+    });
+
+    let outOfOrder = 0;
+    const check = (out, i, ok) => {
+      if (out.seq !== i) outOfOrder++;
+      if (!ok(out)) throw new Error(`unexpected output for msg ${i}: ${JSON.stringify(out.payload).slice(0, 200)}`);
+    };
+    const oursOk = write ? (m) => m.payload && m.payload.status === 'success' : (m) => m.payload && Array.isArray(m.payload.pins);
+    const httpOk = write ? (m) => m.statusCode === 200 && m.payload && m.payload.status === 'success' : (m) => m.statusCode === 200 && Array.isArray(m.payload.pins);
+    const msgFor = (i) => (write ? { payload: writeBody(i), seq: i } : { seq: i });
+
+    const url = `${sim.url}${f.path}`;
+    const rawAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const axios = require(require.resolve('axios', { paths: [lib.ROOT] }));
+    const axiosTuned = axios.create({ httpAgent: new http.Agent({ keepAlive: true, maxSockets: 1 }), maxRedirects: 0, proxy: false });
+    const axiosDefault = axios.create({ httpAgent: new http.Agent({ keepAlive: true, maxSockets: 1 }) });
+
+    const rawOnce = (i) =>
+      new Promise((resolve, reject) => {
+        const data = write ? JSON.stringify(writeBody(i)) : undefined;
+        const req = http.request(
+          url,
+          {
+            method: f.method,
+            agent: rawAgent,
+            headers: data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), Accept: 'application/json' } : { Accept: 'application/json' },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c) => (text += c));
+            res.on('end', () => {
+              try {
+                const body = JSON.parse(text);
+                if (res.statusCode !== 200) throw new Error(`raw http: ${res.statusCode} ${text}`);
+                resolve(body);
+              } catch (error) {
+                reject(error);
+              }
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end(data);
+      });
+    const axiosOnce = (instance) => async (i) => {
+      const res = await instance.request({ method: f.method, url, data: write ? writeBody(i) : undefined });
+      if (res.status !== 200 || typeof res.data !== 'object') throw new Error(`axios: ${res.status}`);
+      return res.data;
+    };
+
+    // The package's client alone (no Node-RED): the same queue, axios instance and answer
+    // checks the node uses, to tell the client's cost from Node-RED's.
+    const { DeviceClient } = lib.requireDist('nodes/lib/client');
+    const client = new DeviceClient({ url: sim.url, service: 'io', slot: SLOT, apiVersion: '0.9', queueLimit: 1000 });
+    const clientOnce = write
+      ? (i) => client.request({ method: 'POST', endpoint: ['output', 'state'], body: writeBody(i) })
+      : () => client.request({ method: 'GET', endpoint: ['input', 'values'] });
+
+    const contestants = {
+      ours: async (i) => check(await ours.send(msgFor(i)), i, oursOk),
+      'ours (client only)': clientOnce,
+      'http request': async (i) => check(await httpNode.send(msgFor(i)), i, httpOk),
+      axios: axiosOnce(axiosTuned),
+      'axios default': axiosOnce(axiosDefault),
+      'raw http': rawOnce,
+    };
+    const names = Object.keys(contestants).filter((name) => !opt.only || opt.only.split(',').includes(name));
+
+    // Warm-up: JIT, sockets, the simulator's own paths.
+    for (const name of names) await measure(opt.warmup, contestants[name]);
+
+    const runs = Object.fromEntries(names.map((n) => [n, { perSecond: [], latency: [], cpu: [], simCpu: [] }]));
+    for (let round = 0; round < opt.rounds; round++) {
+      const order = names.map((_, k) => names[(k + round) % names.length]);
+      for (const name of order) {
+        if (global.gc) global.gc();
+        const r = await measure(Math.round(opt.n / opt.rounds), contestants[name], sim);
+        runs[name].perSecond.push(r.perSecond);
+        runs[name].latency.push(r.latency);
+        runs[name].cpu.push(r.cpuUsPerMsg);
+        runs[name].simCpu.push(r.simCpuUsPerMsg);
+      }
+    }
+
+    // Pipelined: a window of msgs in flight through ours; outputs must come out in order.
+    const pipelined = [];
+    for (let round = 0; round < (!opt.only || opt.only.split(',').includes('pipelined') ? opt.rounds : 0); round++) {
+      if (global.gc) global.gc();
+      pipelined.push(await pipeline(red, ours.node, Math.round(opt.n / opt.rounds), opt.window, msgFor, oursOk, () => outOfOrder++));
+    }
+
+    const figures = {};
+    for (const name of names) {
+      const all = [];
+      for (const l of runs[name].latency) for (const v of l) all.push(v);
+      figures[name] = {
+        perSecond: Math.round(lib.median(runs[name].perSecond)),
+        rounds: runs[name].perSecond.map((v) => Math.round(v)),
+        p50ms: lib.round(lib.percentile(all, 50), 3),
+        p99ms: lib.round(lib.percentile(all, 99), 3),
+        // CPU time per msg (user + system): of this process, and of the simulator's process
+        cpuUsPerMsg: Math.round(lib.median(runs[name].cpu)),
+        simCpuUsPerMsg: Math.round(lib.median(runs[name].simCpu)),
+      };
+    }
+    if (pipelined.length) {
+      figures['ours (pipelined)'] = {
+        perSecond: Math.round(lib.median(pipelined)),
+        rounds: pipelined.map((v) => Math.round(v)),
+        window: opt.window,
+      };
+    }
+    const perRound = (name) => (name === 'ours (pipelined)' ? pipelined : runs[name] ? runs[name].perSecond : []);
+    const ratio = (a, b) => {
+      const x = perRound(a);
+      const y = perRound(b);
+      if (!x.length || x.length !== y.length) return null;
+      return lib.round(lib.median(x.map((v, k) => v / y[k])), 2);
+    };
+    rawAgent.destroy();
+    client.close();
+    return {
+      scenario: opt.scenario,
+      request: `${f.method} ${f.path}`,
+      n: opt.n,
+      rounds: opt.rounds,
+      simulator: opt.sim === 'inprocess' ? 'in this process' : 'own process',
+      figures,
+      ratios: {
+        oursToHttpRequest: ratio('ours', 'http request'),
+        oursToRawHttp: ratio('ours', 'raw http'),
+        oursToAxios: ratio('ours', 'axios'),
+        pipelinedToHttpRequest: ratio('ours (pipelined)', 'http request'),
+        pipelinedToRawHttp: ratio('ours (pipelined)', 'raw http'),
+      },
+      outOfOrder,
+      errors: errors.length,
+      firstError: errors[0],
+    };
+  } finally {
+    await red.stop().catch(() => {});
+    await sim.stop();
+  }
+}
+
+/** `n` msgs through `node` with up to `window` in flight; resolves msgs/s. */
+function pipeline(red, node, n, window, msgFor, ok, disorder) {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let received = 0;
+    const start = performance.now();
+    const sendNext = () => node.receive(msgFor(sent++));
+    red.onSink('ours-sink', (msg) => {
+      if (msg.seq !== received) disorder();
+      if (!ok(msg)) return reject(new Error(`unexpected output ${JSON.stringify(msg.payload).slice(0, 200)}`));
+      received++;
+      if (received === n) return resolve((n * 1000) / (performance.now() - start));
+      if (sent < n) sendNext();
+    });
+    red.onSink('caught', (msg) => reject(new Error(`Catch: ${msg.error && msg.error.message}`)));
+    while (sent < Math.min(window, n)) sendNext();
+  });
+}
+
+if (require.main === module) lib.main(main);
+module.exports = { main };
