@@ -5,7 +5,7 @@
 import { SimError, SUCCESS } from '../errors';
 import { BmcModel } from '../models/bmc';
 import { Route, RouteContext, RouteTable } from '../router';
-import { descriptor } from '../api09/common';
+import { BMC_ROUTES as API09_BMC } from '../api09/bmc';
 import { reset, within } from './common';
 
 const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
@@ -29,36 +29,13 @@ const PLUGGED: Readonly<Record<number, { manufacturer: string; product: string; 
   5: { manufacturer: 'Example Radio', product: 'LTE Modem', serial_code: 'SIM0005' },
 };
 
+/** Routes API 1.0 answers exactly as 0.9 does (real §3.3). */
+const SAME_AS_09 = ['GET descriptor', 'GET voltage', 'GET temperature', 'GET watchdog', 'GET watchdog/alive', 'GET watchdog/save'];
+
 const routes: Array<[string, Route]> = [
-  ['GET descriptor', descriptor],
+  // Reads (and alive/save) are the same in both versions.
+  ...SAME_AS_09.map((key): [string, Route] => [key, API09_BMC.get(key)!]),
   ['POST reset', reset],
-  [
-    'GET voltage',
-    {
-      handle(ctx) {
-        const r = bmc(ctx).voltages(ctx.now);
-        return { voltage_1v8: r.v1v8, voltage_rtc: r.vRtc };
-      },
-    },
-  ],
-  [
-    'GET temperature',
-    {
-      handle(ctx) {
-        const r = bmc(ctx).temperatures(ctx.now);
-        return { ntc_0: r.ntc0, ntc_1: r.ntc1 };
-      },
-    },
-  ],
-  [
-    'GET watchdog',
-    {
-      handle(ctx) {
-        const w = bmc(ctx).watchdog(ctx.now);
-        return { timeout: w.timeoutMs, timeout_left: w.leftMs, shutdown_timeout: w.shutdownMs, emergency_mode: w.emergency };
-      },
-    },
-  ],
   [
     'POST watchdog',
     {
