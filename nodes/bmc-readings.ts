@@ -4,40 +4,21 @@
  * or polled every N ms, optionally only when a value moved past the deadband.
  */
 import { registerActionNode } from './lib/action-node';
-import { ChangeFilter } from './lib/change';
-import { ensure, invalidInput } from './lib/errors';
-import { check } from './lib/limits';
-import { mergedOutput, readMerged } from './lib/readings';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
+import { invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
+import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/readings';
+import { boolSetting } from './lib/settings';
 import type { NodeAPI, NodeDef } from './lib/red';
 
-interface Settings {
-  endpoints: string[][];
-  interval: number;
-  onlyOnChange: boolean;
-  output: 'record' | 'per-field';
-  filter: ChangeFilter;
-}
-
-function readSettings(def: NodeDef): Settings {
+function readSettings(def: NodeDef): ReadingSettings {
   const endpoints: string[][] = [];
   if (boolSetting(def.voltage, true)) endpoints.push(['voltage']);
   if (boolSetting(def.temperature, true)) endpoints.push(['temperature']);
-  if (!endpoints.length) throw invalidInput('choose voltage, temperature or both');
-  const interval = intSetting(def.interval, 0);
-  const deadband = intSetting(def.deadband, 0);
-  ensure(check('poll_interval', interval, 'interval'));
-  ensure(check('deadband', deadband));
-  return {
-    endpoints,
-    interval: interval as number,
-    onlyOnChange: boolSetting(def.onlyOnChange, false),
-    output: textSetting(def.output) === 'per-field' ? 'per-field' : 'record',
-    filter: new ChangeFilter(deadband as number),
-  };
+  if (!endpoints.length) throw invalidInput(t('bmc-readings.chooseRecords'));
+  return readingSettings(def, endpoints);
 }
 
-const read = (s: Settings) => ({ requests: [], run: readMerged(s.endpoints), done: 'read' });
+const read = readOperation;
 
 export = function (RED: NodeAPI) {
   registerActionNode(RED, 'bmc-readings', {

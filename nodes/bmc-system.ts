@@ -4,6 +4,7 @@
  */
 import { Operation, registerActionNode } from './lib/action-node';
 import { ensure, invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { check, checkBool, checkValue } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -36,8 +37,8 @@ function build(msg: NodeMessage, s: Settings): Operation {
   ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
   const f = payloadFields(msg, ['mode', 'duration', 'enabled', 'timeout']);
   if (operation === 'hard_reset') {
-    if (!s.confirm) throw invalidInput('hard reset refused: turn on "confirm" in the node to allow resetting the device');
-    return { requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, done: 'hard reset sent' };
+    if (!s.confirm) throw invalidInput(t('bmc-system.hardResetRefused'));
+    return { requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, done: t('bmc-system.hardResetSent') };
   }
   if (operation === 'usb_bootloader') {
     const enabled = given(f.enabled, s.enabled);
@@ -46,7 +47,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
     ensure(check('bootloader_timeout', timeout, 'timeout'));
     return {
       requests: { method: 'POST', endpoint: ['usb_bootloader'], body: { enabled, timeout } },
-      done: enabled ? `bootloader on next reset (${timeout} ms)` : 'bootloader off',
+      done: enabled ? t('bmc-system.bootloaderOn', { timeout }) : t('bmc-system.bootloaderOff'),
     };
   }
   // The released service needs a duration for every mode, also 0 and 1 (real §3.3).
@@ -54,7 +55,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const duration = given(f.duration, s.duration);
   ensure(check('buzzer_mode', mode, 'mode'));
   ensure(check('buzzer_duration', duration, 'duration'));
-  return { requests: { method: 'POST', endpoint: ['buzzer'], body: { mode, duration } }, done: `buzzer mode ${mode}, ${duration} ms` };
+  return { requests: { method: 'POST', endpoint: ['buzzer'], body: { mode, duration } }, done: t('bmc-system.buzzer', { mode, duration }) };
 }
 
 export = function (RED: NodeAPI) {

@@ -5,6 +5,7 @@
  */
 import { Operation, registerActionNode } from './lib/action-node';
 import { ensure, invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { check, checkBool, checkValue } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -37,23 +38,23 @@ function build(msg: NodeMessage, s: Settings): Operation {
   switch (operation) {
     case 'hub':
       ensure(checkBool('state', state));
-      return { requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, done: `hub ${state ? 'on' : 'off'} (after reset)` };
+      return { requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, done: t(state ? 'bmc-usbhub.hubOn' : 'bmc-usbhub.hubOff') };
     case 'port': {
       const port = given(f.port, s.port);
       ensure(check('usb_port', port, 'port'));
       ensure(checkBool('state', state));
       return {
         requests: { method: 'POST', endpoint: ['usbhub', 'port', port as number], body: { state } },
-        done: `port ${port} ${state ? 'on' : 'off'} (after reset)`,
+        done: t(state ? 'bmc-usbhub.portOn' : 'bmc-usbhub.portOff', { port }),
       };
     }
     case 'reset':
-      if (!s.confirm) throw invalidInput('USB hub reset refused: turn on "confirm" in the node (the reset disconnects every USB device)');
-      return { requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, done: 'hub reset: settings applied' };
+      if (!s.confirm) throw invalidInput(t('bmc-usbhub.resetRefused'));
+      return { requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, done: t('bmc-usbhub.resetDone') };
     case 'devices':
-      return { requests: { method: 'GET', endpoint: ['usbhub', 'devices'] }, done: 'devices listed' };
+      return { requests: { method: 'GET', endpoint: ['usbhub', 'devices'] }, done: t('bmc-usbhub.devicesListed') };
     default:
-      return { requests: { method: 'GET', endpoint: ['usbhub'] }, done: 'read' };
+      return { requests: { method: 'GET', endpoint: ['usbhub'] }, done: t('common.read') };
   }
 }
 

@@ -11,6 +11,7 @@
 import { Operation, Outcome, registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
 import { DeviceError, ensure, invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { check, checkKeepAlive, checkValue } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -52,25 +53,25 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const { timeout } = payloadFields(msg, ['timeout']);
   switch (operation as Op) {
     case 'read':
-      return { requests: { method: 'GET', endpoint: ['watchdog'] }, done: 'read' };
+      return { requests: { method: 'GET', endpoint: ['watchdog'] }, done: t('common.read') };
     case 'timeout': {
       const value = given(timeout, s.timeout);
       ensure(check('watchdog_timeout', value, 'timeout'));
-      return { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, done: value === 0 ? 'watchdog off' : `timeout ${value} ms` };
+      return { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, done: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }) };
     }
     case 'alive':
-      return { requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, done: 'alive' };
+      return { requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, done: t('bmc-watchdog.alive') };
     case 'save':
-      return { requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, done: 'saved' };
+      return { requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, done: t('bmc-watchdog.saved') };
     case 'shutdown':
-      if (!s.confirm) throw invalidInput('shutdown refused: turn on "confirm" in the node to allow starting a shutdown');
-      return { requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, done: 'shutdown started' };
+      if (!s.confirm) throw invalidInput(t('bmc-watchdog.shutdownRefused'));
+      return { requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, done: t('bmc-watchdog.shutdownStarted') };
     case 'sw_shutdown_timeout': {
       const value = given(timeout, s.swShutdownTimeout);
       ensure(check('sw_shutdown_timeout', value, 'timeout'));
       return {
         requests: { method: 'POST', endpoint: ['watchdog', 'sw_shutdown_timeout'], body: { timeout: value } },
-        done: `shutdown timeout ${value} ms`,
+        done: t('bmc-watchdog.shutdownTimeout', { timeout: value }),
       };
     }
   }
@@ -98,7 +99,7 @@ function keepAliveRound(s: Settings): Operation {
       const state = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] });
       return { data: { ...state.data, rearmed }, request: state.request };
     },
-    done: 'alive',
+    done: t('bmc-watchdog.alive'),
     meta: { keepAlive: true },
   };
 }
@@ -106,12 +107,12 @@ function keepAliveRound(s: Settings): Operation {
 function output(result: DeviceResult, msg: NodeMessage, _s: Settings, op: Operation): Outcome {
   const state = result.data as WatchdogState;
   if (op.meta?.keepAlive) {
-    const again = (result.data as { rearmed?: boolean }).rearmed ? ' (re-armed after a device reset)' : '';
-    return { msgs: [], status: `alive, timeout_left ${state.timeout_left} ms${again}` };
+    const rearmed = (result.data as { rearmed?: boolean }).rearmed;
+    return { msgs: [], status: t(rearmed ? 'bmc-watchdog.keepAliveRearmed' : 'bmc-watchdog.keepAlive', { left: state.timeout_left }) };
   }
   msg.payload = result.data;
   msg.request = result.request;
-  const status = typeof state?.timeout_left === 'number' ? `timeout ${state.timeout} ms, left ${state.timeout_left} ms` : undefined;
+  const status = typeof state?.timeout_left === 'number' ? t('bmc-watchdog.state', { timeout: state.timeout, left: state.timeout_left }) : undefined;
   return { msgs: [msg], status };
 }
 
@@ -122,7 +123,7 @@ export = function (RED: NodeAPI) {
     build,
     output,
     onConnect: (s) =>
-      s.keepAlive ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: `timeout ${s.timeout} ms` } : undefined,
+      s.keepAlive ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
     poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
   });
 };

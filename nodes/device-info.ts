@@ -6,6 +6,7 @@
 import { Operation, registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
 import { DeviceError } from './lib/errors';
+import { t } from './lib/i18n';
 import type { NodeAPI } from './lib/red';
 
 async function readInfo(client: DeviceClient): Promise<DeviceResult> {
@@ -42,7 +43,7 @@ function sessionsOf(record: unknown, slot: number): { driver_session?: unknown; 
 }
 
 function build(): Operation {
-  return { requests: [], run: readInfo, done: 'read' };
+  return { requests: [], run: readInfo, done: t('common.read') };
 }
 
 export = function (RED: NodeAPI) {

@@ -6,6 +6,7 @@
 import { Operation, registerActionNode } from './lib/action-node';
 import { DeviceRequest } from './lib/client';
 import { ensure, invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -44,11 +45,11 @@ function build(msg: NodeMessage, s: Settings): Operation {
   ensure(check('pin', pin));
   ensure(check('input_mode', mode, 'mode'));
   const requests: DeviceRequest[] = [{ method: 'POST', endpoint: ['input', 'mode'], body: { pin, mode } }];
-  const parts = [`pin ${pin} ${mode}`];
+  const parts = [t('io-input.pinMode', { pin, mode })];
   const wantsInterrupt = trigger !== '' && trigger !== undefined;
   const wantsCounter = counter !== '' && counter !== undefined;
   if (mode === 'analog' && (f.trigger !== undefined || f.debounce_time_ms !== undefined || f.state !== undefined)) {
-    throw invalidInput('trigger, debounce_time_ms and state (counter) need mode digital: the device accepts them only for a digital input');
+    throw invalidInput(t('io-input.needsDigital'));
   }
   if (mode === 'digital') {
     if (wantsInterrupt) {
@@ -60,7 +61,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
     if (wantsCounter) {
       ensure(check('counter_state', counter, 'state'));
       requests.push({ method: 'POST', endpoint: ['input', 'digital', 'counter'], body: { pin, state: counter } });
-      if (counter === 'enabled') parts.push('counter');
+      if (counter === 'enabled') parts.push(t('io-input.counter'));
     }
   }
   return { requests, done: parts.join(', ') };

@@ -5,6 +5,7 @@
  */
 import { registerActionNode } from './lib/action-node';
 import { ensure, invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
 import { badPayload, payloadFields, given } from './lib/msg';
 import { planPwm } from './lib/pwm';
@@ -33,7 +34,7 @@ function readSettings(def: NodeDef): Settings {
     ensure(check('pwm_frequency_hz', frequency, 'frequency'));
     ensure(check('duty_percent', duty, 'duty'));
     const plan = planPwm(frequency as number, duty as number);
-    if (!plan) throw invalidInput(`frequency ${frequency} Hz cannot be reached with the 16-bit timer at 48 MHz`);
+    if (!plan) throw invalidInput(t('io-output.unreachableFrequency', { frequency }));
     pwm = { prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on };
   }
   return { pin: parseInteger(def.pin), mode, state: def.state, pwm };
@@ -51,14 +52,14 @@ function build(msg: NodeMessage, s: Settings) {
   const fields = payloadFields(msg, ['pin', 'state', ...PWM_FIELDS]);
   const bare = bareState(payload);
   if (bare) fields.state = bare;
-  else if (typeof payload === 'string' && payload !== '') throw badPayload('"high", "low", true, false, 1, 0 or an object {pin, state} / {pin, prescaler, period, time_on}', payload);
-  else if (Array.isArray(payload)) throw badPayload('a state or an object', payload);
+  else if (typeof payload === 'string' && payload !== '') throw badPayload(t('io-output.expectedValue'), payload);
+  else if (Array.isArray(payload)) throw badPayload(t('io-output.expectedStateOrObject'), payload);
   // Anything else (no payload, an inject timestamp) triggers the configured action.
 
   const pin = given(fields.pin, s.pin);
   ensure(check('pin', pin));
   const givesPwm = PWM_FIELDS.some((f) => f in fields);
-  if (givesPwm && 'state' in fields) throw invalidInput('msg.payload must give either state or prescaler/period/time_on, not both');
+  if (givesPwm && 'state' in fields) throw invalidInput(t('io-output.stateOrPwm'));
   const mode = givesPwm ? 'pwm' : 'state' in fields ? 'state' : s.mode;
 
   if (mode === 'state') {
@@ -66,7 +67,7 @@ function build(msg: NodeMessage, s: Settings) {
     ensure(check('output_state', state, 'state'));
     return {
       requests: { method: 'POST' as const, endpoint: ['output', 'state'], body: { pin, state } },
-      done: `pin ${pin} ${state}`,
+      done: t('io-output.pinState', { pin, state }),
     };
   }
   const pwm = { prescaler: given(fields.prescaler, s.pwm.prescaler), period: given(fields.period, s.pwm.period), time_on: given(fields.time_on, s.pwm.time_on) };
@@ -75,7 +76,7 @@ function build(msg: NodeMessage, s: Settings) {
   const plan = { prescaler, period, time_on };
   return {
     requests: { method: 'POST' as const, endpoint: ['output', 'pwm'], body: { pin, ...plan } },
-    done: `pin ${pin} PWM ${Math.round((time_on / period) * 100)} %`,
+    done: t('io-output.pinPwm', { pin, duty: Math.round((time_on / period) * 100) }),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { Operation, registerActionNode } from './lib/action-node';
 import { ensure } from './lib/errors';
+import { t } from './lib/i18n';
 import { checkPowerConfig, FACTS, PowerEntry } from './lib/limits';
 import { payloadFields } from './lib/msg';
 import { boolSetting, intSetting } from './lib/settings';
@@ -34,7 +35,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const total = entries.reduce((sum, e) => sum + e.current, 0);
   return {
     requests: { method: 'POST', endpoint: ['power-management'], body },
-    done: `${FACTS.pinCount} pins, ${total} mA in all`,
+    done: t('io-power.done', { pins: FACTS.pinCount, total }),
   };
 }
 

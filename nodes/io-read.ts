@@ -8,6 +8,7 @@ import { Operation, Outcome, registerActionNode } from './lib/action-node';
 import { DeviceResult } from './lib/client';
 import { ChangeFilter } from './lib/change';
 import { badResponse, ensure } from './lib/errors';
+import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -54,7 +55,7 @@ function readSettings(def: NodeDef): Settings {
 function operation(s: Settings, pin: unknown): Operation {
   if (pin !== 0) ensure(check('pin', pin));
   const endpoint = s.source === 'current' ? ['input', 'values', 'current'] : ['input', 'values'];
-  return { requests: { method: 'GET', endpoint }, done: `${s.source === 'current' ? 'currents' : 'values'} read`, meta: { pin } };
+  return { requests: { method: 'GET', endpoint }, done: t(s.source === 'current' ? 'io-read.currentsRead' : 'io-read.valuesRead'), meta: { pin } };
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
@@ -64,7 +65,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
 
 function pinsOf(result: DeviceResult): PinRecord[] {
   const pins = (result.data as { pins?: unknown })?.pins;
-  if (!Array.isArray(pins)) throw badResponse('the device answered without a pins array');
+  if (!Array.isArray(pins)) throw badResponse(t('io-read.noPins'));
   return pins as PinRecord[];
 }
 

@@ -5,6 +5,7 @@
  */
 import { Operation, registerActionNode } from './lib/action-node';
 import { invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { boolSetting } from './lib/settings';
 import type { NodeAPI, NodeDef } from './lib/red';
 
@@ -14,9 +15,9 @@ interface Settings {
 
 function build(_msg: unknown, s: Settings): Operation {
   if (!s.confirm) {
-    throw invalidInput('reset refused: turn on "confirm" in the node to allow resetting the module');
+    throw invalidInput(t('io-reset.refused'));
   }
-  return { requests: { method: 'GET', endpoint: ['reset'] }, done: 'module reset' };
+  return { requests: { method: 'GET', endpoint: ['reset'] }, done: t('io-reset.done') };
 }
 
 export = function (RED: NodeAPI) {

@@ -8,6 +8,7 @@
 import { Operation, registerActionNode } from './lib/action-node';
 import { DeviceRequest } from './lib/client';
 import { ensure } from './lib/errors';
+import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting } from './lib/settings';
@@ -43,7 +44,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const requests: DeviceRequest[] = [];
   if (s.analogFirst) requests.push({ method: 'POST', endpoint: ['input', 'mode'], body: { pin, mode: 'analog' } });
   requests.push({ method: 'POST', endpoint: ['input', 'analog', 'threshold'], body: { pin, threshold_mV, trigger } });
-  return { requests, done: trigger === 'disabled' ? `pin ${pin} threshold off` : `pin ${pin} ${trigger} ${threshold_mV} mV` };
+  return { requests, done: trigger === 'disabled' ? t('io-threshold.off', { pin }) : t('io-threshold.armed', { pin, trigger, threshold: threshold_mV }) };
 }
 
 export = function (RED: NodeAPI) {

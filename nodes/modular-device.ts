@@ -8,6 +8,7 @@ import { DeviceNode, moduleLabel, readSettings, TlsConfigNode } from './lib/devi
 import { DeviceError } from './lib/errors';
 import { registerAdminRoutes } from './lib/admin-routes';
 import { useTemplates } from './lib/limits';
+import { t, useRuntimeLanguage } from './lib/i18n';
 import type { NodeAPI, NodeDef } from './lib/red';
 
 export = function (RED: NodeAPI) {
@@ -20,7 +21,7 @@ export = function (RED: NodeAPI) {
       const options = readSettings(def, node.credentials ?? {});
       if (typeof def.tls === 'string' && def.tls) {
         const tlsNode = RED.nodes.getNode(def.tls) as TlsConfigNode | null;
-        if (!tlsNode) throw new DeviceError('the TLS configuration node is missing', { code: 'NOT_CONFIGURED' });
+        if (!tlsNode) throw new DeviceError(t('modular-device.tlsMissing'), { code: 'NOT_CONFIGURED' });
         options.tls = tlsNode.addTLSOptions({});
       }
       let connection: Connection | undefined;
@@ -31,13 +32,13 @@ export = function (RED: NodeAPI) {
       connection.start();
     } catch (error) {
       node.problem = error instanceof Error ? error.message : String(error);
-      node.error(`configuration: ${node.problem}`);
+      node.error(t('modular-device.configuration', { problem: node.problem }));
     }
 
     node.register = (user) => {
       users.add(user);
       if (node.connection) node.connection.register(user);
-      else user.onConnectionState({ state: 'invalid', reason: node.problem ?? 'not configured' });
+      else user.onConnectionState({ state: 'invalid', reason: node.problem ?? t('modular-device.notConfigured') });
     };
     node.deregister = (user, done) => {
       users.delete(user);
@@ -53,6 +54,8 @@ export = function (RED: NodeAPI) {
     });
   }
 
+  // Runtime texts (status, errors) and limit messages in the runtime's language.
+  useRuntimeLanguage(RED);
   // Limit messages in the runtime's language (settings.lang or LANG), from the catalogs.
   useTemplates((key) => {
     const id = `modular-device.limits.${key}`;

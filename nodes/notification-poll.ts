@@ -10,6 +10,7 @@
 import { Operation, Outcome, registerActionNode } from './lib/action-node';
 import { DeviceResult } from './lib/client';
 import { badResponse, ensure, invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
 import { ALERT_FLAGS, AlertFlag, check, LIMITS } from './lib/limits';
 import { boolSetting, intSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
@@ -38,7 +39,7 @@ function readSettings(def: NodeDef): Settings {
   for (const pin of pins) ensure(check('pin', pin, 'pins'));
   const alerts = listSetting(def.alerts);
   for (const alert of alerts) {
-    if (!(ALERT_FLAGS as readonly string[]).includes(alert)) throw invalidInput(`alerts must list some of ${ALERT_FLAGS.join(', ')}, got ${JSON.stringify(alert)}`);
+    if (!(ALERT_FLAGS as readonly string[]).includes(alert)) throw invalidInput(t('notification-poll.badAlerts', { flags: ALERT_FLAGS.join(', '), got: JSON.stringify(alert) }));
   }
   const allPins = Array.from({ length: LIMITS.pin.max }, (_, i) => i + 1);
   return {
@@ -50,12 +51,12 @@ function readSettings(def: NodeDef): Settings {
 }
 
 function read(s: Settings): Operation {
-  return { requests: { method: 'GET', endpoint: ['notification'] }, done: `polling every ${s.interval} ms` };
+  return { requests: { method: 'GET', endpoint: ['notification'] }, done: t('notification-poll.polling', { interval: s.interval }) };
 }
 
 function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const records = (result.data as { notification?: unknown })?.notification;
-  if (!Array.isArray(records)) throw badResponse('the device answered without a notification array');
+  if (!Array.isArray(records)) throw badResponse(t('notification-poll.noNotifications'));
   const raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> = [];
   for (const record of records as NotificationRecord[]) {
     if (!record || !s.pins.has(record.pin)) continue;
@@ -64,9 +65,9 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   }
   if (raised.length) {
     const last = raised[raised.length - 1];
-    s.lastAlert = `pin ${last.record.pin} ${last.alerts.join(', ')} at ${new Date().toLocaleTimeString()}`;
+    s.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: last.alerts.join(', '), time: new Date().toLocaleTimeString() });
   }
-  const status = s.lastAlert ?? `polling every ${s.interval} ms`;
+  const status = s.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
   if (!raised.length) return { msgs: [], status };
   if (s.combined) {
     const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
@@ -86,7 +87,7 @@ export = function (RED: NodeAPI) {
     poll: { interval: (s) => s.interval, build: read },
     onRestart(node) {
       // The released service caches notifications per pin; a restart of it lost them.
-      const text = 'the device service restarted: notifications cached on the device were lost';
+      const text = t('notification-poll.lost');
       node.warn(text);
       node.send({ topic: 'notifications-lost', payload: { reason: text }, alerts: [] });
     },

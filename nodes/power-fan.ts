@@ -9,6 +9,7 @@
 import { Operation, registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
 import { DeviceError, ensure } from './lib/errors';
+import { t } from './lib/i18n';
 import { check, checkBool, checkValue, FACTS } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -56,7 +57,7 @@ function setAndWait(body: { fan_forced: boolean; fan_mode: number }, waitMs: num
       if (read.data.fan_current_mode === body.fan_mode) return { data: read.data, request: set.request };
       if (Date.now() >= until) {
         throw new DeviceError(
-          `fan did not reach mode ${body.fan_mode} % within ${waitMs} ms (now ${read.data.fan_current_mode} %)`,
+          t('power-fan.notReached', { mode: body.fan_mode, wait: waitMs, now: read.data.fan_current_mode }),
           { code: 'TIMEOUT', method: 'GET', path: read.request.path },
         );
       }
@@ -76,23 +77,23 @@ function build(msg: NodeMessage, s: Settings): Operation {
       ensure(checkBool('fan_forced', fan_forced));
       ensure(check('fan_mode', fan_mode));
       const body = { fan_forced: fan_forced as boolean, fan_mode: fan_mode as number };
-      const done = fan_forced ? `fan ${fan_mode} %` : 'fan automatic';
+      const done = fan_forced ? t('power-fan.forced', { mode: fan_mode }) : t('power-fan.automatic');
       // Only a forced mode has a known target to wait for; automatic picks its own.
-      if (s.waitApplied && fan_forced) return { requests: [], run: setAndWait(body, s.wait as number), done, running: `fan → ${fan_mode} %` };
+      if (s.waitApplied && fan_forced) return { requests: [], run: setAndWait(body, s.wait as number), done, running: t('power-fan.setting', { mode: fan_mode }) };
       return { requests: { method: 'POST', endpoint: ['fan'], body }, done };
     }
     case 'rpm':
-      return { requests: { method: 'GET', endpoint: ['fan', 'rpm'] }, done: 'rpm read' };
+      return { requests: { method: 'GET', endpoint: ['fan', 'rpm'] }, done: t('power-fan.rpmRead') };
     case 'measurement': {
       const measurement_enabled = given(f.measurement_enabled, s.measurement_enabled);
       ensure(checkBool('measurement_enabled', measurement_enabled));
       return {
         requests: { method: 'POST', endpoint: ['fan', 'rpm'], body: { measurement_enabled } },
-        done: `rpm measurement ${measurement_enabled ? 'on' : 'off'}`,
+        done: t(measurement_enabled ? 'power-fan.measurementOn' : 'power-fan.measurementOff'),
       };
     }
     default:
-      return { requests: { method: 'GET', endpoint: ['fan'] }, done: 'read' };
+      return { requests: { method: 'GET', endpoint: ['fan'] }, done: t('common.read') };
   }
 }
 
@@ -105,7 +106,7 @@ export = function (RED: NodeAPI) {
       msg.payload = result.data;
       msg.request = result.request;
       const data = result.data as Partial<Fan> & { rpm?: number };
-      const status = typeof data.rpm === 'number' ? `${data.rpm} rpm` : typeof data.fan_current_mode === 'number' ? `fan at ${data.fan_current_mode} %` : op.done;
+      const status = typeof data.rpm === 'number' ? t('power-fan.rpm', { rpm: data.rpm }) : typeof data.fan_current_mode === 'number' ? t('power-fan.at', { mode: data.fan_current_mode }) : op.done;
       return { msgs: [msg], status };
     },
   });

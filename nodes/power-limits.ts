@@ -4,6 +4,7 @@
  */
 import { Operation, registerActionNode } from './lib/action-node';
 import { ensure } from './lib/errors';
+import { t } from './lib/i18n';
 import { check, checkValue } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { intSetting, textSetting } from './lib/settings';
@@ -28,7 +29,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   // An unknown msg.operation is refused like in every other node, never replaced by the setting.
   const operation = given(msg.operation, s.operation);
   ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
-  if (operation === 'read') return { requests: { method: 'GET', endpoint: ['stats'] }, done: 'stats read' };
+  if (operation === 'read') return { requests: { method: 'GET', endpoint: ['stats'] }, done: t('power-limits.statsRead') };
   const f = payloadFields(msg, RAILS);
   const body: Record<string, unknown> = {};
   for (const rail of RAILS) {

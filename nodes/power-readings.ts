@@ -5,39 +5,23 @@
  * protection counter rose since the node's previous read.
  */
 import { registerActionNode } from './lib/action-node';
-import { ChangeFilter } from './lib/change';
-import { ensure, invalidInput } from './lib/errors';
-import { check } from './lib/limits';
-import { mergedOutput, readMerged } from './lib/readings';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
+import { invalidInput } from './lib/errors';
+import { t } from './lib/i18n';
+import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/readings';
+import { boolSetting } from './lib/settings';
 import type { NodeAPI, NodeDef } from './lib/red';
 
 const RECORDS = ['source', 'protectionlog', 'stats', 'temperature'] as const;
 
-interface Settings {
-  endpoints: string[][];
-  interval: number;
-  onlyOnChange: boolean;
-  output: 'record' | 'per-field';
-  filter: ChangeFilter;
+interface Settings extends ReadingSettings {
   /** Protection counters at the previous read, for protection_changed. */
   counters?: Record<string, number>;
 }
 
 function readSettings(def: NodeDef): Settings {
   const endpoints = RECORDS.filter((r) => boolSetting(def[r], r === 'stats')).map((r) => [r]);
-  if (!endpoints.length) throw invalidInput(`choose at least one of ${RECORDS.join(', ')}`);
-  const interval = intSetting(def.interval, 0);
-  const deadband = intSetting(def.deadband, 0);
-  ensure(check('poll_interval', interval, 'interval'));
-  ensure(check('deadband', deadband));
-  return {
-    endpoints,
-    interval: interval as number,
-    onlyOnChange: boolSetting(def.onlyOnChange, false),
-    output: textSetting(def.output) === 'per-field' ? 'per-field' : 'record',
-    filter: new ChangeFilter(deadband as number),
-  };
+  if (!endpoints.length) throw invalidInput(t('power-readings.chooseRecords', { records: RECORDS.join(', ') }));
+  return readingSettings(def, endpoints);
 }
 
 /** Counter fields of the protection log (spec: power protection log). */
@@ -51,7 +35,7 @@ function protectionChanged(s: Settings, record: Record<string, unknown>): boolea
   return !!before && Object.entries(counters).some(([k, v]) => v > (before[k] ?? v));
 }
 
-const read = (s: Settings) => ({ requests: [], run: readMerged(s.endpoints), done: 'read' });
+const read = readOperation;
 
 export = function (RED: NodeAPI) {
   registerActionNode(RED, 'power-readings', {
@@ -68,10 +52,10 @@ export = function (RED: NodeAPI) {
           [
             r.current_5v0 !== undefined ? `5V0 ${r.current_5v0} mA` : '',
             r.pmc_temp !== undefined ? `PMC ${r.pmc_temp} °C` : '',
-            r.opp_protection_cnt !== undefined ? `protections ${r.opp_protection_cnt}` : '',
+            r.opp_protection_cnt !== undefined ? t('power-readings.protections', { n: r.opp_protection_cnt }) : '',
           ]
             .filter(Boolean)
-            .join(', ') || 'read',
+            .join(', ') || t('common.read'),
       }),
     poll: { interval: (s) => s.interval, build: read },
   });

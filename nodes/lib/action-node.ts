@@ -11,7 +11,7 @@ import { DeviceClient, DeviceRequest, DeviceResult } from './client';
 import { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
 import { DeviceError, statusText } from './errors';
-import { Say, sayer } from './i18n';
+import { Say, sayer, t, useRuntimeLanguage } from './i18n';
 import { Poller } from './poller';
 import type { Service } from './limits';
 import type { DoneFn, Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFn } from './red';
@@ -74,6 +74,8 @@ export interface ActionNode extends Node {
 }
 
 const STATUS_TEXT_MAX = 60;
+/** A request still running after this long shows the blue "requesting" dot. */
+export const BUSY_STATUS_DELAY_MS = 50;
 
 export function short(text: string): string {
   return text.length > STATUS_TEXT_MAX ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text;
@@ -103,6 +105,8 @@ function defaultOutput(result: DeviceResult, msg: NodeMessage): Outcome {
 }
 
 export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSpec<S>): void {
+  // Status texts and errors of every node in the runtime's language (see i18n.ts `t`).
+  useRuntimeLanguage(RED);
   function ActionNodeConstructor(this: ActionNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -115,7 +119,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
     try {
       const service = node.device?.connection?.client.service;
       if (spec.service && service && service !== spec.service) {
-        throw new DeviceError(`device: ${type} needs a module of the ${spec.service} service, the chosen config node is for ${service}`, { code: 'NOT_CONFIGURED' });
+        throw new DeviceError(t('common.wrongService', { type, service: spec.service, chosen: service }), { code: 'NOT_CONFIGURED' });
       }
       settings = spec.settings(def);
       if (spec.checkOnDeploy) spec.build({}, settings, node);
@@ -125,6 +129,12 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
 
     let connection: ConnectionState = { state: 'connecting' };
     let inFlight = 0;
+    let busyTimer: NodeJS.Timeout | undefined;
+    let busyText = '';
+    const idle = () => {
+      clearTimeout(busyTimer);
+      busyTimer = undefined;
+    };
     /** The node's own last outcome; shown whenever the connection is fine. */
     let own: NodeStatus | undefined = settingsProblem ? { fill: 'red', shape: 'ring', text: short(settingsProblem) } : undefined;
     let shown = '';
@@ -238,7 +248,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
       }
       let op: Operation | undefined;
       try {
-        if (settings === undefined) throw new DeviceError(settingsProblem ?? 'invalid settings', { code: 'INVALID_INPUT' });
+        if (settings === undefined) throw new DeviceError(settingsProblem ?? t('common.invalidSettings'), { code: 'INVALID_INPUT' });
         op = spec.build(msg, settings, node);
       } catch (error) {
         const err = asDeviceError(error, 'INVALID_INPUT');
@@ -252,11 +262,19 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
       }
       const running = op;
       inFlight++;
-      node.status({ fill: 'blue', shape: 'dot', text: short(running.running ?? `${running.done}...`) });
-      shown = '';
+      busyText = short(running.running ?? `${running.done}...`);
+      // The blue dot only for a request that takes a while: a status update per msg costs
+      // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
+      busyTimer ??= setTimeout(() => {
+        busyTimer = undefined;
+        if (!inFlight) return;
+        node.status({ fill: 'blue', shape: 'dot', text: busyText });
+        shown = '';
+      }, BUSY_STATUS_DELAY_MS);
       (running.run ? running.run(c) : c.request(running.requests)).then(
         (result: DeviceResult) => {
           inFlight--;
+          if (!inFlight) idle();
           let outcome: Outcome;
           try {
             outcome = output(result, msg, settings as S, running);
@@ -274,6 +292,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
         },
         (error: unknown) => {
           inFlight--;
+          if (!inFlight) idle();
           const err = asDeviceError(error, 'BAD_RESPONSE');
           fail(err);
           done(err);
@@ -283,6 +302,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
 
     node.on('close', (_removed: boolean, closed: () => void) => {
       stopped = true;
+      idle();
       node.poller?.stop();
       node.device?.deregister(user);
       node.status({});
@@ -294,6 +314,6 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
 
 /** The error a msg gets when the node has no usable device configuration. */
 function noDevice(node: ActionNode): DeviceError {
-  const why = node.device ? node.device.problem ?? 'not usable' : 'no device configured: choose a modular-device config node';
-  return new DeviceError(`device: ${why}`, { code: 'NOT_CONFIGURED' });
+  const why = node.device ? node.device.problem ?? t('common.notUsable') : t('common.noDevice');
+  return new DeviceError(t('common.deviceProblem', { problem: why }), { code: 'NOT_CONFIGURED' });
 }

@@ -5,6 +5,7 @@
 import { ClientOptions, TlsOptions } from './client';
 import { Connection, ConnectionUser } from './connection';
 import { DeviceError } from './errors';
+import { t } from './i18n';
 import { check, parseInteger, Service } from './limits';
 import type { Node, NodeDef } from './red';
 
@@ -43,7 +44,7 @@ export function readSettings(def: NodeDef, credentials: Record<string, string | 
   }
   const auth = text(def.auth) || 'none';
   if (auth !== 'none' && auth !== 'basic' && auth !== 'bearer') {
-    throw new DeviceError(`auth must be one of none, basic, bearer, got ${JSON.stringify(auth)}`, { code: 'NOT_CONFIGURED' });
+    throw new DeviceError(t('common.authChoice', { got: JSON.stringify(auth) }), { code: 'NOT_CONFIGURED' });
   }
   return {
     url: text(def.url),

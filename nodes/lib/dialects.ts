@@ -9,6 +9,7 @@
  */
 import { DeviceError, invalidInput } from './errors';
 import { ApiVersion, check } from './limits';
+import { t } from './i18n';
 
 export type Method = 'GET' | 'POST';
 
@@ -45,7 +46,7 @@ const key = (call: Call) => `${call.method} ${call.endpoint.map((e) => (typeof e
 export const API09_DIALECT: Dialect = {
   version: '0.9',
   translate(call) {
-    if (key(call) === 'GET usbhub/devices') throw invalidInput('the USB device list needs a device with API 1.0 (this one speaks 0.9)');
+    if (key(call) === 'GET usbhub/devices') throw invalidInput(t('common.usbDevicesNeedApi10'));
     return single(call);
   },
 };
@@ -83,14 +84,14 @@ function powerAnswerV1(answer: unknown): unknown {
   const over = a.too_much_power ?? {};
   if (a.status === 'denied') {
     const parts = [`3V3 ${over.rail_3v3_milliwatt ?? 0} mW`, `5V0 ${over.rail_5v0_milliwatt ?? 0} mW`, `12V ${over.rail_12v_milliwatt ?? 0} mW`];
-    throw new DeviceError(`power-management denied: the configuration is over the power budget by ${parts.join(', ')}`, {
+    throw new DeviceError(t('common.powerDenied', { over: parts.join(', ') }), {
       code: 'DEVICE_ERROR',
       statusCode: 200,
       deviceMessage: 'denied',
       detail: { too_much_power: over },
     });
   }
-  throw new DeviceError('power-management: the device did not answer "status": "success"', { code: 'BAD_RESPONSE', statusCode: 200 });
+  throw new DeviceError(t('common.powerNoSuccess'), { code: 'BAD_RESPONSE', statusCode: 200 });
 }
 
 /**
@@ -136,7 +137,7 @@ export const API10_DIALECT: Dialect = {
       case 'POST usbhub/port/:n': {
         const port = call.endpoint[2];
         const ok = check('usb_slot_v1', port, 'port');
-        if (ok !== true) throw invalidInput(`${ok} (API 1.0 devices have USB ports 2 to 7)`);
+        if (ok !== true) throw invalidInput(t('common.usbPortsApi10', { problem: ok }));
         return single({ ...call, endpoint: ['usbhub', 'slot', port] });
       }
       case 'GET usbhub':

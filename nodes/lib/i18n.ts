@@ -37,3 +37,23 @@ export function sayer(RED: NodeAPI): Say {
     return typeof text === 'string' && text !== `${NAMESPACE}:${id}` && text !== id ? text : fromEnglish(id, vars);
   };
 }
+
+/**
+ * Runtime texts (status texts, refusals, errors) of every node and of the shared code, from
+ * `modular-device.runtime.<type>.<key>` / `modular-device.runtime.common.<key>` of the same
+ * catalog. Node files and the shared code say `t('io-reset.refused')` at module level; the
+ * runtime's translator is installed once by `useRuntimeLanguage(RED)` (registerActionNode
+ * and the config node do). Until then, and where the runtime has no catalog, English.
+ */
+let runtime: Say | undefined;
+
+/** Installs the runtime's language for `t` (undefined: English only, e.g. after a test). */
+export function useRuntimeLanguage(RED: NodeAPI | undefined): void {
+  runtime = RED ? sayer(RED) : undefined;
+}
+
+/** `t('io-output.pinState', {pin: 3, state: 'high'})` → `pin 3 high` in the runtime's language. */
+export function t(key: string, vars?: Record<string, unknown>): string {
+  const id = `runtime.${key}`;
+  return runtime ? runtime(id, vars) : fromEnglish(`modular-device.${id}`, vars);
+}

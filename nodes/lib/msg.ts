@@ -5,6 +5,7 @@
  */
 import { describe } from './limits';
 import { invalidInput } from './errors';
+import { t } from './i18n';
 import type { NodeMessage } from './red';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -24,7 +25,7 @@ export function payloadFields<K extends string>(msg: NodeMessage, names: readonl
 
 /** The error for a payload that is neither an override object nor a value the node takes. */
 export function badPayload(expected: string, payload: unknown): Error {
-  return invalidInput(`msg.payload must be ${expected}, got ${describe(payload)}`);
+  return invalidInput(t('common.badPayload', { expected, got: describe(payload) }));
 }
 
 /**

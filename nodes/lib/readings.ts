@@ -4,9 +4,13 @@
  * object of plain numbers, optionally "only on change".
  */
 import { Operation, Outcome } from './action-node';
+import { ensure } from './errors';
+import { check } from './limits';
+import { boolSetting, intSetting, textSetting } from './settings';
 import { DeviceClient, DeviceResult, SentRequest } from './client';
 import { ChangeFilter } from './change';
-import type { NodeMessage } from './red';
+import { t } from './i18n';
+import type { NodeDef, NodeMessage } from './red';
 
 /** Reads each endpoint in turn and merges the answers (fields are unique across records). */
 export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Operation['run'] {
@@ -49,4 +53,33 @@ export function mergedOutput(result: DeviceResult, msg: NodeMessage, o: MergedOu
   const moved = o.filter.anyChanged(entries.map(([key, value]) => [key, value, useDeadband(key)]));
   if (o.onlyOnChange && !moved && !o.force?.(extra)) return { msgs: [], status };
   return { msgs: [{ ...msg, payload: record, request: result.request, ...extra }], status };
+}
+
+/** The settings every readings node has: what to read, polling, "only on change", output. */
+export interface ReadingSettings {
+  endpoints: string[][];
+  interval: number;
+  onlyOnChange: boolean;
+  output: 'record' | 'per-field';
+  filter: ChangeFilter;
+}
+
+/** Reads and checks those settings; `endpoints` are the records the node was set to read. */
+export function readingSettings(def: NodeDef, endpoints: string[][]): ReadingSettings {
+  const interval = intSetting(def.interval, 0);
+  const deadband = intSetting(def.deadband, 0);
+  ensure(check('poll_interval', interval, 'interval'));
+  ensure(check('deadband', deadband));
+  return {
+    endpoints,
+    interval: interval as number,
+    onlyOnChange: boolSetting(def.onlyOnChange, false),
+    output: textSetting(def.output) === 'per-field' ? 'per-field' : 'record',
+    filter: new ChangeFilter(deadband as number),
+  };
+}
+
+/** One read of every chosen record. */
+export function readOperation(s: ReadingSettings): Operation {
+  return { requests: [], run: readMerged(s.endpoints), done: t('common.read') };
 }
