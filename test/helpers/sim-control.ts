@@ -8,7 +8,8 @@ import http from 'http';
 import net from 'net';
 import { startSimulator, Simulator } from '../../simulator';
 import type { LogEntry } from '../../simulator';
-import { specView, wirePath, wireRequest } from './api';
+import { specView, TEST_API, wirePath, wireRequest } from './api';
+import { helper } from './node-red';
 
 export type { Simulator, LogEntry };
 export { startSimulator };
@@ -222,5 +223,34 @@ export function closedPort(): Promise<number> {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * The hooks every runtime suite has: a simulator speaking the API under test (and, when
+ * asked, the test helper's HTTP server) for the whole suite, a clean simulator before each
+ * test, the flow unloaded after it. `use` receives the simulator and its control.
+ */
+export function simulatorSuite(
+  use: (sim: Simulator, ctl: SimControl) => void,
+  options: { server?: boolean; simulator?: Parameters<typeof startSimulator>[0] } = {},
+): void {
+  let sim: Simulator;
+  let ctl: SimControl;
+  before(async () => {
+    sim = await startSimulator({ port: 0, api: TEST_API, ...options.simulator });
+    ctl = new SimControl(sim);
+    use(sim, ctl);
+    if (options.server) await helper.startServer();
+  });
+  after(async () => {
+    if (options.server) await helper.stopServer();
+    await sim.close();
+  });
+  beforeEach(async () => {
+    await ctl.reset();
+  });
+  afterEach(async () => {
+    await helper.unload();
   });
 }

@@ -7,33 +7,19 @@
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, setBmcWorld, wireSince } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
-import { expectCode, helper, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath } from '../helpers/api';
+import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
+import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { wirePath } from '../helpers/api';
 
 const VOLTAGE = apiPath('bmc', 'voltage');
 const TEMPERATURE = apiPath('bmc', 'temperature');
 
 describe('bmc-readings (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  simulatorSuite((_sim, c) => {
+    ctl = c;
+  }, { server: true });
 
   const readings = (settings: Record<string, unknown> = {}) => ({
     id: 'rd',

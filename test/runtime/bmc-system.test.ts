@@ -6,9 +6,9 @@
  */
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
-import { expectCode, helper, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath } from '../helpers/api';
+import { expectCode, waitStatus } from '../helpers/node-red';
+import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { wirePath } from '../helpers/api';
 
 const BUZZER = apiPath('bmc', 'buzzer');
 const BOOTLOADER = apiPath('bmc', 'usb_bootloader');
@@ -16,24 +16,10 @@ const HARD_RESET = apiPath('bmc', 'hard_reset');
 
 describe('bmc-system (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  simulatorSuite((_sim, c) => {
+    ctl = c;
+  }, { server: true });
 
   const system = (settings: Record<string, unknown> = {}) => ({
     id: 'sys',

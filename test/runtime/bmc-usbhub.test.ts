@@ -6,9 +6,9 @@
  */
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
-import { expectCode, helper, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { IS_API10, TEST_API, wirePath, wireRequest } from '../helpers/api';
+import { expectCode, waitStatus } from '../helpers/node-red';
+import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { IS_API10, wirePath, wireRequest } from '../helpers/api';
 
 const HUB = apiPath('bmc', 'usbhub');
 const FACTORY = {
@@ -24,24 +24,10 @@ const FACTORY = {
 
 describe('bmc-usbhub (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  simulatorSuite((_sim, c) => {
+    ctl = c;
+  }, { server: true });
 
   const usbhub = (settings: Record<string, unknown> = {}) => ({
     id: 'hub',

@@ -4,8 +4,8 @@
  * device errors reach Catch.
  */
 import should from 'should';
-import { expectCode, helper, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { expectCode, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import { ActionDef, httpStatus, loadIo, send } from '../helpers/io-nodes';
 
@@ -16,19 +16,9 @@ describe('device-info (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
 
   const info = (id: string, dev: string): ActionDef => ({ id, type: 'device-info', device: dev });

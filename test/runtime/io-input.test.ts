@@ -5,9 +5,9 @@
  * Catch with nothing sent; device errors stop the sequence and reach Catch.
  */
 import should from 'should';
-import { expectCode, helper, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath, wireRequest } from '../helpers/api';
+import { expectCode, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
 
 const P = '/api/io/0.9/2/input';
@@ -20,19 +20,9 @@ describe('io-input (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
 
   async function load(actions: ActionDef[]) {

@@ -5,9 +5,9 @@
  * applied when the module connects: on deploy and again after the device was away.
  */
 import should from 'should';
-import { device, expectCode, helper, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { IS_API10, TEST_API, withinSimBudget, wirePath, wireRequest } from '../helpers/api';
+import { device, expectCode, waitFor, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { IS_API10, withinSimBudget, wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
 
 const PM = '/api/io/0.9/2/power-management';
@@ -38,19 +38,9 @@ describe('io-power (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
 
   async function load(actions: ActionDef[]) {

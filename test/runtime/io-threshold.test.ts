@@ -7,8 +7,8 @@
  */
 import should from 'should';
 import { expectCode, helper, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath, wireRequest } from '../helpers/api';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, send, setPin, wire } from '../helpers/io-nodes';
 
 const MODE = '/api/io/0.9/2/input/mode';
@@ -22,19 +22,9 @@ describe('io-threshold (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
 
   async function load(actions: ActionDef[]) {

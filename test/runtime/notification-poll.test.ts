@@ -11,8 +11,8 @@
  */
 import should from 'should';
 import { device, expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { httpJson, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { IS_API10, TEST_API, wirePath } from '../helpers/api';
+import { httpJson, SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { IS_API10, wirePath } from '../helpers/api';
 import { ActionDef, ioModule, lastSeq, loadIo, Outcomes, raiseAlert, requestsTo, send, waitRequests } from '../helpers/io-nodes';
 
 const NOTIFICATION = '/api/io/0.9/2/notification';
@@ -29,19 +29,9 @@ describe('notification-poll (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
 
   /** Loads the node(s) and waits for a first answered poll. */

@@ -7,9 +7,9 @@
 import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, protectionEvent, sendOk, sendOne, setPowerWorld, wireSince } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
-import { expectCode, helper, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath } from '../helpers/api';
+import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
+import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { wirePath } from '../helpers/api';
 
 const SOURCE_FIELDS = ['source_3v3', 'source_5v0', 'source_12v', 'source_total', 'efficiency_factor_3v3', 'efficiency_factor_5v0', 'efficiency_factor_12v'];
 const PROTECTION_FIELDS = [
@@ -31,24 +31,10 @@ const TEMPERATURE_FIELDS = ['on_board_temp', 'pmc_temp'];
 
 describe('power-readings (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  simulatorSuite((_sim, c) => {
+    ctl = c;
+  }, { server: true });
 
   const readings = (settings: Record<string, unknown> = {}) => ({
     id: 'pr',
