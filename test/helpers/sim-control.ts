@@ -248,6 +248,8 @@ export function simulatorSuite(
     await sim.close();
   });
   beforeEach(async () => {
+    // Listening again first, in case a test failed while the simulator was paused.
+    await sim.resume();
     await ctl.reset();
   });
   afterEach(async () => {

@@ -10,8 +10,8 @@ import should from 'should';
 import { apiPath, deviceErrorStatus, deviceRequests, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath, wireRequest } from '../helpers/api';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { wirePath, wireRequest } from '../helpers/api';
 
 const WD = apiPath('bmc', 'watchdog');
 
@@ -19,23 +19,10 @@ describe('bmc-watchdog (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
-  beforeEach(async () => {
-    await sim.resume();
-    await ctl.reset();
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
+  }, { server: true });
 
   const watchdog = (settings: Record<string, unknown> = {}) => ({
     id: 'wd',

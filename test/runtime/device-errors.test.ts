@@ -21,7 +21,7 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { closedPort, SimControl, Simulator, startSimulator, startStub, StubServer, versionRecord } from '../helpers/sim-control';
+import { closedPort, SimControl, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
 import { TEST_API, wirePath } from '../helpers/api';
 
 /** Where io-output's request goes on the wire for the API under test. */
@@ -32,23 +32,13 @@ describe('io-output device errors (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
+  }, { server: true });
   beforeEach(async () => {
-    await ctl.reset();
     await ctl.powerConfig(2);
     await ctl.clearLog();
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   async function load(device: Partial<Parameters<typeof ioFlow>[0]> = {}, output: Record<string, unknown> = {}): Promise<Received> {

@@ -5,30 +5,20 @@
  */
 import should from 'should';
 import { expectCode, helper, inject, ioFlow, loadFlow, Received, sleep, statusHistory, waitConnected, waitOutcomes, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wireRequest } from '../helpers/api';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { wireRequest } from '../helpers/api';
 
 describe('io-output (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
+  }, { server: true });
   beforeEach(async () => {
-    await ctl.reset();
     await ctl.powerConfig(2);
     await ctl.clearLog();
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   /** Loads io-output with the given settings, waits for the connection, clears the log. */

@@ -9,8 +9,8 @@
  */
 import should from 'should';
 import { device, expectCode, helper, sleep, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath, wireRequest } from '../helpers/api';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, lastSeq, loadIo, Outcomes, requestsTo, send, setPin, waitRequests, wire } from '../helpers/io-nodes';
 
 const VALUES = '/api/io/0.9/2/input/values';
@@ -26,21 +26,13 @@ describe('io-read (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
   beforeEach(async () => {
-    await ctl.reset();
     await setPin(ctl, 2, 2, { voltage_mV: 1234 });
     await setPin(ctl, 2, 5, { voltage_mV: 24000 });
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {

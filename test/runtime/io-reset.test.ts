@@ -4,9 +4,9 @@
  * errors reach Catch.
  */
 import should from 'should';
-import { expectCode, helper, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wireRequest } from '../helpers/api';
+import { expectCode, waitStatus } from '../helpers/node-red';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
 
 const RESET = '/api/io/0.9/2/reset';
@@ -19,23 +19,15 @@ describe('io-reset (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-  });
-  after(async () => {
-    await sim.close();
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
   });
   beforeEach(async () => {
-    await ctl.reset();
     // Something to reset: power management set and pin 4 digital.
     await ctl.powerConfig(2);
     await deviceCall(ctl, 'POST', '/api/io/0.9/2/input/mode', { pin: 4, mode: 'digital' });
     await ctl.clearLog();
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   it('without confirm: refused, one error in Catch, nothing sent, the module untouched', async () => {

@@ -21,7 +21,7 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { closedPort, SimControl, Simulator, startSimulator, startStub, StubServer, versionRecord } from '../helpers/sim-control';
+import { closedPort, SimControl, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, TEST_API } from '../helpers/api';
 
 const ROOT = `/api/io/${TEST_API}`;
@@ -32,24 +32,13 @@ describe('modular-device config node (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
+  }, { server: true });
   beforeEach(async () => {
-    await sim.resume(); // in case a test failed while paused
-    await ctl.reset();
     await ctl.powerConfig(2);
     await ctl.clearLog();
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   describe('connection', () => {

@@ -4,31 +4,20 @@
  * Catch while the others succeed.
  */
 import 'should';
-import { expectCode, helper, inject, ioFlow, loadFlow, waitConnected, waitOutcomes } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API } from '../helpers/api';
+import { expectCode, inject, ioFlow, loadFlow, waitConnected, waitOutcomes } from '../helpers/node-red';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 
 describe('io-output ordering and queue (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
+  }, { server: true });
   beforeEach(async () => {
-    await ctl.reset();
     await ctl.powerConfig(2);
     await ctl.clearLog();
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   it('1,000 alternating high/low writes leave in order and end in the state of the last msg', async () => {

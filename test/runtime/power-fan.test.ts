@@ -8,8 +8,8 @@ import should from 'should';
 import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simConfig, simModule, wireSince } from '../helpers/bmc-power';
 import { send } from '../helpers/io-nodes';
 import { expectCode, helper, statusHistory, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { TEST_API, wirePath, wireRequest } from '../helpers/api';
+import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { wirePath, wireRequest } from '../helpers/api';
 
 const FAN = apiPath('power', 'fan');
 const RPM = apiPath('power', 'fan/rpm');
@@ -17,24 +17,12 @@ const DELAY = 1000;
 
 describe('power-fan (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API, fanApplyDelayMs: DELAY });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
+  simulatorSuite((_sim, c) => {
+    ctl = c;
+  }, { server: true, simulator: { fanApplyDelayMs: DELAY } });
   beforeEach(async () => {
-    await ctl.reset();
     (await simConfig(ctl)).fan_apply_delay_ms.should.equal(DELAY);
-  });
-  afterEach(async () => {
-    await helper.unload();
   });
 
   const fan = (settings: Record<string, unknown> = {}) => ({
