@@ -8,7 +8,7 @@ import { DeviceNode, moduleLabel, readSettings, TlsConfigNode } from './lib/devi
 import { DeviceError } from './lib/errors';
 import { registerAdminRoutes } from './lib/admin-routes';
 import { useTemplates } from './lib/limits';
-import { t, useRuntimeLanguage } from './lib/i18n';
+import { say, t, useRuntimeLanguage } from './lib/i18n';
 import type { NodeAPI, NodeDef } from './lib/red';
 
 export = function (RED: NodeAPI) {
@@ -54,14 +54,10 @@ export = function (RED: NodeAPI) {
     });
   }
 
-  // Runtime texts (status, errors) and limit messages in the runtime's language.
+  // Runtime texts (status, errors) and limit messages in the runtime's language
+  // (settings.lang, else the system's), from the catalogs.
   useRuntimeLanguage(RED);
-  // Limit messages in the runtime's language (settings.lang or LANG), from the catalogs.
-  useTemplates((key) => {
-    const id = `modular-device.limits.${key}`;
-    const text = RED._(id);
-    return text && text !== id ? text : undefined;
-  });
+  useTemplates((key) => say(`limits.${key}`));
 
   RED.nodes.registerType('modular-device', ModularDeviceNode, {
     credentials: { username: { type: 'text' }, password: { type: 'password' }, token: { type: 'password' } },

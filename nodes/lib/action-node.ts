@@ -11,7 +11,7 @@ import { DeviceClient, DeviceRequest, DeviceResult } from './client';
 import { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
 import { DeviceError, statusText } from './errors';
-import { Say, sayer, t, useRuntimeLanguage } from './i18n';
+import { say, t, useRuntimeLanguage } from './i18n';
 import { Poller } from './poller';
 import type { Service } from './limits';
 import type { DoneFn, Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFn } from './red';
@@ -82,7 +82,7 @@ export function short(text: string): string {
 }
 
 /** The status dot for a connection state. */
-export function connectionStatus(state: ConnectionState, say: Say): NodeStatus {
+export function connectionStatus(state: ConnectionState): NodeStatus {
   switch (state.state) {
     case 'connecting':
       return { fill: 'yellow', shape: 'ring', text: say('status.connecting') };
@@ -110,7 +110,6 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
   function ActionNodeConstructor(this: ActionNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const say = sayer(RED);
     node.device = (typeof def.device === 'string' && (RED.nodes.getNode(def.device) as DeviceNode | null)) || undefined;
     const output = spec.output ?? defaultOutput;
 
@@ -140,7 +139,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
     let shown = '';
 
     const show = () => {
-      const status = connection.state !== 'connected' ? connectionStatus(connection, say) : own ?? connectionStatus(connection, say);
+      const status = connection.state !== 'connected' ? connectionStatus(connection) : own ?? connectionStatus(connection);
       // Pollers report every round: only tell the editor when something changed.
       const key = `${status.fill}|${status.shape}|${status.text}`;
       if (key === shown) return;

@@ -1,5 +1,5 @@
 /**
- * Words shared by every node (status texts of the connection, pauses), in the runtime's
+ * Words of the runtime (status texts, refusals, errors, limit messages), in the runtime's
  * language from the config node's catalog. When the runtime has no such catalog loaded
  * (node-red-node-test-helper's `RED._` returns the key), the English catalog shipped beside
  * the nodes answers, so a status never shows a bare message id.
@@ -27,33 +27,30 @@ function fromEnglish(key: string, vars: Record<string, unknown> = {}): string {
   return value.replace(/__(\w+)__/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
-export type Say = (key: string, vars?: Record<string, unknown>) => string;
+/** The runtime's translator, installed once by `useRuntimeLanguage`; none = English only. */
+let runtime: NodeAPI['_'] | undefined;
 
-/** `say('status.connected', {api})` → the text of `modular-device.status.connected`. */
-export function sayer(RED: NodeAPI): Say {
-  return (key, vars) => {
-    const id = `modular-device.${key}`;
-    const text = RED._(`${NAMESPACE}:${id}`, vars);
-    return typeof text === 'string' && text !== `${NAMESPACE}:${id}` && text !== id ? text : fromEnglish(id, vars);
-  };
+/**
+ * Installs the runtime's language (registerActionNode and the config node do, with their
+ * RED); undefined goes back to English only, e.g. after a test.
+ */
+export function useRuntimeLanguage(RED: NodeAPI | undefined): void {
+  runtime = RED ? RED._.bind(RED) : undefined;
+}
+
+/** `say('status.connected', {api})` → `modular-device.status.connected` in the runtime's language. */
+export function say(key: string, vars?: Record<string, unknown>): string {
+  const id = `modular-device.${key}`;
+  const full = `${NAMESPACE}:${id}`;
+  const text = runtime?.(full, vars);
+  return typeof text === 'string' && text !== full && text !== id ? text : fromEnglish(id, vars);
 }
 
 /**
  * Runtime texts (status texts, refusals, errors) of every node and of the shared code, from
- * `modular-device.runtime.<type>.<key>` / `modular-device.runtime.common.<key>` of the same
- * catalog. Node files and the shared code say `t('io-reset.refused')` at module level; the
- * runtime's translator is installed once by `useRuntimeLanguage(RED)` (registerActionNode
- * and the config node do). Until then, and where the runtime has no catalog, English.
+ * `modular-device.runtime.<type>.<key>` / `modular-device.runtime.common.<key>`:
+ * `t('io-output.pinState', {pin: 3, state: 'high'})` → `pin 3 high`.
  */
-let runtime: Say | undefined;
-
-/** Installs the runtime's language for `t` (undefined: English only, e.g. after a test). */
-export function useRuntimeLanguage(RED: NodeAPI | undefined): void {
-  runtime = RED ? sayer(RED) : undefined;
-}
-
-/** `t('io-output.pinState', {pin: 3, state: 'high'})` → `pin 3 high` in the runtime's language. */
 export function t(key: string, vars?: Record<string, unknown>): string {
-  const id = `runtime.${key}`;
-  return runtime ? runtime(id, vars) : fromEnglish(`modular-device.${id}`, vars);
+  return say(`runtime.${key}`, vars);
 }
