@@ -8,7 +8,7 @@
  */
 import { Check, Service, SERVICES } from '../nodes/lib/limits';
 import { Device } from './device';
-import { envelope, ModelError, refusalError, SimError } from './errors';
+import { envelope, ModelError, refusalError, SimError, SUCCESS } from './errors';
 import { checkShape, ObjectSchema } from './schema';
 
 export type ParsedBody = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'bad' } | { kind: 'too_large' };
@@ -38,6 +38,14 @@ export interface Route {
   readonly missingSlot?: string;
   handle(ctx: RouteContext): unknown;
 }
+
+/** A route handler that acts on the device and answers `{"status":"success"}`. */
+export const ok =
+  (action: (ctx: RouteContext) => void) =>
+  (ctx: RouteContext): typeof SUCCESS => {
+    action(ctx);
+    return SUCCESS;
+  };
 
 /** Routes of one service, keyed `METHOD path/after/slot`; a numeric last segment is written `:n`. */
 export type RouteTable = ReadonlyMap<string, Route>;

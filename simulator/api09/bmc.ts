@@ -1,21 +1,13 @@
 /** API 0.9 routes of the bmc service. */
 import { check, checkBool, USB_PORT_FIELDS } from '../../nodes/lib/limits';
-import { SUCCESS } from '../errors';
 import { BmcModel } from '../models/bmc';
-import { Route, RouteContext, RouteTable } from '../router';
+import { ok, Route, RouteContext, RouteTable } from '../router';
 import { descriptor, firstFailure } from './common';
 
 const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
 
 /** `port_slot_<n>` → n, computed once from the field list in limits.ts. */
 const PORT_FIELDS = USB_PORT_FIELDS.map((field) => [field, Number(field.slice('port_slot_'.length))] as const);
-
-const ok =
-  (action: (ctx: RouteContext) => void) =>
-  (ctx: RouteContext): typeof SUCCESS => {
-    action(ctx);
-    return SUCCESS;
-  };
 
 const routes: Array<[string, Route]> = [
   ['GET descriptor', descriptor],

@@ -2,21 +2,14 @@
  * API 1.0 routes of the bmc service: `usbhub/slot/<2..7>` with `port_slot_0..7`, the USB
  * device list, and the released refusals (bmc library value errors are 422; real §3.3).
  */
-import { SimError, SUCCESS } from '../errors';
+import { SimError } from '../errors';
 import { BmcModel } from '../models/bmc';
-import { Route, RouteContext, RouteTable } from '../router';
+import { ok, Route, RouteContext, RouteTable } from '../router';
 import { BMC_ROUTES as API09_BMC } from '../api09/bmc';
 import { reset, within } from './common';
 
 const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
 const value = (message: string) => new SimError(422, message);
-const ok =
-  (action: (ctx: RouteContext) => void) =>
-  (ctx: RouteContext): typeof SUCCESS => {
-    action(ctx);
-    return SUCCESS;
-  };
-
 /** The API 1.0 record lists hub slots 0..7. */
 const PORT_NUMBERS = [0, 1, 2, 3, 4, 5, 6, 7];
 
