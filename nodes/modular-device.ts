@@ -4,8 +4,7 @@
  */
 import { DeviceClient } from './lib/client';
 import { Connection, ConnectionUser } from './lib/connection';
-import { DeviceNode, moduleLabel, readSettings, TlsConfigNode } from './lib/device-settings';
-import { DeviceError } from './lib/errors';
+import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/device-settings';
 import { registerAdminRoutes } from './lib/admin-routes';
 import { useTemplates } from './lib/limits';
 import { say, t, useRuntimeLanguage } from './lib/i18n';
@@ -18,12 +17,9 @@ export = function (RED: NodeAPI) {
     const users = new Set<ConnectionUser>();
 
     try {
+      node.deviceUrl = typeof def.url === 'string' ? def.url.trim() : undefined;
       const options = readSettings(def, node.credentials ?? {});
-      if (typeof def.tls === 'string' && def.tls) {
-        const tlsNode = RED.nodes.getNode(def.tls) as TlsConfigNode | null;
-        if (!tlsNode) throw new DeviceError(t('modular-device.tlsMissing'), { code: 'NOT_CONFIGURED' });
-        options.tls = tlsNode.addTLSOptions({});
-      }
+      options.tls = resolveTls(RED, def.tls);
       let connection: Connection | undefined;
       options.onReachability = (error) => connection?.reachability(error);
       const client = new DeviceClient(options);

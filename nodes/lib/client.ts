@@ -9,11 +9,15 @@
  */
 import http from 'http';
 import https from 'https';
-import { API_VERSIONS, ApiVersion, Service, SERVICES } from './limits';
+import { ANSWER_BOUNDS, API_VERSIONS, ApiVersion, describe, Service, SERVICES } from './limits';
 import { DeviceError } from './errors';
 import { QueueFullError, RequestQueue } from './queue';
 import { dialectFor } from './dialects';
-import { exchange as httpExchange } from './transport';
+import { Answer, exchange as httpExchange, TransportError } from './transport';
+import { judgeAnswer, transportFailure, Where } from './verdict';
+import { parseVersionRecord, VersionRecord } from './version-record';
+
+export type { VersionRecord };
 
 export type Method = 'GET' | 'POST';
 
@@ -66,6 +70,8 @@ export interface ClientOptions {
   timeout?: number;
   /** How many requests may wait in the queue. */
   queueLimit?: number;
+  /** The most one answer may carry, KiB (limits.ts answer_limit). */
+  answerLimitKiB?: number;
   auth?: 'none' | 'basic' | 'bearer';
   credentials?: Credentials;
   tls?: TlsOptions;
@@ -74,14 +80,6 @@ export interface ClientOptions {
 }
 
 export const CLIENT_DEFAULTS = { timeout: 5000, queueLimit: 100 } as const;
-
-/** The version record of a service root (spec: Version record). */
-export interface VersionRecord {
-  /** API 1.0: random per start of the device's service. */
-  driver_session?: unknown;
-  version: { api: { major: number; minor: number; patch: number } } & Record<string, unknown>;
-  devices: Array<{ slot_number: number } & Record<string, unknown>>;
-}
 
 const WORD = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -95,45 +93,27 @@ function segment(value: string | number): string {
   });
 }
 
-/** Parses the configured base URL; credentials in it are refused (they belong in credentials). */
+/**
+ * Parses the configured base URL with the WHATWG parser. A user name or password belongs in
+ * the credentials: any `@` is refused before parsing, so no shape of URL (`http:u:pw@h`,
+ * `https:/u:pw@[::1`, ...) can carry one past here, and a refused URL is never repeated in
+ * the message when it has an `@` in it.
+ */
 export function parseBaseUrl(url: string): URL {
+  const notConfigured = (message: string) => new DeviceError(message, { code: 'NOT_CONFIGURED' });
+  if (url.includes('@')) throw notConfigured('url must not contain a user name or password (no "@"): use the credentials fields');
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new DeviceError(`url must be an http:// or https:// URL, got ${JSON.stringify(url.replace(/\/\/.*@/, '//***@'))}`, { code: 'NOT_CONFIGURED' });
+    throw notConfigured(`url must be an http:// or https:// URL with a host, got ${describe(url)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new DeviceError(`url must be an http:// or https:// URL, got ${parsed.protocol}`, { code: 'NOT_CONFIGURED' });
+    throw notConfigured(`url must be an http:// or https:// URL, got ${describe(parsed.protocol)}`);
   }
-  if (parsed.username || parsed.password) {
-    throw new DeviceError('url must not contain a user name or password: use the credentials fields', { code: 'NOT_CONFIGURED' });
-  }
+  if (parsed.username || parsed.password) throw notConfigured('url must not contain a user name or password: use the credentials fields');
+  if (parsed.search || parsed.hash) throw notConfigured('url must not have a query (?) or fragment (#): give the device\'s base URL');
   return parsed;
-}
-
-/** Short readable text of a non-JSON error body (an nginx HTML page, say). */
-function bodySnippet(text: string): string {
-  const title = /<title>([^<]*)<\/title>/i.exec(text);
-  const plain = (title ? title[1] : text).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-  return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
-}
-
-/**
- * The released services insert the message into their envelope without escaping it, so a
- * message with a quote makes the body invalid JSON (real §2): read the message anyway.
- */
-function brokenEnvelopeMessage(text: string): string | undefined {
-  const match = /"status"\s*:\s*"error"[\s\S]*"message"\s*:\s*"([\s\S]*)"\s*\}\s*$/.exec(text);
-  return match ? match[1].slice(0, 200) : undefined;
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
 }
 
 export class DeviceClient {
@@ -145,6 +125,7 @@ export class DeviceClient {
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly queue: RequestQueue;
   private readonly timeout: number;
+  private readonly maxBytes: number;
   private detected?: ApiVersion;
   private closed = false;
 
@@ -159,6 +140,7 @@ export class DeviceClient {
     this.base = parseBaseUrl(options.url);
     this.prefix = this.base.pathname.replace(/\/+$/, '');
     this.timeout = options.timeout ?? CLIENT_DEFAULTS.timeout;
+    this.maxBytes = (options.answerLimitKiB ?? ANSWER_BOUNDS.defaultLimitKiB) * 1024;
     this.queue = new RequestQueue(options.queueLimit ?? CLIENT_DEFAULTS.queueLimit);
     // Keep-alive: one warm connection per module instead of a handshake per msg. Idle
     // sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout can close
@@ -231,8 +213,8 @@ export class DeviceClient {
     for (const version of candidates) {
       try {
         const { data } = await this.exchange('GET', this.rootPath(version));
-        const record = data as VersionRecord;
-        if (!record || typeof record !== 'object' || typeof record.version?.api?.major !== 'number' || !Array.isArray(record.devices)) {
+        const record = parseVersionRecord(data);
+        if (!record) {
           throw new DeviceError(`GET ${this.rootPath(version)}: the answer is not a version record`, {
             code: 'BAD_RESPONSE',
             method: 'GET',
@@ -244,7 +226,8 @@ export class DeviceClient {
       } catch (error) {
         lastError = error as DeviceError;
         // Only "this version is not spoken here" moves on to the next candidate.
-        if (!(lastError instanceof DeviceError && (lastError.statusCode === 400 || lastError.statusCode === 404))) throw lastError;
+        const notSpoken = lastError instanceof DeviceError && lastError.code === 'DEVICE_ERROR' && (lastError.statusCode === 400 || lastError.statusCode === 404);
+        if (!notSpoken) throw lastError;
       }
     }
     throw lastError!;
@@ -293,67 +276,21 @@ export class DeviceClient {
     return { data: translation.answer(answers), request: request! };
   }
 
-  /** One HTTP exchange, every outcome mapped to a result or a DeviceError. */
+  /** One HTTP exchange, every outcome mapped to a result or a DeviceError (lib/verdict.ts). */
   private async exchange(method: Method, path: string, body?: Record<string, unknown>): Promise<DeviceResult> {
     const request: SentRequest = body === undefined ? { method, path } : { method, path, body };
-    let response: { status: number; text: string };
+    const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
+    let answer: Answer;
     try {
       const agent = this.base.protocol === 'https:' ? this.agents.https : this.agents.http;
-      response = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs: this.timeout, method, path, body });
+      answer = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs: this.timeout, maxBytes: this.maxBytes, method, path, body });
     } catch (error) {
-      const mapped = this.transportError(error, method, path);
-      this.options.onReachability?.(mapped);
+      const mapped = error instanceof TransportError ? transportFailure(error, where) : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
+      // A device that answered badly was there all the same.
+      this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
       throw mapped;
     }
     this.options.onReachability?.();
-    const text = response.text;
-    const parsed = parseJson(text);
-    const status = response.status;
-    if (status < 200 || status > 299) {
-      const envelope = parsed.ok ? (parsed.value as { message?: unknown }) : undefined;
-      const deviceMessage =
-        envelope && typeof envelope === 'object' && typeof envelope.message === 'string' ? envelope.message : brokenEnvelopeMessage(text) ?? bodySnippet(text);
-      const hint = status === 401 ? ` (the device refused the credentials: check the ${this.options.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
-      throw new DeviceError(`${method} ${path} failed: ${status}${deviceMessage ? ` ${deviceMessage}` : ''}${hint}`, {
-        code: 'DEVICE_ERROR',
-        statusCode: status,
-        deviceMessage,
-        method,
-        path,
-      });
-    }
-    if (!parsed.ok) {
-      throw new DeviceError(`${method} ${path}: the answer is not JSON (${text.length} bytes)`, {
-        code: 'BAD_RESPONSE',
-        statusCode: status,
-        method,
-        path,
-      });
-    }
-    return { data: parsed.value, request };
-  }
-
-  private transportError(error: unknown, method: Method, path: string): DeviceError {
-    const code = (error as { code?: string }).code;
-    const where = this.base.host;
-    if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
-      return new DeviceError(`${method} ${path}: no answer from ${where} within ${this.timeout} ms`, { code: 'TIMEOUT', method, path });
-    }
-    const reasons: Record<string, string> = {
-      ECONNREFUSED: 'connection refused',
-      ECONNRESET: 'connection reset',
-      EPIPE: 'connection reset',
-      ENOTFOUND: 'host not found',
-      EAI_AGAIN: 'host not found',
-      EHOSTUNREACH: 'host unreachable',
-      ENETUNREACH: 'network unreachable',
-      ERR_BAD_RESPONSE: 'answer cut off',
-      DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS: self-signed certificate (give its CA in the TLS configuration)',
-      SELF_SIGNED_CERT_IN_CHAIN: 'TLS: self-signed certificate in chain (give its CA in the TLS configuration)',
-      UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS: certificate not trusted (give its CA in the TLS configuration)',
-      ERR_TLS_CERT_ALTNAME_INVALID: 'TLS: certificate does not match the host name',
-    };
-    const reason = (code && reasons[code]) || (error as Error).message || 'request failed';
-    return new DeviceError(`${method} ${path}: ${reason} (${where})`, { code: 'UNREACHABLE', method, path });
+    return { data: judgeAnswer(answer, where), request };
   }
 }

@@ -12,6 +12,7 @@
 import { DeviceClient } from './client';
 import { DeviceError, statusText } from './errors';
 import { API_VERSIONS, ApiVersion } from './limits';
+import { apiText, slotProblem } from './version-record';
 
 export type ConnectionState =
   | { state: 'connecting' }
@@ -45,8 +46,9 @@ export const HEALTH_INTERVAL_MS = 10000;
 function isGone(error: unknown): boolean {
   if (!(error instanceof DeviceError)) return true;
   if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE') return true;
-  // 502/503/504 come from nginx when the service behind it is down.
-  return error.code === 'DEVICE_ERROR' && [502, 503, 504].includes(error.statusCode ?? 0);
+  // 502/503/504 come from nginx when the service behind it is down (also when its page is
+  // too odd to read: then the code is BAD_RESPONSE, the status still says it).
+  return [502, 503, 504].includes(error.statusCode ?? 0);
 }
 
 export class Connection {
@@ -128,17 +130,14 @@ export class Connection {
       const { apiVersion, record } = await this.client.readVersionRecord();
       const api = record.version.api;
       const spoken = `${api.major}.${api.minor}`;
-      const slots = record.devices.map((d) => d.slot_number);
+      const missing = slotProblem(record, this.client.service, this.client.slot);
       if (!SUPPORTED_API.has(spoken) || spoken !== apiVersion) {
         next = {
           state: 'incompatible',
-          reason: `the device reports API ${api.major}.${api.minor}.${api.patch}, this package supports ${[...SUPPORTED_API].join(', ')}`,
+          reason: `the device reports API ${apiText(record)}, this package supports ${[...SUPPORTED_API].join(', ')}`,
         };
-      } else if (!slots.includes(this.client.slot)) {
-        next = {
-          state: 'incompatible',
-          reason: `no ${this.client.service} module in slot ${this.client.slot} (the device lists ${slots.length ? slots.join(', ') : 'none'})`,
-        };
+      } else if (missing) {
+        next = { state: 'incompatible', reason: missing };
       } else {
         const session = typeof record.driver_session === 'string' ? record.driver_session : undefined;
         const restarted = session !== undefined && this.session !== undefined && session !== this.session;

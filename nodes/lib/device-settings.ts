@@ -6,10 +6,12 @@ import { ClientOptions, TlsOptions } from './client';
 import { Connection, ConnectionUser } from './connection';
 import { DeviceError } from './errors';
 import { t } from './i18n';
-import { check, parseInteger, Service } from './limits';
-import type { Node, NodeDef } from './red';
+import { ANSWER_BOUNDS, check, parseInteger, Service } from './limits';
+import type { Node, NodeAPI, NodeDef } from './red';
 
 export interface DeviceNode extends Node {
+  /** The URL the node was deployed with (env references expanded): Test sends its credentials only there. */
+  deviceUrl?: string;
   /** Set when the configuration is usable; undefined with `problem` set otherwise. */
   connection?: Connection;
   /** Why the configuration cannot be used (names the field, value and range). */
@@ -32,6 +34,7 @@ export function readSettings(def: NodeDef, credentials: Record<string, string | 
     apiVersion: text(def.apiVersion) || 'auto',
     timeout: number(def.timeout, 5000),
     queueLimit: number(def.queueLimit, 100),
+    answerLimit: number(def.answerLimit, ANSWER_BOUNDS.defaultLimitKiB),
   };
   for (const result of [
     check('service', fields.service),
@@ -39,6 +42,7 @@ export function readSettings(def: NodeDef, credentials: Record<string, string | 
     check('api_version', fields.apiVersion, 'apiVersion'),
     check('request_timeout', fields.timeout, 'timeout'),
     check('queue_limit', fields.queueLimit, 'queueLimit'),
+    check('answer_limit', fields.answerLimit, 'answerLimit'),
   ]) {
     if (result !== true) throw new DeviceError(result, { code: 'NOT_CONFIGURED' });
   }
@@ -53,6 +57,7 @@ export function readSettings(def: NodeDef, credentials: Record<string, string | 
     apiVersion: fields.apiVersion as ClientOptions['apiVersion'],
     timeout: fields.timeout as number,
     queueLimit: fields.queueLimit as number,
+    answerLimitKiB: fields.answerLimit as number,
     auth,
     credentials: { username: credentials.username, password: credentials.password, token: credentials.token },
   };
@@ -63,3 +68,11 @@ export function moduleLabel(options: Pick<ClientOptions, 'service' | 'slot'>, lo
   return `${options.service} slot ${options.slot} @ ${location}`;
 }
 
+
+/** The TLS options of a tls-config node by id ('' or undefined: none); refuses a missing one. */
+export function resolveTls(RED: NodeAPI, id: unknown): TlsOptions | undefined {
+  if (typeof id !== 'string' || !id || id === '_ADD_') return undefined;
+  const tlsNode = RED.nodes.getNode(id) as TlsConfigNode | null;
+  if (!tlsNode || typeof tlsNode.addTLSOptions !== 'function') throw new DeviceError(t('modular-device.tlsMissing'), { code: 'NOT_CONFIGURED' });
+  return tlsNode.addTLSOptions({});
+}

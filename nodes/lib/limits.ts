@@ -87,6 +87,12 @@ export const LIMITS = {
   deadband: { kind: 'int', min: 0, max: 100000, source: 'package setting' },
   /** Requests that may wait per module: bounds memory under a flood of msgs. */
   queue_limit: { kind: 'int', min: 1, max: 100000, source: 'package setting' },
+  /**
+   * The most one device answer may carry, in KiB (config node "answer limit"). The largest
+   * record of either API is a few KiB; the cap keeps a broken or hostile device from filling
+   * the heap, and its top keeps JSON.parse of a full answer to a few ms of the event loop.
+   */
+  answer_limit: { kind: 'int', min: 1, max: 256, unit: 'KiB', source: 'package setting (device records are a few KiB)' },
 
   // ---- io -------------------------------------------------------------------------------
   input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
@@ -176,6 +182,27 @@ export const FACTS = {
   },
   /** The PMC temperature counted as a protection event, °C (spec). */
   pmcTemperatureLimitC: 125,
+} as const;
+
+/**
+ * Bounds on every device answer, which is untrusted input (see lib/answer.ts). None is a
+ * device limit: each is far above what a record of either API holds (the deepest nests 4
+ * levels, the largest holds about 60 values), and far below what could hurt Node-RED.
+ */
+export const ANSWER_BOUNDS = {
+  /** The answer limit a config node starts with, KiB. */
+  defaultLimitKiB: 64,
+  /** Objects and arrays inside one another: Node-RED clones msgs recursively. */
+  maxDepth: 16,
+  /** Values (objects, arrays, strings, numbers, ...) in one answer. */
+  maxValues: 10_000,
+  /**
+   * An error answer (non-2xx) larger than this is no device's error: the services' envelope
+   * is under 1 KiB and nginx's pages under 1 KiB.
+   */
+  maxErrorBytes: 16_384,
+  /** Characters of device text (an error message, a page title) that reach a message. */
+  maxTextChars: 200,
 } as const;
 
 /** The notification alert flags, in the order the spec lists them. */

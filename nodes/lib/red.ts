@@ -67,7 +67,7 @@ export interface NodeAPI {
     post(path: string, ...handlers: Handler[]): void;
   };
   auth: { needsPermission(permission: string): Handler };
-  util: { evaluateNodeProperty?(...args: unknown[]): unknown };
+  util: { evaluateNodeProperty?(...args: unknown[]): unknown; getSetting?(node: Node | null, name: string): unknown };
   _: (key: string, substitutions?: Record<string, unknown>) => string;
   settings: Record<string, unknown>;
   log: { warn(message: unknown): void; info(message: unknown): void };

@@ -406,7 +406,11 @@ const authStorage = { getSessions: async () => ({}), saveSessions: async () => u
 // bcrypt of "password"; logins are not exercised: static API tokens stand for sessions.
 const HASH = '$2b$08$wuAqPiKJlVN27eF5qJp.RuQYuy6ZYONW7a/UWYxDTtwKFCdB8F19y';
 
-/** Turns Node-RED's real adminAuth on: an admin (ADMIN-TOKEN) and a read-only user (READER-TOKEN). */
+/**
+ * Turns Node-RED's real adminAuth on: an admin (ADMIN-TOKEN), a read-only user
+ * (READER-TOKEN), a user who may read and change only this package's config nodes
+ * (WRITER-TOKEN: read + modular-device.write) and one who may only write (WRITE-ONLY-TOKEN).
+ */
 export function adminAuthOn(): void {
   realAuth.init(
     {
@@ -415,10 +419,14 @@ export function adminAuthOn(): void {
         users: [
           { username: 'admin', password: HASH, permissions: '*' },
           { username: 'reader', password: HASH, permissions: 'read' },
+          { username: 'writer', password: HASH, permissions: ['read', 'modular-device.write'] },
+          { username: 'write-only', password: HASH, permissions: 'write' },
         ],
         tokens: [
           { token: 'ADMIN-TOKEN', user: 'admin', scope: '*' },
           { token: 'READER-TOKEN', user: 'reader', scope: 'read' },
+          { token: 'WRITER-TOKEN', user: 'writer', scope: ['read', 'modular-device.write'] },
+          { token: 'WRITE-ONLY-TOKEN', user: 'write-only', scope: 'write' },
         ],
       },
     },

@@ -187,13 +187,10 @@ describe('modular-device config node (runtime, simulator)', function () {
       Object.keys(res.body.errors).sort().should.eql(['bmc', 'io', 'power']);
     });
 
-    it('POST /modular-device/test answers the descriptor of the configured module; 404 for a missing slot', async () => {
+    it('POST /modular-device/test answers the parsed version record of the configured module; 404 for a missing slot', async () => {
       await loadFlow([deviceNode({ url: sim.url })]);
       const ok = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '3' }).expect(200);
-      ok.body.apiVersion.should.equal(TEST_API);
-      ok.body.version.api.should.eql({ major: MAJOR, minor: MINOR, patch: 0 });
-      ok.body.descriptor.slot_number.should.equal(3);
-      ok.body.descriptor.product_name.should.equal('IO Module 6 Pin');
+      ok.body.should.eql({ apiVersion: TEST_API, api: `${MAJOR}.${MINOR}.0`, service: 'io', slot: 3 });
       const missing = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '7' }).expect(404);
       missing.body.error.should.match(/no io module in slot 7 \(the device lists 2, 3\)/);
       const bad = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'gpio', slot: '2' }).expect(400);
@@ -218,14 +215,11 @@ describe('modular-device config node (runtime, simulator)', function () {
           .post('/modular-device/test')
           .send({ id: 'dev', url: stub.url, service: 'io', slot: '2', auth: 'basic', credentials: { username: 'u', password: '__PWRD__' } })
           .expect(200);
-        res.body.descriptor.should.eql({ slot_number: 2 });
+        res.body.slot.should.equal(2);
         const expected = `Basic ${Buffer.from('u:stored-secret').toString('base64')}`;
-        // The route detects the version (newest first), then reads the descriptor.
+        // The route detects the version (newest first) and asks nothing else.
         const roots = IS_API10 ? ['/api/io/1.0'] : ['/api/io/1.0', '/api/io/0.9'];
-        stub.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`).should.eql([
-          ...roots.map((root) => `GET ${root} ${expected}`),
-          `GET ${ROOT}/2/descriptor ${expected}`,
-        ]);
+        stub.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`).should.eql(roots.map((root) => `GET ${root} ${expected}`));
         JSON.stringify(res.body).should.not.containEql('stored-secret');
       } finally {
         await stub.close();

@@ -1,0 +1,140 @@
+/**
+ * Hostile device answers: every node kind, the config node's health check and both admin
+ * routes against a device on loopback that answers with oversized bodies (with and without
+ * Content-Length), a body that trickles, error bodies crafted for regex backtracking or
+ * made of megabytes of markup, deep JSON, huge strings and arrays, wrong content types, a
+ * redirect, and broken HTTP (test/helpers/hostile-device.ts).
+ *
+ * For each: every msg ends exactly once, with BAD_RESPONSE at Catch; nothing reaches an
+ * output (each node is wired to two nodes, so Node-RED clones every msg it sends); no
+ * uncaught exception or unhandled rejection (guardProcess); the node answers a healthy
+ * request right after; the health check shows a short red status; the admin routes answer
+ * 502 with a short, printable error. The event loop's longest delay during each attack is
+ * measured and printed (not asserted: these machines are shared; answer.test.ts shows
+ * structurally that device text is read only up to a bound).
+ */
+import should from 'should';
+import { monitorEventLoopDelay } from 'perf_hooks';
+import { ATTACKS, HostileDevice, startHostileDevice } from '../helpers/hostile-device';
+import { deviceNode, FlowNode, helper, lastStatus, waitFor } from '../helpers/node-red';
+import { fire, guardProcess, isGreen, Kind, KINDS, kindNode, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
+
+/** Each kind as a msg-driven node: no polling, nothing applied on connect, no keep-alive. */
+const QUIET: Record<string, Record<string, unknown>> = {
+  'io-power': { applyOnConnect: false },
+  'io-threshold': { applyOnConnect: false },
+  'io-input': { applyOnConnect: false },
+  'io-read': { interval: '0' },
+  'notification-poll': { interval: '3600000' },
+  'bmc-watchdog': { operation: 'read', keepAlive: false },
+  'bmc-readings': { interval: '0' },
+  'power-readings': { interval: '0' },
+};
+const KINDS_QUIET: Kind[] = KINDS.map((k) => ({ ...k, settings: { ...k.settings, ...QUIET[k.type] } }));
+const TIMEOUT_MS = 400;
+
+/** The reliability flow with every action node wired to a second helper too, so each sent msg is cloned. */
+function flowFor(url: string): FlowNode[] {
+  const devices = ['io', 'io3', 'bmc', 'power'].map((name) => {
+    const service = name === 'io3' ? 'io' : name;
+    const slot = { io: 2, io3: 3, bmc: 0, power: 1 }[name as 'io'];
+    return deviceNode({ id: `dev-${name}`, url, service, slot, apiVersion: '0.9', timeout: TIMEOUT_MS });
+  });
+  const flow = reliabilityFlow(KINDS_QUIET.map(kindNode), devices);
+  for (const node of [...flow]) {
+    if (!KINDS_QUIET.some((k) => k.type === node.id)) continue;
+    (node.wires as string[][])[0].push(`${node.id}-clone`);
+    flow.push({ id: `${node.id}-clone`, type: 'helper', z: node.z, wires: [] });
+  }
+  return flow;
+}
+
+/** Runs `work` with the event loop's delay monitored; resolves with the longest delay in ms. */
+async function longestDelay(work: () => Promise<void>): Promise<number> {
+  const monitor = monitorEventLoopDelay({ resolution: 10 });
+  monitor.enable();
+  try {
+    await work();
+  } finally {
+    monitor.disable();
+  }
+  return monitor.max / 1e6;
+}
+
+describe('reliability: hostile device answers (runtime, hostile server on loopback)', function () {
+  this.timeout(60000);
+  guardProcess();
+  let device: HostileDevice;
+  const delays: Array<[string, number]> = [];
+
+  before(async () => {
+    device = await startHostileDevice();
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+    await device.close();
+    const worst = delays.reduce((a, b) => (b[1] > a[1] ? b : a), ['none', 0] as [string, number]);
+    console.log(`      [hostile] ${delays.length} runs; longest event-loop delay ${worst[1].toFixed(1)} ms (${worst[0]}); per run: ${delays.map(([, ms]) => ms.toFixed(0)).join(', ')} ms`);
+  });
+  afterEach(async () => {
+    await helper.unload();
+    device.attack = undefined;
+    device.attackRoot = false;
+  });
+
+  for (const attack of ATTACKS) {
+    describe(attack.name, () => {
+      it('every node kind: each msg ends once, with BAD_RESPONSE at Catch; nothing is sent on; the next healthy answer passes', async () => {
+        const flow = flowFor(device.url);
+        const outcomes = await loadCollect(flow);
+        const ids = KINDS_QUIET.map((k) => k.type);
+        await waitAllStatus(ids, isGreen, 'every node connected');
+        device.attack = attack;
+        let sent: Array<[string, string]> = [];
+        const ms = await longestDelay(async () => {
+          const ids = fire(KINDS_QUIET.map((k) => [k.type, k.msg()]), 'hostile');
+          sent = KINDS_QUIET.map((k, i) => [k.type, ids[i]]);
+          await settle(outcomes, sent, 20000);
+        });
+        delays.push([`${attack.name}, nodes`, ms]);
+        for (const [node, msgid] of sent) {
+          const caught = outcomes.caught.filter((m) => m._msgid === msgid);
+          should(caught.map((m) => m.error.code)).eql(['BAD_RESPONSE'], `${node}: ${caught[0]?.error.message}`);
+          caught[0].error.message.length.should.be.below(400, `${node}: a short message`);
+        }
+        outcomes.outputs.should.equal(0, 'no msg reached an output');
+
+        // Node-RED and the connection are fine: a healthy answer passes at once.
+        device.attack = undefined;
+        const [id] = fire([['io-output', { payload: { pin: 1, state: 'high' } }]], 'healthy');
+        await settle(outcomes, [['io-output', id]]);
+        outcomes.sent('io-output').map((m) => m._msgid).should.eql([id]);
+      });
+
+      it('the health check shows a short red status; Discover and Test answer 502 with a short printable error', async () => {
+        device.attack = attack;
+        device.attackRoot = true;
+        const flow = flowFor(device.url).map((n) => (n.type === 'modular-device' ? { ...n, apiVersion: 'auto' } : n));
+        const ms = await longestDelay(async () => {
+          await loadCollect(flow);
+          await waitFor(() => lastStatus(helper.getNode('io-output'))?.fill === 'red', 'io-output red', 10000);
+          const discover = await helper.request().get('/modular-device/discover').query({ url: device.url });
+          discover.status.should.equal(502);
+          const test = await helper.request().post('/modular-device/test').send({ url: device.url, service: 'io', slot: '2', timeout: String(TIMEOUT_MS) });
+          test.status.should.equal(502);
+          for (const text of [discover.body.error, ...Object.values(discover.body.errors as Record<string, string>), test.body.error]) {
+            should(text).be.a.String();
+            text.length.should.be.belowOrEqual(300);
+            text.should.not.match(/[\u0000-\u001f\u007f]/);
+          }
+          should(JSON.stringify(discover.body).length).be.below(2000);
+        });
+        delays.push([`${attack.name}, health/admin`, ms]);
+        const status = lastStatus(helper.getNode('io-output'))!;
+        status.should.have.properties({ fill: 'red', shape: 'ring' });
+        status.text!.length.should.be.belowOrEqual(60);
+      });
+    });
+  }
+});
