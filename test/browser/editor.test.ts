@@ -136,8 +136,8 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
       await page.click('#modular-device-test');
       await page.waitForFunction(() => /0\.9/.test($('#modular-device-result').text()) && !$('#modular-device-result').hasClass('modular-device-error'), undefined, { timeout: 10000 });
 
-      for (const f of limitedFields('modular-device').filter((x) => ['slot', 'timeout', 'queueLimit'].includes(x.prop))) {
-        const good = f.prop === 'slot' ? '2' : f.prop === 'timeout' ? '5000' : '100';
+      for (const f of limitedFields('modular-device').filter((x) => ['slot', 'timeout', 'queueLimit', 'answerLimit'].includes(x.prop))) {
+        const good = { slot: '2', timeout: '5000', queueLimit: '100', answerLimit: '64' }[f.prop as 'slot'];
         for (const bad of outOfRange(f.limit)) {
           await editor.checkField(page, { selector: `#node-config-input-${f.prop}`, bad: String(bad), message: expectedMessage(f, bad), good });
         }
