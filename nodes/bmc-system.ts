@@ -1,16 +1,20 @@
 /**
  * bmc-system: the board's hard reset, USB bootloader and buzzer. A hard reset restarts the
- * whole device, so it needs the node's "confirm" setting and is only ever sent by a msg.
+ * whole device; the USB bootloader changes how it starts next time (and for up to an hour
+ * exposes its storage over USB). Both need the node's "confirm" setting and are only ever
+ * sent by a msg.
  */
 import { Operation, registerActionNode } from './lib/action-node';
-import { ensure, invalidInput } from './lib/errors';
+import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkBool, checkValue } from './lib/limits';
+import { check, checkBool } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { chooseOperation } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset'] as const;
+const DANGEROUS = ['usb_bootloader', 'hard_reset'] as const;
 
 interface Settings {
   operation: unknown;
@@ -33,11 +37,9 @@ function readSettings(def: NodeDef): Settings {
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
-  const operation = given(msg.operation, s.operation);
-  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-system', dangerous: DANGEROUS, confirm: s.confirm });
   const f = payloadFields(msg, ['mode', 'duration', 'enabled', 'timeout']);
   if (operation === 'hard_reset') {
-    if (!s.confirm) throw invalidInput(t('bmc-system.hardResetRefused'));
     return { requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, done: t('bmc-system.hardResetSent') };
   }
   if (operation === 'usb_bootloader') {

@@ -4,15 +4,17 @@
  * and the reset disconnects every USB device, so it needs the node's "confirm" setting.
  */
 import { Operation, registerActionNode } from './lib/action-node';
-import { ensure, invalidInput } from './lib/errors';
+import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkBool, checkValue } from './lib/limits';
+import { check, checkBool } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { chooseOperation } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 /** `devices` lists the plugged USB devices: API 1.0 devices only. */
 const OPERATIONS = ['read', 'hub', 'port', 'reset', 'devices'] as const;
+const DANGEROUS = ['reset'] as const;
 
 interface Settings {
   operation: unknown;
@@ -31,8 +33,7 @@ function readSettings(def: NodeDef): Settings {
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
-  const operation = given(msg.operation, s.operation);
-  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-usbhub', dangerous: DANGEROUS, confirm: s.confirm });
   const f = payloadFields(msg, ['port', 'state']);
   const state = given(f.state, s.state);
   switch (operation) {
@@ -49,7 +50,6 @@ function build(msg: NodeMessage, s: Settings): Operation {
       };
     }
     case 'reset':
-      if (!s.confirm) throw invalidInput(t('bmc-usbhub.resetRefused'));
       return { requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, done: t('bmc-usbhub.resetDone') };
     case 'devices':
       return { requests: { method: 'GET', endpoint: ['usbhub', 'devices'] }, done: t('bmc-usbhub.devicesListed') };

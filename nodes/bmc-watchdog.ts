@@ -1,7 +1,12 @@
 /**
  * bmc-watchdog: the board's watchdog, which hard resets the device when its timeout runs
- * out. One node, one operation chosen in the editor (or by `msg.operation`): read the
- * state, set the timeout, `alive`, `save`, start a `shutdown`, set the shutdown timeout.
+ * out. One node, one operation chosen in the editor (or by `msg.operation` when the editor
+ * says "from msg.operation"): read the state, set the timeout, `alive`, `save`, start a
+ * `shutdown`, set the shutdown timeout.
+ *
+ * Setting the timeout arms a reset, `save` makes it survive every reset (a timeout too short
+ * for the flow then gives a reset loop), the shutdown and its timeout reset the device: all
+ * need the node's "confirm" setting, and so does the keep-alive, which sets the timeout.
  *
  * Keep-alive: while deployed the node itself sets the timeout when the module connects and
  * sends `alive` every N ms (at most half the timeout), showing `timeout_left` after each
@@ -10,15 +15,17 @@
  */
 import { Operation, Outcome, registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
-import { DeviceError, ensure, invalidInput } from './lib/errors';
+import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkKeepAlive, checkValue } from './lib/limits';
+import { check, checkKeepAlive } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { chooseOperation, requireConfirm } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
 type Op = (typeof OPERATIONS)[number];
+const DANGEROUS: readonly Op[] = ['timeout', 'save', 'shutdown', 'sw_shutdown_timeout'];
 
 interface Settings {
   operation: unknown;
@@ -38,8 +45,17 @@ function readSettings(def: NodeDef): Settings {
     keepAlive: boolSetting(def.keepAlive, false),
     interval: intSetting(def.interval, 1000),
   };
-  if (s.keepAlive) ensure(checkKeepAlive(s.interval, s.timeout));
+  if (s.keepAlive) {
+    ensure(checkKeepAlive(s.interval, s.timeout));
+    // Refused here, as a settings problem: nothing is sent on connect and no round runs.
+    requireConfirm('bmc-watchdog', 'keep-alive', s.confirm);
+  }
   return s;
+}
+
+/** readSettings refuses a keep-alive without confirm; checked again where it sends, to be sure. */
+function keepAliveOn(s: Settings): boolean {
+  return s.keepAlive && s.confirm;
 }
 
 interface WatchdogState {
@@ -48,10 +64,9 @@ interface WatchdogState {
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
-  const operation = given(msg.operation, s.operation);
-  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-watchdog', dangerous: DANGEROUS, confirm: s.confirm });
   const { timeout } = payloadFields(msg, ['timeout']);
-  switch (operation as Op) {
+  switch (operation) {
     case 'read':
       return { requests: { method: 'GET', endpoint: ['watchdog'] }, done: t('common.read') };
     case 'timeout': {
@@ -64,7 +79,6 @@ function build(msg: NodeMessage, s: Settings): Operation {
     case 'save':
       return { requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, done: t('bmc-watchdog.saved') };
     case 'shutdown':
-      if (!s.confirm) throw invalidInput(t('bmc-watchdog.shutdownRefused'));
       return { requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, done: t('bmc-watchdog.shutdownStarted') };
     case 'sw_shutdown_timeout': {
       const value = given(timeout, s.swShutdownTimeout);
@@ -123,7 +137,7 @@ export = function (RED: NodeAPI) {
     build,
     output,
     onConnect: (s) =>
-      s.keepAlive ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
-    poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
+      keepAliveOn(s) ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
+    poll: { interval: (s) => (keepAliveOn(s) ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
   });
 };

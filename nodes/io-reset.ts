@@ -4,8 +4,8 @@
  * only when a msg asks, never on deploy, and only with the node's "confirm" setting on.
  */
 import { Operation, registerActionNode } from './lib/action-node';
-import { invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
+import { requireConfirm } from './lib/operation';
 import { boolSetting } from './lib/settings';
 import type { NodeAPI, NodeDef } from './lib/red';
 
@@ -14,9 +14,7 @@ interface Settings {
 }
 
 function build(_msg: unknown, s: Settings): Operation {
-  if (!s.confirm) {
-    throw invalidInput(t('io-reset.refused'));
-  }
+  requireConfirm('io-reset', 'reset', s.confirm);
   return { requests: { method: 'GET', endpoint: ['reset'] }, done: t('io-reset.done') };
 }
 

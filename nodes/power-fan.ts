@@ -10,8 +10,9 @@ import { Operation, registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkBool, checkValue, FACTS } from './lib/limits';
+import { check, checkBool, FACTS } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { chooseOperation } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
@@ -67,8 +68,8 @@ function setAndWait(body: { fan_forced: boolean; fan_mode: number }, waitMs: num
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
-  const operation = given(msg.operation, s.operation);
-  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  // Nothing here changes more than the fan: no operation needs confirm.
+  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'power-fan' });
   const f = payloadFields(msg, ['fan_forced', 'fan_mode', 'measurement_enabled']);
   switch (operation) {
     case 'set': {

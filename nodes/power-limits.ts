@@ -5,8 +5,9 @@
 import { Operation, registerActionNode } from './lib/action-node';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkValue } from './lib/limits';
+import { check } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { chooseOperation } from './lib/operation';
 import { intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
@@ -14,21 +15,19 @@ const RAILS = ['limit_3v3', 'limit_5v0', 'limit_12v'] as const;
 const OPERATIONS = ['set', 'read'] as const;
 
 interface Settings {
-  operation: 'set' | 'read';
+  operation: string;
   limits: Record<(typeof RAILS)[number], unknown>;
 }
 
 function readSettings(def: NodeDef): Settings {
   return {
-    operation: textSetting(def.operation) === 'set' ? 'set' : 'read',
+    operation: textSetting(def.operation, 'read'),
     limits: { limit_3v3: intSetting(def.limit_3v3), limit_5v0: intSetting(def.limit_5v0), limit_12v: intSetting(def.limit_12v) },
   };
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
-  // An unknown msg.operation is refused like in every other node, never replaced by the setting.
-  const operation = given(msg.operation, s.operation);
-  ensure(checkValue('operation', { kind: 'word', values: OPERATIONS, source: 'node' }, operation));
+  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'power-limits' });
   if (operation === 'read') return { requests: { method: 'GET', endpoint: ['stats'] }, done: t('power-limits.statsRead') };
   const f = payloadFields(msg, RAILS);
   const body: Record<string, unknown> = {};

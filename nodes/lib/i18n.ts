@@ -1,6 +1,7 @@
 /**
  * Words of the runtime (status texts, refusals, errors, limit messages), in the runtime's
- * language from the config node's catalog. When the runtime has no such catalog loaded
+ * language from the config node's catalog (a node's dialog words, quoted in refusals, from
+ * the node's own catalog). When the runtime has no such catalog loaded
  * (node-red-node-test-helper's `RED._` returns the key), the English catalog shipped beside
  * the nodes answers, so a status never shows a bare message id.
  */
@@ -8,21 +9,25 @@ import fs from 'fs';
 import path from 'path';
 import type { NodeAPI } from './red';
 
-const NAMESPACE = '@modular-device/node-red/modular-device';
+const PACKAGE = '@modular-device/node-red';
+const NAMESPACE = `${PACKAGE}/modular-device`;
 
-let english: Record<string, unknown> | undefined;
+/** English catalogs by file name (`modular-device`, `<type>`), read once each. */
+const english = new Map<string, Record<string, unknown>>();
 
-function englishCatalog(): Record<string, unknown> {
-  if (!english) {
+function englishCatalog(name: string): Record<string, unknown> {
+  let catalog = english.get(name);
+  if (!catalog) {
     // The build puts locales/ beside the compiled nodes: dist/nodes/locales/.
-    const file = path.join(__dirname, '..', 'locales', 'en-US', 'modular-device.json');
-    english = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const file = path.join(__dirname, '..', 'locales', 'en-US', `${name}.json`);
+    catalog = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    english.set(name, catalog);
   }
-  return english;
+  return catalog;
 }
 
-function fromEnglish(key: string, vars: Record<string, unknown> = {}): string {
-  const value = key.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), englishCatalog());
+function fromEnglish(key: string, vars: Record<string, unknown> = {}, catalog = 'modular-device'): string {
+  const value = key.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), englishCatalog(catalog));
   if (typeof value !== 'string') return key;
   return value.replace(/__(\w+)__/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
@@ -53,4 +58,15 @@ export function say(key: string, vars?: Record<string, unknown>): string {
  */
 export function t(key: string, vars?: Record<string, unknown>): string {
   return say(`runtime.${key}`, vars);
+}
+
+/**
+ * A word of a node's own dialog, from its catalog `locales/<lang>/<type>.json`, so a refusal
+ * names a setting exactly as the user sees it: `nodeText('io-reset', 'label.confirm')`.
+ */
+export function nodeText(type: string, key: string): string {
+  const id = `${type}.${key}`;
+  const full = `${PACKAGE}/${type}:${id}`;
+  const text = runtime?.(full);
+  return typeof text === 'string' && text !== full && text !== id ? text : fromEnglish(id, {}, type);
 }

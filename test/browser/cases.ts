@@ -117,7 +117,8 @@ export const CASES: Case[] = [
   { type: 'bmc-watchdog', service: 'bmc', phases: [
     { settings: { operation: 'timeout', keepAlive: false }, props: ['timeout'] },
     { settings: { operation: 'sw_shutdown_timeout', keepAlive: false }, props: ['swShutdownTimeout'] },
-    { settings: { operation: 'read', keepAlive: true }, props: [], extra: [
+    // A keep-alive arms the watchdog: the runtime refuses it without confirm, so the case ticks it.
+    { settings: { operation: 'read', keepAlive: true, confirm: true }, props: [], extra: [
       // The keep-alive interval may be at most half the timeout (checkKeepAlive).
       { selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), message: msg(checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout)), good: '3000' },
     ] },

@@ -136,6 +136,27 @@ export async function expectRefused(
   return caught!;
 }
 
+/**
+ * The refusal of a msg.operation the dialog does not allow (nodes/lib/operation.ts), as the
+ * English catalog words it: `got` as the message shows the value (`"save"`, `5`, `nothing`).
+ */
+export function operationFixed(got: string, operation: string): string {
+  return `msg.operation ${got} refused: this node runs "${operation}", as chosen in its dialog; to let a msg choose, set its operation to "from msg.operation"`;
+}
+
+/** The refusal of a dangerous operation without the node's confirm checkbox, quoting its label. */
+export function needsConfirm(operation: string, checkboxLabel: string): string {
+  return `"${operation}" refused: tick "${checkboxLabel}" in the node's dialog to allow it`;
+}
+
+/** The bmc-watchdog dialog's label of its confirm checkbox, as its refusals quote it. */
+export const WATCHDOG_CONFIRM = 'Allow this node to arm and save the watchdog, set the shutdown timeout and start a shutdown';
+
+/** A bmc-watchdog node as the editor saves it (id `wd`, read, no keep-alive, no confirm). */
+export function watchdogNode(settings: Record<string, unknown> = {}): ActionDef {
+  return { id: 'wd', type: 'bmc-watchdog', operation: 'read', timeout: '', swShutdownTimeout: '', confirm: false, keepAlive: false, interval: '', ...settings };
+}
+
 /** Sends `msg` and expects one device-side failure at Catch; returns the caught msg. */
 export async function expectFailed(outcomes: Outcomes, id: string, msg: NodeMessage, timeoutMs = 8000): Promise<CaughtMsg> {
   const caught = await send(outcomes, id, msg, timeoutMs);

@@ -102,9 +102,11 @@ export const KINDS: Kind[] = [
   { type: 'notification-poll', device: 'dev-io', settings: { interval: '200', pins: '', alerts: '', combined: false }, msg: () => ({ payload: 'now' }), poll: 200, pollPath: '/notification' },
   { type: 'device-info', device: 'dev-io', settings: {}, msg: () => ({ payload: {} }) },
   { type: 'io-reset', device: 'dev-io3', settings: { confirm: true }, msg: () => ({ payload: {} }) },
-  { type: 'bmc-watchdog', device: 'dev-bmc', settings: { operation: 'read', timeout: '60000', keepAlive: true, interval: '300', confirm: false, swShutdownTimeout: '60000' }, msg: () => ({ payload: {} }), poll: 300, pollPath: '/watchdog/alive' },
+  // The keep-alive arms the watchdog: it runs only with confirm.
+  { type: 'bmc-watchdog', device: 'dev-bmc', settings: { operation: 'read', timeout: '60000', keepAlive: true, interval: '300', confirm: true, swShutdownTimeout: '60000' }, msg: () => ({ payload: {} }), poll: 300, pollPath: '/watchdog/alive' },
   { type: 'bmc-readings', device: 'dev-bmc', settings: { voltage: true, temperature: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' }, msg: () => ({ payload: {} }), poll: 200, pollPath: '/temperature' },
-  { type: 'bmc-usbhub', device: 'dev-bmc', settings: { operation: 'read', port: '2', state: true, confirm: false }, msg: () => ({ payload: {} }) },
+  // "from msg.operation": its msgs name the operation, so a crafted port reaches the port check.
+  { type: 'bmc-usbhub', device: 'dev-bmc', settings: { operation: 'msg', port: '2', state: true, confirm: false }, msg: () => ({ operation: 'read', payload: {} }) },
   { type: 'bmc-system', device: 'dev-bmc', settings: { operation: 'buzzer', mode: '2', duration: '50', confirm: false }, msg: () => ({ payload: {} }) },
   { type: 'power-fan', device: 'dev-power', settings: { operation: 'read', fan_mode: '60', fan_forced: true, waitApplied: false }, msg: () => ({ payload: {} }) },
   { type: 'power-limits', device: 'dev-power', settings: { operation: 'set', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' }, msg: () => ({ payload: {} }) },

@@ -7,7 +7,8 @@
  *
  * A model of each node, written from limits.ts (`check`, `checkPwm`, `checkPowerConfig`,
  * `describe`) and the node's documented msg contract, says per msg: refused with which
- * message, or which requests. Then: every msg ends exactly once; a refused msg gets one
+ * message, or which requests. The five nodes with an operation select are set to "from
+ * msg.operation", so msg.operation is fuzzed too. Then: every msg ends exactly once; a refused msg gets one
  * INVALID_INPUT error with exactly the limits.ts message (field and range) and sends
  * nothing; the simulator's log holds exactly the requests of the valid msgs, bodies
  * unchanged; Object.prototype is untouched. FC_SEED=<n> reproduces a run.
@@ -54,7 +55,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const hasOwn = (v: unknown, k: string) => isObject(v) && Object.prototype.hasOwnProperty.call(v, k);
 const own = (v: unknown, k: string): unknown => (hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined);
 const given = (v: unknown, setting: unknown) => (v === undefined ? setting : v);
-const opCheck = (values: readonly string[], op: unknown) => checkValue('operation', { kind: 'word', values, source: 'node' }, op);
+/** The five nodes with an operation select are set to "from msg.operation": the msg must name one. */
+const opCheck = (values: readonly string[], op: unknown) => checkValue('msg.operation', { kind: 'word', values, source: 'node' }, op);
+/** The shared refusal of an operation that needs the node's confirm checkbox (label as the dialog shows it). */
+const needsConfirm = (operation: string, checkbox: string) => `"${operation}" refused: tick "${checkbox}" in the node's dialog to allow it`;
 
 // ---- arbitraries ----------------------------------------------------------------------------------
 
@@ -352,7 +356,7 @@ const SPECS: Spec[] = [
     slot: 3,
     settings: { confirm: false },
     arb: msgs(payloads({ confirm: fc.constantFrom<unknown>(true, 'yes', 1) }), operations(['reset', 'hard_reset'])),
-    model: () => ({ error: 'reset refused: turn on "confirm" in the node to allow resetting the module' }),
+    model: () => ({ error: needsConfirm('reset', 'Confirm: reset the module when a msg arrives') }),
   },
   {
     type: 'notification-poll',
@@ -377,12 +381,13 @@ const SPECS: Spec[] = [
     type: 'bmc-watchdog',
     service: 'bmc',
     slot: 0,
-    settings: { operation: 'read', timeout: '0', keepAlive: false, interval: '1000', confirm: false, swShutdownTimeout: '60000' },
-    arb: msgs(payloads({ timeout: fc.oneof(field(lim('watchdog_timeout')), field(lim('sw_shutdown_timeout'))) }), operations(WATCHDOG_OPS)),
+    // Confirmed, so timeouts are fuzzed on the wire; shutdown (allowed then) is not generated: it would reset the device.
+    settings: { operation: 'msg', timeout: '0', keepAlive: false, interval: '1000', confirm: true, swShutdownTimeout: '60000' },
+    arb: msgs(payloads({ timeout: fc.oneof(field(lim('watchdog_timeout')), field(lim('sw_shutdown_timeout'))) }), operations(WATCHDOG_OPS.filter((op) => op !== 'shutdown'))),
     deviceMay: /^500 Internal driver communication failed: watchdog timeout not enabled$/,
     model(msg) {
       return expectOf(() => {
-        const op = given(msg.operation, 'read');
+        const op = msg.operation;
         ok(opCheck(WATCHDOG_OPS, op));
         const timeout = own(msg.payload, 'timeout');
         switch (op) {
@@ -396,7 +401,7 @@ const SPECS: Spec[] = [
           case 'save':
             return [{ method: 'GET', path: 'watchdog/save' }];
           case 'shutdown':
-            return refuse('shutdown refused: turn on "confirm" in the node to allow starting a shutdown');
+            return [{ method: 'POST', path: 'watchdog/shutdown', body: { shutdown: 'start' } }];
           case 'sw_shutdown_timeout': {
             const value = given(timeout, 60000);
             ok(check('sw_shutdown_timeout', value, 'timeout'));
@@ -422,12 +427,12 @@ const SPECS: Spec[] = [
     type: 'bmc-usbhub',
     service: 'bmc',
     slot: 0,
-    settings: { operation: 'read', port: '2', state: true, confirm: false },
+    settings: { operation: 'msg', port: '2', state: true, confirm: false },
     // `devices` (API 1.0 only) is not generated: on this 0.9 device the node refuses it by design.
     arb: msgs(payloads({ port: field(lim('usb_port')), state: field(bool) }), operations(USBHUB_OPS.filter((op) => op !== 'devices'))),
     model(msg) {
       return expectOf(() => {
-        const op = given(msg.operation, 'read');
+        const op = msg.operation;
         ok(opCheck(USBHUB_OPS, op));
         const state = given(own(msg.payload, 'state'), true);
         switch (op) {
@@ -441,7 +446,7 @@ const SPECS: Spec[] = [
             return [{ method: 'POST', path: `usbhub/port/${port}`, body: { state } }];
           }
           case 'reset':
-            return refuse('USB hub reset refused: turn on "confirm" in the node (the reset disconnects every USB device)');
+            return refuse(needsConfirm('reset', 'Allow this node to reset the USB hub'));
           default:
             return [{ method: 'GET', path: 'usbhub' }];
         }
@@ -452,17 +457,18 @@ const SPECS: Spec[] = [
     type: 'bmc-system',
     service: 'bmc',
     slot: 0,
-    settings: { operation: 'buzzer', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: false },
+    // Confirmed, so the bootloader is fuzzed on the wire; hard_reset (allowed then) is not generated.
+    settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: true },
     arb: msgs(
       payloads({ mode: field(lim('buzzer_mode')), duration: field(lim('buzzer_duration')), enabled: field(bool), timeout: field(lim('bootloader_timeout')) }),
-      operations(SYSTEM_OPS),
+      operations(SYSTEM_OPS.filter((op) => op !== 'hard_reset')),
     ),
     model(msg) {
       return expectOf(() => {
-        const op = given(msg.operation, 'buzzer');
+        const op = msg.operation;
         ok(opCheck(SYSTEM_OPS, op));
         const p = msg.payload;
-        if (op === 'hard_reset') refuse('hard reset refused: turn on "confirm" in the node to allow resetting the device');
+        if (op === 'hard_reset') return [{ method: 'POST', path: 'hard_reset', body: { reset: 'yes' } }];
         if (op === 'usb_bootloader') {
           const enabled = given(own(p, 'enabled'), false);
           const timeout = given(own(p, 'timeout'), 0);
@@ -482,11 +488,11 @@ const SPECS: Spec[] = [
     type: 'power-fan',
     service: 'power',
     slot: 1,
-    settings: { operation: 'read', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false },
+    settings: { operation: 'msg', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false },
     arb: msgs(payloads({ fan_forced: field(bool), fan_mode: field(lim('fan_mode')), measurement_enabled: field(bool) }), operations(FAN_OPS)),
     model(msg) {
       return expectOf(() => {
-        const op = given(msg.operation, 'read');
+        const op = msg.operation;
         ok(opCheck(FAN_OPS, op));
         const p = msg.payload;
         switch (op) {
@@ -514,11 +520,11 @@ const SPECS: Spec[] = [
     type: 'power-limits',
     service: 'power',
     slot: 1,
-    settings: { operation: 'set', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' },
+    settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' },
     arb: msgs(payloads({ limit_3v3: field(lim('limit_3v3')), limit_5v0: field(lim('limit_5v0')), limit_12v: field(lim('limit_12v')) }), operations(LIMIT_OPS)),
     model(msg) {
       return expectOf(() => {
-        const op = given(msg.operation, 'set');
+        const op = msg.operation;
         ok(opCheck(LIMIT_OPS, op));
         if (op === 'read') return [{ method: 'GET', path: 'stats' }];
         const defaults = { limit_3v3: 3000, limit_5v0: 3000, limit_12v: 1000 };

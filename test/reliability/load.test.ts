@@ -156,7 +156,7 @@ describe('reliability: ordering, load, memory and redeploys (runtime, simulator)
         node(A, 80, { id: 'read', type: 'io-read', device: 'dev-io', source: 'values', pin: 'all', interval: '200', onlyOnChange: false, deadband: '0', output: 'record' }),
         node(A, 120, { id: 'power', type: 'io-power', device: 'dev-io', pins: [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' })), applyOnConnect: true }),
         node(A, 160, { id: 'out', type: 'io-output', device: 'dev-io', pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' }),
-        node(B, 40, { id: 'dog', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'read', timeout: '60000', keepAlive: true, interval: '200', confirm: false, swShutdownTimeout: '60000' }),
+        node(B, 40, { id: 'dog', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'read', timeout: '60000', keepAlive: true, interval: '200', confirm: true, swShutdownTimeout: '60000' }),
         node(B, 80, { id: 'bmcr', type: 'bmc-readings', device: 'dev-bmc', voltage: true, temperature: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record', name: variant.bName ?? '' }),
         node(B, 120, { id: 'pwr', type: 'power-readings', device: 'dev-power', stats: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' }),
       ];

@@ -292,11 +292,14 @@ describe('reliability: security (runtime, simulator)', function () {
       await ctl.reset();
     });
 
+    // Every operation that needs confirm; the hard reset last of the bmc ones, as it restarts the device.
     const DANGEROUS = [
       { id: 'reset', type: 'io-reset', device: 'dev-io3', path: '/reset' },
-      { id: 'hard', type: 'bmc-system', device: 'dev-bmc', operation: 'hard_reset', path: '/hard_reset' },
+      { id: 'boot', type: 'bmc-system', device: 'dev-bmc', operation: 'usb_bootloader', path: '/usb_bootloader' },
+      { id: 'save', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'save', keepAlive: false, timeout: '0', path: '/watchdog/save' },
       { id: 'hub', type: 'bmc-usbhub', device: 'dev-bmc', operation: 'reset', path: '/usbhub/reset' },
       { id: 'shutdown', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'shutdown', keepAlive: false, timeout: '0', path: '/watchdog/shutdown' },
+      { id: 'hard', type: 'bmc-system', device: 'dev-bmc', operation: 'hard_reset', path: '/hard_reset' },
     ];
     const dangerousFlow = (confirm: boolean) =>
       reliabilityFlow(
@@ -325,7 +328,7 @@ describe('reliability: security (runtime, simulator)', function () {
       let fates = await settle(outcomes, DANGEROUS.map((d, i) => [d.id, ids[i]]));
       for (const fate of fates) {
         should(fate.errors[0]?.error.code).equal('INVALID_INPUT');
-        fate.errors[0].error.message.should.match(/refused: turn on "confirm" in the node/);
+        fate.errors[0].error.message.should.match(/^DeviceError: "[a-z_]+" refused: tick ".+" in the node's dialog to allow it$/);
       }
       (await touched()).should.eql([]);
       await helper.unload();
@@ -333,7 +336,14 @@ describe('reliability: security (runtime, simulator)', function () {
       for (const id of ['dev-io3', 'dev-bmc']) await waitConnected(id);
       ids = fire(DANGEROUS.map((d) => [d.id, { payload: {}, operation: d.operation }]));
       fates = await settle(outcomes, DANGEROUS.map((d, i) => [d.id, ids[i]]));
-      (await touched()).sort().should.eql(['GET /api/io/0.9/3/reset', 'POST /api/bmc/0.9/0/hard_reset', 'POST /api/bmc/0.9/0/usbhub/reset', 'POST /api/bmc/0.9/0/watchdog/shutdown']);
+      (await touched()).sort().should.eql([
+        'GET /api/bmc/0.9/0/watchdog/save',
+        'GET /api/io/0.9/3/reset',
+        'POST /api/bmc/0.9/0/hard_reset',
+        'POST /api/bmc/0.9/0/usb_bootloader',
+        'POST /api/bmc/0.9/0/usbhub/reset',
+        'POST /api/bmc/0.9/0/watchdog/shutdown',
+      ]);
     });
 
     it('path segments only from validated integers and fixed words: a crafted pin, port, slot or operation sends nothing', async () => {

@@ -1,11 +1,12 @@
 /**
  * bmc-system against the simulator: the buzzer (a duration for every mode, 0 and 1
- * included), the USB bootloader (timeout 0..3600000) and the hard reset (refused without
- * "confirm"), on the wire and in the simulated device; validation failures (one error at
- * Catch, nothing sent) and device errors.
+ * included), the USB bootloader (timeout 0..3600000) and the hard reset, both refused
+ * without "confirm" from the dialog and from a msg, on the wire and in the simulated device;
+ * a msg.operation the dialog does not allow refused, "from msg.operation" letting a msg
+ * choose; validation failures (one error at Catch, nothing sent) and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, needsConfirm, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { wirePath } from '../helpers/api';
@@ -13,6 +14,8 @@ import { wirePath } from '../helpers/api';
 const BUZZER = apiPath('bmc', 'buzzer');
 const BOOTLOADER = apiPath('bmc', 'usb_bootloader');
 const HARD_RESET = apiPath('bmc', 'hard_reset');
+/** The dialog's label of the confirm checkbox, as the refusal quotes it. */
+const CONFIRM = 'Allow this node to hard reset the device and to switch the USB bootloader';
 
 describe('bmc-system (runtime, simulator)', function () {
   this.timeout(20000);
@@ -67,14 +70,14 @@ describe('bmc-system (runtime, simulator)', function () {
       // A node set to mode 0 without a usable duration refuses too: the device needs one.
       await expectRefused(ctl, outcomes, 'nodur', { payload: true }, `${duration}, got 0`);
       await expectRefused(ctl, outcomes, 'nodur', { payload: { mode: 1 } }, `${duration}, got 0`);
-      await expectRefused(ctl, outcomes, 'sys', { operation: 'beep' }, 'operation must be one of buzzer, usb_bootloader, hard_reset, got "beep"');
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'beep' }, operationFixed('"beep"', 'buzzer'));
       outcomes.caught.should.have.length(9);
     });
   });
 
   describe('USB bootloader', () => {
     it('sends {enabled, timeout}; 0 and 3600000 pass, the device arms the bootloader', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '60000' })]);
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '60000', confirm: true })]);
       await sendOk(outcomes, 'sys', { payload: true });
       await sendOk(outcomes, 'sys', { payload: { timeout: 3600000 } });
       await sendOk(outcomes, 'sys', { payload: { enabled: false, timeout: 0 } });
@@ -89,7 +92,7 @@ describe('bmc-system (runtime, simulator)', function () {
     });
 
     it('refuses timeouts above 3600000 or below 0 and a non-boolean enabled', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '1000' })]);
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '1000', confirm: true })]);
       const range = 'timeout must be an integer from 0 to 3600000 ms';
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: 3600001 } }, `${range}, got 3600001`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: -1 } }, `${range}, got -1`);
@@ -101,18 +104,62 @@ describe('bmc-system (runtime, simulator)', function () {
 
   describe('hard reset', () => {
     it('is refused without "confirm" (nothing sent, no reset), sent as {reset: "yes"} with it', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'hard_reset' }), system({ id: 'yes', operation: 'buzzer', confirm: true })]);
-      await expectRefused(ctl, outcomes, 'no', { payload: true }, /^hard reset refused: turn on "confirm" in the node/);
-      await expectRefused(ctl, outcomes, 'no', { payload: { reset: 'yes' } }, /^hard reset refused/);
-      await waitStatus('no', 'red', 'ring', 'hard reset refused');
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'hard_reset' }), system({ id: 'yes', operation: 'hard_reset', confirm: true })]);
+      await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('hard_reset', CONFIRM));
+      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('hard_reset', CONFIRM));
+      await waitStatus('no', 'red', 'ring', '"hard_reset" refused: tick');
       (await simModule(ctl, 'bmc')).resets.should.equal(0);
 
-      await sendOk(outcomes, 'yes', { operation: 'hard_reset' });
+      await sendOk(outcomes, 'yes', { payload: true });
       (await wireSince(ctl)).should.eql([['POST', HARD_RESET, { reset: 'yes' }]]);
       const bmc = await simModule(ctl, 'bmc');
       bmc.resets.should.equal(1);
       bmc.lastReset.cause.should.equal('hard_reset');
       await waitStatus('yes', 'green', 'dot', 'hard reset sent');
+    });
+  });
+
+  describe('which operation a msg may choose (issue 13)', () => {
+    it('a buzzer node refuses usb_bootloader with a one-hour window and hard_reset by msg, even with confirm ticked', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ confirm: true })]);
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 3600000 } }, operationFixed('"usb_bootloader"', 'buzzer'));
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'hard_reset' }, operationFixed('"hard_reset"', 'buzzer'));
+      await waitStatus('sys', 'red', 'ring', 'msg.operation "hard_reset" refused');
+      (await wireSince(ctl)).should.eql([]);
+      const bmc = await simModule(ctl, 'bmc');
+      bmc.bootloader.armed.should.equal(false);
+      bmc.resets.should.equal(0);
+      await sendOk(outcomes, 'sys', { operation: 'buzzer' });
+      (await wireSince(ctl)).should.eql([['POST', BUZZER, { mode: 2, duration: 200 }]]);
+    });
+
+    it('"from msg.operation": msg.operation required; buzzer without confirm; bootloader and hard reset only with it', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'msg' }), system({ id: 'yes', operation: 'msg', confirm: true })]);
+      const ops = 'buzzer, usb_bootloader, hard_reset';
+      await expectRefused(ctl, outcomes, 'no', { payload: true }, `msg.operation must be one of ${ops}, got nothing`);
+      await expectRefused(ctl, outcomes, 'no', { operation: 'beep' }, `msg.operation must be one of ${ops}, got "beep"`);
+      await expectRefused(ctl, outcomes, 'no', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } }, needsConfirm('usb_bootloader', CONFIRM));
+      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset' }, needsConfirm('hard_reset', CONFIRM));
+      await sendOk(outcomes, 'no', { operation: 'buzzer', payload: { mode: 3 } });
+      (await wireSince(ctl)).should.eql([['POST', BUZZER, { mode: 3, duration: 200 }]]);
+      (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
+
+      await ctl.clearLog();
+      await sendOk(outcomes, 'yes', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } });
+      await sendOk(outcomes, 'yes', { operation: 'hard_reset' });
+      (await wireSince(ctl)).should.eql([
+        ['POST', BOOTLOADER, { enabled: true, timeout: 60000 }],
+        ['POST', HARD_RESET, { reset: 'yes' }],
+      ]);
+      (await simModule(ctl, 'bmc')).resets.should.equal(1);
+    });
+
+    it('the USB bootloader set in the dialog is refused without "confirm": nothing sent', async () => {
+      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '3600000' })]);
+      await expectRefused(ctl, outcomes, 'sys', { payload: true }, needsConfirm('usb_bootloader', CONFIRM));
+      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: false, timeout: 0 } }, needsConfirm('usb_bootloader', CONFIRM));
+      await waitStatus('sys', 'red', 'ring', '"usb_bootloader" refused: tick');
+      (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
     });
   });
 

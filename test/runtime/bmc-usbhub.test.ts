@@ -1,16 +1,19 @@
 /**
  * bmc-usbhub against the simulator: read, hub and port settings on the wire (msg.operation
- * and msg.payload overrides, bare defaults), settings pending until the hub reset (read
- * back through the node before and after), the reset refused without "confirm", ports
- * 2..8 only, and device errors.
+ * with "from msg.operation", msg.payload overrides, bare defaults), settings pending until
+ * the hub reset (read back through the node before and after), the reset refused without
+ * "confirm" from the dialog and from a msg, a msg.operation the dialog does not allow
+ * refused, ports 2..8 only, and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, needsConfirm, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, wirePath, wireRequest } from '../helpers/api';
 
 const HUB = apiPath('bmc', 'usbhub');
+/** The dialog's label of the confirm checkbox, as the refusal quotes it. */
+const CONFIRM = 'Allow this node to reset the USB hub';
 const FACTORY = {
   hub_state: 'enabled',
   port_slot_2: 'enabled',
@@ -49,7 +52,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('hub and port settings stay pending until the reset; read through the node before and after', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ confirm: true })]);
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg', confirm: true })]);
     await sendOk(outcomes, 'hub', { operation: 'port', payload: { port: 3, state: false } });
     await sendOk(outcomes, 'hub', { operation: 'port', payload: { port: 7, state: false } });
     await sendOk(outcomes, 'hub', { operation: 'hub', payload: { state: false } });
@@ -108,24 +111,49 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     outcomes.caught.should.have.length(IS_API10 ? 6 : 5);
   });
 
-  it('state must be a boolean; unknown operations are refused', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'hub' })]);
-    await expectRefused(ctl, outcomes, 'hub', { payload: { state: 'off' } }, 'state must be true or false, got "off"');
-    await expectRefused(ctl, outcomes, 'hub', { payload: { state: 0 } }, 'state must be true or false, got 0');
+  it('state must be a boolean; msg.operation is required with "from msg.operation" and must be one of the node\'s', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg' })]);
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 'off' } }, 'state must be true or false, got "off"');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 0 } }, 'state must be true or false, got 0');
     await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'state must be true or false, got "yes"');
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, 'operation must be one of read, hub, port, reset, devices, got "reboot"');
+    const ops = 'read, hub, port, reset, devices';
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, `msg.operation must be one of ${ops}, got "reboot"`);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { state: true } }, `msg.operation must be one of ${ops}, got nothing`);
   });
 
-  it('the hub reset is refused without "confirm": nothing sent, settings stay pending', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'reset', confirm: false })]);
-    await sendOk(outcomes, 'hub', { operation: 'hub', payload: { state: false } });
+  it('a msg.operation other than the dialog\'s is refused, even reset with confirm ticked: nothing sent', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ id: 'read', confirm: true }), usbhub({ id: 'port', operation: 'port', confirm: true })]);
+    await expectRefused(ctl, outcomes, 'read', { operation: 'reset' }, operationFixed('"reset"', 'read'));
+    await expectRefused(ctl, outcomes, 'read', { operation: 'hub', payload: { state: false } }, operationFixed('"hub"', 'read'));
+    await expectRefused(ctl, outcomes, 'port', { operation: 'reset' }, operationFixed('"reset"', 'port'));
+    await waitStatus('port', 'red', 'ring', 'msg.operation "reset" refused');
+    (await wireSince(ctl)).should.eql([]);
+    (await simModule(ctl, 'bmc')).usbhub.pending.should.eql({ hub: null, ports: {} });
+    // The dialog's own operation, also when the msg names it.
+    await sendOk(outcomes, 'port', { operation: 'port', payload: { port: 4, state: false } });
+    (await wireSince(ctl)).should.eql([['POST', `${HUB}/port/4`, { state: false }]]);
+  });
+
+  it('the hub reset is refused without "confirm", from the dialog and from a msg: nothing sent, settings stay pending; sent with it', async () => {
+    const outcomes = await loadBmcPower(ctl, 'bmc', [
+      usbhub({ operation: 'reset', confirm: false }),
+      usbhub({ id: 'msg', operation: 'msg', confirm: false }),
+      usbhub({ id: 'yes', operation: 'reset', confirm: true }),
+    ]);
+    // Storing a setting is no reset: it needs no confirm.
+    await sendOk(outcomes, 'msg', { operation: 'hub', payload: { state: false } });
     await ctl.clearLog();
-    await expectRefused(ctl, outcomes, 'hub', { payload: true }, /^USB hub reset refused: turn on "confirm" in the node/);
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'reset', payload: { reset: 'yes' } }, /^USB hub reset refused/);
-    await waitStatus('hub', 'red', 'ring', 'USB hub reset refused');
+    await expectRefused(ctl, outcomes, 'hub', { payload: true }, needsConfirm('reset', CONFIRM));
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('reset', CONFIRM));
+    await expectRefused(ctl, outcomes, 'msg', { operation: 'reset' }, needsConfirm('reset', CONFIRM));
+    await waitStatus('hub', 'red', 'ring', '"reset" refused: tick "Allow this node to reset');
     const bmc = await simModule(ctl, 'bmc');
     bmc.usbhub.pending.hub.should.equal(false);
     bmc.usbhub.applied.hub.should.equal('enabled');
+    // With confirm the dialog's reset is sent and applies what was stored.
+    await sendOk(outcomes, 'yes', { payload: true });
+    (await wireSince(ctl)).should.eql([['POST', `${HUB}/reset`, { reset: 'yes' }]]);
+    (await simModule(ctl, 'bmc')).usbhub.applied.hub.should.equal('disabled');
   });
 
   if (IS_API10) {
@@ -147,9 +175,9 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   }
 
   it('device errors: 500 from the hub reset, 502 with the service down', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'reset', confirm: true })]);
+    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg', confirm: true })]);
     await ctl.fault({ path: `${HUB}/reset`, status: 500, message: 'Failed setting usb hub state', count: 1 });
-    const failed = await expectFailed(outcomes, 'hub', { payload: true });
+    const failed = await expectFailed(outcomes, 'hub', { operation: 'reset', payload: true });
     expectCode(failed.error, 'DEVICE_ERROR');
     failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Failed setting usb hub state', method: 'POST', path: wirePath(`${HUB}/reset`) });
     await waitStatus('hub', 'red', 'ring', deviceErrorStatus(500, 'Failed setting usb'));

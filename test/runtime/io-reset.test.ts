@@ -37,12 +37,13 @@ describe('io-reset (runtime, simulator)', function () {
     caught!.topic!.should.equal('reset');
     expectCode(caught!.error, 'INVALID_INPUT');
     caught!.error.source.id.should.equal('rs');
-    caught!.error.message.should.match(/reset refused: turn on "confirm"/);
+    // The shared refusal, quoting the dialog's checkbox.
+    caught!.error.message.should.equal('DeviceError: "reset" refused: tick "Confirm: reset the module when a msg arrives" in the node\'s dialog to allow it');
     outcomes.caught.should.have.length(1);
     outcomes.sent('rs').should.have.length(0);
     (await wire(ctl)).should.eql([]);
     (await ioModule(ctl)).pins[3].mode.should.equal('digital');
-    await waitStatus('rs', 'red', 'ring', 'reset refused');
+    await waitStatus('rs', 'red', 'ring', '"reset" refused: tick');
   });
 
   it('never runs on deploy, even with confirm on', async () => {

@@ -1,11 +1,12 @@
 /**
  * power-fan against the simulator (fan apply delay 1000 ms): read, set, rpm and rpm
- * measurement on the wire (msg.operation and msg.payload overrides, bare defaults);
+ * measurement on the wire (msg.operation with "from msg.operation", msg.payload overrides,
+ * bare defaults); a msg.operation the dialog does not allow refused with nothing sent;
  * "wait until applied" holds the msg until the delayed mode is reached, and fails with
  * TIMEOUT when the wait is shorter than the delay; validation failures and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simConfig, simModule, wireSince } from '../helpers/bmc-power';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, operationFixed, sendOk, sendOne, simConfig, simModule, wireSince } from '../helpers/bmc-power';
 import { send } from '../helpers/io-nodes';
 import { expectCode, helper, statusHistory, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
@@ -38,10 +39,10 @@ describe('power-fan (runtime, simulator)', function () {
   });
 
   describe('operations', () => {
-    it('read, set (not applied at once), measurement and rpm through msg.operation and msg.payload', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan()]);
+    it('"from msg.operation": read, set (not applied at once), measurement and rpm through msg.operation and msg.payload', async () => {
+      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg' })]);
       // Factory state: automatic, 60 % for the 52 °C PMC temperature.
-      const read = await sendOne(outcomes, 'fan', { payload: 1, topic: 'fan' });
+      const read = await sendOne(outcomes, 'fan', { operation: 'read', payload: 1, topic: 'fan' });
       read.payload!.should.eql({ fan_forced: false, fan_current_mode: 60, fan_setting_mode: 0 });
       should(read.topic).equal('fan');
       await waitStatus('fan', 'green', 'dot', 'fan at 60 %');
@@ -85,6 +86,29 @@ describe('power-fan (runtime, simulator)', function () {
       const power = await simModule(ctl, 'power');
       power.fan.settingMode.should.equal(40);
       power.rpm.enabled.should.equal(false);
+    });
+  });
+
+  describe('which operation a msg may choose', () => {
+    it('a msg.operation other than the dialog\'s is refused, naming both and how to allow it: nothing sent', async () => {
+      const outcomes = await loadBmcPower(ctl, 'power', [fan()]);
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'set', payload: { fan_forced: true, fan_mode: 100 } }, operationFixed('"set"', 'read'));
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'measurement', payload: { measurement_enabled: false } }, operationFixed('"measurement"', 'read'));
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, operationFixed('"speed"', 'read'));
+      await waitStatus('fan', 'red', 'ring', 'msg.operation "speed" refused');
+      const power = await simModule(ctl, 'power');
+      power.fan.forced.should.equal(false);
+      power.fan.settingMode.should.equal(0);
+      await sendOk(outcomes, 'fan', { operation: 'read' });
+      (await wireSince(ctl)).should.eql([['GET', FAN, null]]);
+    });
+
+    it('with "from msg.operation", msg.operation is required and must be one of the node\'s operations', async () => {
+      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg' })]);
+      const ops = 'read, set, rpm, measurement';
+      await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 40 } }, `msg.operation must be one of ${ops}, got nothing`);
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, `msg.operation must be one of ${ops}, got "speed"`);
+      await expectRefused(ctl, outcomes, 'fan', { operation: {} }, `msg.operation must be one of ${ops}, got an object`);
     });
   });
 
@@ -133,17 +157,16 @@ describe('power-fan (runtime, simulator)', function () {
   });
 
   describe('validation (one error at Catch, nothing sent)', () => {
-    it('refuses fan modes other than 0/20/40/60/80/100, non-boolean flags and unknown operations', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set' })]);
+    it('refuses fan modes other than 0/20/40/60/80/100 and non-boolean flags', async () => {
+      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set' }), fan({ id: 'meas', operation: 'measurement' })]);
       const modes = 'fan_mode must be one of 0, 20, 40, 60, 80, 100';
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 50 } }, `${modes}, got 50`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 120 } }, `${modes}, got 120`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: '60' } }, `${modes}, got "60"`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: false, fan_mode: 10 } }, `${modes}, got 10`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: 'true', fan_mode: 60 } }, 'fan_forced must be true or false, got "true"');
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'measurement', payload: { measurement_enabled: 1 } }, 'measurement_enabled must be true or false, got 1');
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, 'operation must be one of read, set, rpm, measurement, got "speed"');
-      outcomes.caught.should.have.length(7);
+      await expectRefused(ctl, outcomes, 'meas', { operation: 'measurement', payload: { measurement_enabled: 1 } }, 'measurement_enabled must be true or false, got 1');
+      outcomes.caught.should.have.length(6);
     });
 
     it('a wait above 60000 ms or a bad fan mode in the settings is refused at deploy', async () => {
@@ -156,9 +179,9 @@ describe('power-fan (runtime, simulator)', function () {
 
   describe('device errors', () => {
     it('400 from POST fan and 502 with the power service down reach Catch with statusCode', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set', fan_mode: '80', waitApplied: true, wait: '3000' })]);
+      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg', fan_mode: '80', waitApplied: true, wait: '3000' })]);
       await ctl.fault({ path: FAN, method: 'POST', status: 400, message: 'Failed setting fan mode', count: 1 });
-      const failed = await expectFailed(outcomes, 'fan', { payload: true });
+      const failed = await expectFailed(outcomes, 'fan', { operation: 'set', payload: true });
       expectCode(failed.error, 'DEVICE_ERROR');
       failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting fan mode', method: 'POST', path: wirePath(FAN) });
       (await wireSince(ctl)).should.eql([['POST', FAN, { fan_forced: true, fan_mode: 80 }]], 'no waiting after a failed set');
@@ -168,7 +191,7 @@ describe('power-fan (runtime, simulator)', function () {
       await waitStatus('fan', 'red', 'ring', deviceErrorStatus(502));
       // A failure while waiting (the service goes down between set and applied) fails the msg too.
       await ctl.serviceUp('power');
-      const pendingSend = send(outcomes, 'fan', { payload: true, topic: 'midway' }, 8000);
+      const pendingSend = send(outcomes, 'fan', { operation: 'set', payload: true, topic: 'midway' }, 8000);
       await ctl.serviceDown('power');
       const midway = await pendingSend;
       should(midway).not.be.undefined();

@@ -1,10 +1,11 @@
 /**
  * power-limits against the simulator: the limits at their inclusive bounds are sent and
  * then shown by a stats read, one beyond each bound is refused with nothing sent, bare
- * msgs use the settings, msg.payload fields override them, device errors reach Catch.
+ * msgs use the settings, msg.payload fields override them, a msg.operation the dialog does
+ * not allow is refused ("from msg.operation" lets a msg choose), device errors reach Catch.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
@@ -30,7 +31,7 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('the inclusive bounds (1000/5950, 1000/4950, 100/2400) are sent, and a stats read shows them', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    const outcomes = await loadBmcPower(ctl, 'power', [limits(), limits({ id: 'stats', operation: 'read' })]);
     const low = { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 };
     const high = { limit_3v3: 5950, limit_5v0: 4950, limit_12v: 2400 };
     for (const set of [low, high]) {
@@ -39,7 +40,7 @@ describe('power-limits (runtime, simulator)', function () {
       out.request!.should.eql(wireRequest({ method: 'POST', path: LIMITS, body: set }));
       should(out.topic).equal('limits');
       await waitStatus('lim', 'green', 'dot', `3V3 ${set.limit_3v3} mA, 5V0 ${set.limit_5v0} mA, 12V ${set.limit_12v} mA`);
-      const stats = await sendOne(outcomes, 'lim', { operation: 'read' });
+      const stats = await sendOne(outcomes, 'stats', { operation: 'read' });
       (stats.payload as Record<string, number>).should.containEql(set);
       Object.keys(stats.payload as object).sort().should.eql(
         ['current_12v', 'current_3v3', 'current_5v0', 'limit_12v', 'limit_3v3', 'limit_5v0', 'voltage_12v', 'voltage_3v3', 'voltage_5v0'],
@@ -93,21 +94,38 @@ describe('power-limits (runtime, simulator)', function () {
     (await wireSince(ctl)).should.eql([['POST', LIMITS, { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 }]]);
   });
 
-  it('an unknown msg.operation is refused, not replaced by the node\'s operation', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'reed' }, 'operation must be one of set, read, got "reed"');
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'operation must be one of set, read, got "stats"');
+  it('a msg.operation other than the dialog\'s is refused, not replaced by the node\'s operation: nothing sent', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'read' })]);
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'set', payload: { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 } }, operationFixed('"set"', 'read'));
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'reed' }, operationFixed('"reed"', 'read'));
+    await waitStatus('lim', 'red', 'ring', 'msg.operation "reed" refused');
+    (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 }, 'factory limits untouched');
+    await sendOk(outcomes, 'lim', { operation: 'read' });
+    (await wireSince(ctl)).should.eql([['GET', STATS, null]]);
+  });
+
+  it('"from msg.operation": a msg chooses set or read; msg.operation is required and must be one of them', async () => {
+    const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'msg' })]);
+    await expectRefused(ctl, outcomes, 'lim', { payload: { limit_12v: 500 } }, 'msg.operation must be one of set, read, got nothing');
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'msg.operation must be one of set, read, got "stats"');
+    await sendOk(outcomes, 'lim', { operation: 'set', payload: { limit_12v: 500 } });
+    const stats = await sendOne(outcomes, 'lim', { operation: 'read' });
+    (stats.payload as Record<string, number>).should.containEql({ limit_3v3: 3000, limit_5v0: 2500, limit_12v: 500 });
+    (await wireSince(ctl)).should.eql([
+      ['POST', LIMITS, { limit_3v3: 3000, limit_5v0: 2500, limit_12v: 500 }],
+      ['GET', STATS, null],
+    ]);
   });
 
   it('device errors: 400 "Failed setting current limit", 502 with the service down', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    const outcomes = await loadBmcPower(ctl, 'power', [limits(), limits({ id: 'stats', operation: 'read' })]);
     await ctl.fault({ path: LIMITS, status: 400, message: 'Failed setting current limit', count: 1 });
     const failed = await expectFailed(outcomes, 'lim', { payload: true });
     expectCode(failed.error, 'DEVICE_ERROR');
     failed.error.cause!.should.containEql({ statusCode: 400, deviceMessage: 'Failed setting current limit', method: 'POST', path: wirePath(LIMITS) });
     await waitStatus('lim', 'red', 'ring', deviceErrorStatus(400, 'Failed setting cu'));
     await ctl.serviceDown('power');
-    const down = await expectFailed(outcomes, 'lim', { operation: 'read' });
+    const down = await expectFailed(outcomes, 'stats', { operation: 'read' });
     down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(STATS) });
     outcomes.caught.should.have.length(2);
   });

@@ -1,8 +1,9 @@
 /**
  * Runtime texts in the runtime's language: a node's status texts and refusals, and the
- * shared code's errors, come from `modular-device.runtime.*` of the config node's catalog.
- * Here a `RED._` reads the German catalog as Node-RED would with `lang: 'de'`; without a
- * catalog (the test helper's `RED._` returns the key) the English one answers.
+ * shared code's errors, come from `modular-device.runtime.*` of the config node's catalog;
+ * the dialog words a refusal quotes (the confirm checkbox's label) from the node's own.
+ * Here a `RED._` reads the German catalogs as Node-RED would with `lang: 'de'`; without a
+ * catalog (the test helper's `RED._` returns the key) the English ones answer.
  */
 import fs from 'fs';
 import path from 'path';
@@ -14,15 +15,18 @@ import type { DoneFn, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../no
 
 /** The catalogs as Node-RED reads them, from the source tree (dist/test/unit → repo root). */
 const root = path.resolve(__dirname, '..', '..', '..');
-const NAMESPACE = '@modular-device/node-red/modular-device';
-const catalog = (lang: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, 'modular-device.json'), 'utf8'));
+const catalog = (lang: string, name = 'modular-device'): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, `${name}.json`), 'utf8'));
 
-/** Node-RED's `RED._` for one language: `namespace:key`, `__var__` interpolation, the key when missing. */
+/**
+ * Node-RED's `RED._` for one language: `namespace:key` (each node file's catalog is the
+ * namespace `<package>/<type>`), `__var__` interpolation, the key when missing.
+ */
 function translator(lang: string | undefined): NodeAPI['_'] {
-  const tree = lang ? catalog(lang) : {};
   return (key, vars = {}) => {
-    const id = key.startsWith(`${NAMESPACE}:`) ? key.slice(NAMESPACE.length + 1) : key;
-    const text = id.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], tree);
+    const match = /^@modular-device\/node-red\/([a-z-]+):(.*)$/.exec(key);
+    if (!lang || !match) return key;
+    const [, file, id] = match;
+    const text = id.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], catalog(lang, file));
     return typeof text === 'string' ? text.replace(/__(\w+)__/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : key;
   };
 }
@@ -79,7 +83,8 @@ describe('runtime texts in both languages', function () {
 
   it('with a German runtime a node says its status and its refusal in German', async function () {
     const refused = await send(loadIoReset('de', false));
-    should(refused?.message).equal('Reset abgelehnt: "confirm" im Node einschalten, um das Zurücksetzen des Moduls zu erlauben');
+    // The shared refusal, quoting the German label of the node's confirm checkbox.
+    should(refused?.message).equal('"reset" abgelehnt: "Bestätigen: das Modul zurücksetzen, wenn eine Nachricht eintrifft" im Dialog des Nodes anhaken, um es zu erlauben');
 
     const node = loadIoReset('de', true);
     should(await send(node)).be.undefined();
@@ -97,6 +102,6 @@ describe('runtime texts in both languages', function () {
   it('without a catalog (RED._ returns the key) and before any runtime, English', async function () {
     should(t('bmc-system.buzzer', { mode: 2, duration: 200 })).equal('buzzer mode 2, 200 ms');
     const refused = await send(loadIoReset(undefined, false));
-    should(refused?.message).equal('reset refused: turn on "confirm" in the node to allow resetting the module');
+    should(refused?.message).equal('"reset" refused: tick "Confirm: reset the module when a msg arrives" in the node\'s dialog to allow it');
   });
 });
