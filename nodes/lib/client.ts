@@ -127,6 +127,8 @@ export class DeviceClient {
   private readonly timeout: number;
   private readonly maxBytes: number;
   private detected?: ApiVersion;
+  /** The version record read now on the wire, shared by everyone who asks meanwhile. */
+  private reading?: Promise<{ apiVersion: ApiVersion; record: VersionRecord }>;
   private closed = false;
 
   constructor(private readonly options: ClientOptions) {
@@ -202,8 +204,17 @@ export class DeviceClient {
   /**
    * Reads the service's version record (the service root), detecting the API version when
    * it is 'auto'. Not queued: it is how the config node learns whether the device is there.
+   * Callers at the same time share one read: a msg that arrives while the config node's
+   * first probe is on the wire waits for that probe instead of detecting the version again.
    */
-  async readVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
+  readVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
+    this.reading ??= this.askVersionRecord().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async askVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
     // Newest first: released devices speak 1.0; a 0.9 device answers 1.0 with 400 or 404.
     const newestFirst = [...API_VERSIONS].reverse();
     // Once detected, that version is asked first (one request per health check).

@@ -61,6 +61,16 @@ describe('modular-device config node (runtime, simulator)', function () {
       );
     });
 
+    it('a msg arriving during the first version probe waits for it: one detection, not two', async () => {
+      await ctl.fault({ path: ROOT, method: 'GET', latency_ms: 300, count: 1 });
+      const received = await loadFlow(ioFlow({ url: sim.url }));
+      await waitStatus('out', 'yellow', 'ring', 'connecting');
+      inject({ payload: true });
+      await waitOutcomes(received, 1);
+      const roots = (await ctl.wireLog()).filter((e) => /^\/api\/io\/\d+\.\d+$/.test(e.path)).map((e) => `${e.method} ${e.path} ${e.status}`);
+      roots.should.eql(IS_API10 ? ['GET /api/io/1.0 200'] : ['GET /api/io/1.0 400', 'GET /api/io/0.9 200']);
+    });
+
     it('pushes the state to every user node', async () => {
       const flow = ioFlow({ url: sim.url });
       flow.push({ ...flow.find((n) => n.id === 'out')!, id: 'out2', pin: '2' });
