@@ -122,8 +122,11 @@ describe('reliability: ordering, load, memory and redeploys (runtime, simulator)
     const after = settledHeap();
     const accepted = outcomes.completes - 1;
     const refused = outcomes.errorCodes.get('QUEUE_FULL') ?? 0;
-    (accepted + refused).should.equal(N, 'every msg ended once: sent or refused');
-    outcomes.errors.should.equal(refused, 'no error but QUEUE_FULL');
+    // Any third ending is a defect, and the message names it: a count of 99,998 once was two
+    // TIMEOUTs of answers that had reached the socket in time but were read after the deadline
+    // (this flood keeps the event loop busy, and timers run before the poll phase that reads).
+    (accepted + refused).should.equal(N, `every msg ended once: sent or refused (${accepted} sent; errors: ${outcomes.errorSummary()})`);
+    outcomes.errors.should.equal(refused, `no error but QUEUE_FULL (errors: ${outcomes.errorSummary()})`);
     const writes = () => sim.log.entries().filter((e) => e.path.endsWith('/output/state')).length;
     await waitFor(() => writes() >= accepted, 'the log to show every request', 5000);
     writes().should.equal(accepted, 'requests on the wire = msgs accepted');
