@@ -8,12 +8,16 @@
  * never neither), every status turns red within one poll interval and green again once
  * the device is back, polling nodes resume by themselves (no redeploy), and no unhandled
  * rejection or uncaught exception occurs (guardProcess fails the test on one).
+ *
+ * Against the API under test (MD_API=1.0: the released services, as `npm test`'s api-1.0
+ * step runs it); expectations are in the spec's terms (test/helpers/api.ts).
  */
 import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/poller';
 import { helper, sleep, waitFor } from '../helpers/node-red';
 import { lastSeq } from '../helpers/io-nodes';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { TEST_API } from '../helpers/api';
 import {
   Counted,
   fire,
@@ -35,8 +39,10 @@ const POLLING = KINDS.filter((k) => k.poll);
 /** Nodes on a config node that polls (io slot 3 has only the reset node, which never polls). */
 const WATCHED = KINDS.filter((k) => k.device !== 'dev-io3').map((k) => k.type);
 const LONGEST_POLL = Math.max(...POLLING.map((k) => k.poll!));
+/** A fault path matching every request below a module (not the version roots the health checks read). */
+const MODULES = `/${TEST_API}/`;
 
-describe('reliability: faults, every node kind (runtime, simulator)', function () {
+describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(60000);
   guardProcess();
   let sim: Simulator;
@@ -44,7 +50,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
   const figures: string[] = [];
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -196,7 +202,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
   it('HTTP 500 bursts: each msg fails once with DEVICE_ERROR 500, polls resume when it ends', async () => {
     const outcomes = await load();
     await ready();
-    await ctl.fault({ path: '/0.9/', status: 500, message: 'driver gone' });
+    await ctl.fault({ path: MODULES, status: 500, message: 'driver gone' });
     const fates = await oneEach(outcomes);
     allFailed(fates, 'DEVICE_ERROR', /failed: 500 driver gone/);
     for (const fate of fates) should(fate.errors[0].error.cause?.statusCode).equal(500);
@@ -205,7 +211,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
     const since = await lastSeq(ctl);
     const { polls } = await recovers(outcomes, since);
     // A short burst: 20 answers of 500, then healthy again, msgs sent meanwhile.
-    await ctl.fault({ path: '/0.9/', status: 500, count: 20 });
+    await ctl.fault({ path: MODULES, status: 500, count: 20 });
     const mixed = await oneEach(outcomes);
     const failed = mixed.filter((f) => f.errors.length).length;
     await ctl.clearFaults();
@@ -230,7 +236,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
     it(`${body} bodies: each msg fails once with BAD_RESPONSE, then recovers`, async () => {
       const outcomes = await load();
       await ready();
-      await ctl.fault({ path: '/0.9/', body });
+      await ctl.fault({ path: MODULES, body });
       allFailed(await oneEach(outcomes), 'BAD_RESPONSE', /not JSON/);
       await waitAllStatus(ALL, isRed(/not JSON/), 'every node red: not JSON');
       await ctl.clearFaults();
