@@ -3,7 +3,7 @@
  * connection to it. Action nodes look it up by id and use its client and connection.
  */
 import { DeviceClient } from './lib/client';
-import { Connection, ConnectionUser } from './lib/connection';
+import { Connection } from './lib/connection';
 import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/device-settings';
 import { registerAdminRoutes } from './lib/admin-routes';
 import { useTemplates } from './lib/limits';
@@ -14,7 +14,6 @@ export = function (RED: NodeAPI) {
   function ModularDeviceNode(this: DeviceNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const users = new Set<ConnectionUser>();
 
     try {
       node.deviceUrl = typeof def.url === 'string' ? def.url.trim() : undefined;
@@ -32,12 +31,10 @@ export = function (RED: NodeAPI) {
     }
 
     node.register = (user) => {
-      users.add(user);
       if (node.connection) node.connection.register(user);
       else user.onConnectionState({ state: 'invalid', reason: node.problem ?? t('modular-device.notConfigured') });
     };
     node.deregister = (user, done) => {
-      users.delete(user);
       node.connection?.deregister(user);
       done?.();
     };
@@ -45,7 +42,6 @@ export = function (RED: NodeAPI) {
     node.on('close', (_removed, done) => {
       node.connection?.close();
       node.connection?.client.close();
-      users.clear();
       done();
     });
   }

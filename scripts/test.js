@@ -4,7 +4,8 @@
 //
 //   build        TypeScript → dist/, editor bundle
 //   mocha        unit, simulator, runtime (Node-RED 4.1, the devDependency), reliability
-//   api-1.0      the runtime suite again against a simulator speaking the released API 1.0 (MD_API=1.0)
+//   api-1.0      the runtime suite, the fault and the load suites again against a simulator
+//                speaking the released API 1.0 (MD_API=1.0)
 //   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
 //   runtime-5.0  the runtime suite on Node-RED 5.0, under Node 22 (its minimum)
@@ -22,6 +23,8 @@ const mocha = require.resolve('mocha/bin/mocha.js', { paths: [root] });
 const STRICT = ['--forbid-only', '--forbid-pending'];
 /** The runtime suite alone, without .mocharc.json's spec list (which would add every suite). */
 const RUNTIME_ONLY = ['--no-config', '--timeout', '10000', '--reporter', 'spec', ...STRICT, 'dist/test/runtime/**/*.test.js'];
+/** What runs again on API 1.0: the runtime suite, and the reliability suites that talk to a device in every way it can fail. */
+const API10 = [...RUNTIME_ONLY, 'dist/test/reliability/faults.test.js', 'dist/test/reliability/load.test.js'];
 
 /** Runs a command, passing its output through; resolves with exit code and mocha's counts. */
 function run(command, args, env = {}) {
@@ -53,7 +56,7 @@ function run(command, args, env = {}) {
 const STEPS = {
   build: () => run(process.execPath, ['scripts/build.js']),
   mocha: () => run(process.execPath, [mocha, ...STRICT]),
-  'api-1.0': () => run(process.execPath, [mocha, ...RUNTIME_ONLY], { MD_API: '1.0' }),
+  'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
   browser: () => run(process.execPath, [mocha, '--no-config', '--timeout', '180000', '--reporter', 'spec', ...STRICT, 'dist/test/browser/**/*.test.js']),
   'runtime-3.1': () => {
     const red = runtimes.nodeRed('3.1');

@@ -216,7 +216,6 @@ export type AlertFlag = (typeof ALERT_FLAGS)[number];
 
 /** USB hub record fields of API 0.9. */
 export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'port_slot_5', 'port_slot_6', 'port_slot_7', 'port_slot_8'] as const;
-export const USB_STATES = ['enabled', 'disabled', 'not available'] as const;
 
 // ---- the words of the messages ------------------------------------------------------------
 

@@ -15,8 +15,6 @@ export interface PollerHooks {
   failed(error: unknown): void;
   /** Every failed round, the first included (e.g. to keep a status true after a reconnection). */
   roundFailed?(error: unknown): void;
-  /** The first success after an outage. */
-  recovered?(): void;
 }
 
 export class Poller {
@@ -71,10 +69,7 @@ export class Poller {
     this.running = true;
     try {
       await this.hooks.round();
-      if (this.failing) {
-        this.failing = false;
-        this.hooks.recovered?.();
-      }
+      this.failing = false;
       this.delay = this.intervalMs;
     } catch (error) {
       this.hooks.roundFailed?.(error);

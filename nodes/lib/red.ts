@@ -25,25 +25,20 @@ export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | nul
 export type DoneFn = (err?: Error) => void;
 
 export interface Node {
-  id: string;
+  /** The node's type, e.g. `modular-device` (the admin routes check it). */
   type: string;
-  name?: string;
-  z?: string;
   credentials?: Record<string, string | undefined>;
   on(event: 'input', listener: (msg: NodeMessage, send: SendFn, done: DoneFn) => void): void;
   on(event: 'close', listener: (removed: boolean, done: () => void) => void): void;
   send: SendFn;
   status(status: NodeStatus | Record<string, never>): void;
-  log(message: unknown): void;
   warn(message: unknown): void;
   error(message: unknown, msg?: NodeMessage): void;
-  debug(message: unknown): void;
 }
 
 export interface Request extends IncomingMessage {
   query: Record<string, string | undefined>;
   body: Record<string, unknown>;
-  params: Record<string, string>;
 }
 export interface Response extends ServerResponse {
   json(body: unknown): void;
@@ -67,8 +62,6 @@ export interface NodeAPI {
     post(path: string, ...handlers: Handler[]): void;
   };
   auth: { needsPermission(permission: string): Handler };
-  util: { evaluateNodeProperty?(...args: unknown[]): unknown; getSetting?(node: Node | null, name: string): unknown };
+  util: { getSetting?(node: Node | null, name: string): unknown };
   _: (key: string, substitutions?: Record<string, unknown>) => string;
-  settings: Record<string, unknown>;
-  log: { warn(message: unknown): void; info(message: unknown): void };
 }

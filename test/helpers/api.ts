@@ -97,7 +97,9 @@ export function wireRequest(spec: WireRequest, api: TestApi = TEST_API): WireReq
  * The simulator's request log in the spec's terms. On 1.0: the version segment back to
  * 0.9, `POST <slot>/reset {"reset":"yes"}` → `GET <slot>/reset` (no body), the six
  * `GET notification/<n>` of one round → one `GET notification` (the seq of its last
- * request, the time of its first, the first failing status), `threshold_millivolt` →
+ * request, the time of its first, the first failing status; a round still being read, all
+ * answered 200 so far but not yet pin 6, is left out until it ends, as a 0.9 round is not
+ * logged before it was answered), `threshold_millivolt` →
  * `threshold_mV`, `debounce_time_milliseconds` → `debounce_time_ms`, power-management
  * entries `{rail, current_milliampere}` → `{pin, rail, current}` (pin = position + 1),
  * `usbhub/slot/<n>` → `usbhub/port/<n>`. On 0.9 the log as it is.
@@ -155,7 +157,9 @@ export function specView(entries: readonly LogEntry[], api: TestApi = TEST_API):
     }
     out.push({ ...e, method, path: specPath(rest), body });
   }
-  return out;
+  // A round that failed ended where it failed; one that has not failed yet is still going.
+  const going = new Set([...rounds.values()].filter((r) => out[r.index].status === 200).map((r) => r.index));
+  return going.size ? out.filter((_, i) => !going.has(i)) : out;
 }
 
 /**

@@ -151,6 +151,13 @@ export class Counted extends Outcomes {
   errors = 0;
   completes = 0;
   readonly errorCodes = new Map<string, number>();
+  /** The first error message of each code, kept even when msgs are not: what a miscount ended with. */
+  readonly errorSamples = new Map<string, string>();
+
+  /** Errors by code with the first message of each, e.g. `QUEUE_FULL 98950 (queue full: ...)`. */
+  errorSummary(): string {
+    return [...this.errorCodes].map(([code, n]) => `${code} ${n} (${this.errorSamples.get(code)})`).join('; ') || 'no errors';
+  }
 }
 
 /** Loads a flow and collects what reaches the helper nodes. */
@@ -182,6 +189,7 @@ export function attach(flow: FlowNode[], options: CollectOptions = {}): Counted 
     outcomes.errors++;
     const code = msg.error?.code ?? '?';
     outcomes.errorCodes.set(code, (outcomes.errorCodes.get(code) ?? 0) + 1);
+    if (!outcomes.errorSamples.has(code)) outcomes.errorSamples.set(code, `${msg.error?.message ?? '?'}${msg.n === undefined ? '' : ` [msg n=${String(msg.n)}]`}`);
     if (keep) outcomes.caught.push(msg);
   });
   helper.getNode('completed')?.on('input', (msg: NodeMessage) => {

@@ -8,12 +8,16 @@
  * never neither), every status turns red within one poll interval and green again once
  * the device is back, polling nodes resume by themselves (no redeploy), and no unhandled
  * rejection or uncaught exception occurs (guardProcess fails the test on one).
+ *
+ * Against the API under test (MD_API=1.0: the released services, as `npm test`'s api-1.0
+ * step runs it); expectations are in the spec's terms (test/helpers/api.ts).
  */
 import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/poller';
 import { helper, sleep, waitFor } from '../helpers/node-red';
-import { lastSeq } from '../helpers/io-nodes';
+import { lastSeq, raiseAlert } from '../helpers/io-nodes';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import {
   Counted,
   fire,
@@ -27,6 +31,7 @@ import {
   loadCollect,
   reliabilityFlow,
   settle,
+  SLOT,
   waitAllStatus,
 } from '../helpers/reliability';
 
@@ -35,8 +40,10 @@ const POLLING = KINDS.filter((k) => k.poll);
 /** Nodes on a config node that polls (io slot 3 has only the reset node, which never polls). */
 const WATCHED = KINDS.filter((k) => k.device !== 'dev-io3').map((k) => k.type);
 const LONGEST_POLL = Math.max(...POLLING.map((k) => k.poll!));
+/** A fault path matching every request below a module (not the version roots the health checks read). */
+const MODULE_PATHS = `/${TEST_API}/`;
 
-describe('reliability: faults, every node kind (runtime, simulator)', function () {
+describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(60000);
   guardProcess();
   let sim: Simulator;
@@ -44,7 +51,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
   const figures: string[] = [];
 
   before(async () => {
-    sim = await startSimulator({ port: 0 });
+    sim = await startSimulator({ port: 0, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -196,7 +203,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
   it('HTTP 500 bursts: each msg fails once with DEVICE_ERROR 500, polls resume when it ends', async () => {
     const outcomes = await load();
     await ready();
-    await ctl.fault({ path: '/0.9/', status: 500, message: 'driver gone' });
+    await ctl.fault({ path: MODULE_PATHS, status: 500, message: 'driver gone' });
     const fates = await oneEach(outcomes);
     allFailed(fates, 'DEVICE_ERROR', /failed: 500 driver gone/);
     for (const fate of fates) should(fate.errors[0].error.cause?.statusCode).equal(500);
@@ -205,7 +212,7 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
     const since = await lastSeq(ctl);
     const { polls } = await recovers(outcomes, since);
     // A short burst: 20 answers of 500, then healthy again, msgs sent meanwhile.
-    await ctl.fault({ path: '/0.9/', status: 500, count: 20 });
+    await ctl.fault({ path: MODULE_PATHS, status: 500, count: 20 });
     const mixed = await oneEach(outcomes);
     const failed = mixed.filter((f) => f.errors.length).length;
     await ctl.clearFaults();
@@ -226,11 +233,50 @@ describe('reliability: faults, every node kind (runtime, simulator)', function (
     figures.push(`resets → green ${green} ms, polls back ${polls} ms`);
   });
 
+  it('a notification round failing partway (1.0: pin 4 of six reads): one error at Catch, an unread flag arrives later, polling goes on', async () => {
+    const outcomes = await load();
+    await ready();
+    // Polling paused and no round on the wire, so the next round is the one that fails.
+    const pausing = fire([['notification-poll', { payload: 'stop' }]]);
+    await settle(outcomes, [['notification-poll', pausing[0]]]);
+    const flushed = fire([['notification-poll', { payload: 'now' }]]);
+    await settle(outcomes, [['notification-poll', flushed[0]]]);
+    // Pin 5 is read after the failing request on 1.0, so its flag is still on the device.
+    // A flag on pins 1 to 3 would be read, and so cleared, by the failed round, and today it is
+    // lost (neither delivered nor announced in a notifications-lost msg), against "nothing lost":
+    // a known defect of the notification round, left to its own issue; none is raised there.
+    await raiseAlert(ctl, SLOT.io, 5, 'custom_voltage_alert');
+    const failing = IS_API10 ? '/notification/4' : '/notification';
+    await ctl.fault({ path: failing, status: 500, message: 'driver gone', count: 1 });
+    const since = await lastSeq(ctl);
+    const resumed = fire([['notification-poll', { payload: 'start' }]]);
+    await settle(outcomes, [['notification-poll', resumed[0]]]);
+
+    await waitFor(() => outcomes.caughtFrom('notification-poll').length >= 1, 'the failed round at Catch', 5000);
+    const [caught] = outcomes.caughtFrom('notification-poll');
+    should(caught.error.code).equal('DEVICE_ERROR');
+    should(caught.error.cause).containEql({ statusCode: 500, deviceMessage: 'driver gone', path: wirePath(`/api/io/0.9/${SLOT.io}${failing}`) });
+    const wire = (await ctl.wireLog(since)).filter((e) => e.path.includes('/notification'));
+    if (IS_API10) {
+      // Partway: pins 1 to 3 were read (and cleared on the device) before pin 4 failed.
+      wire.slice(0, 4).map((e) => `${e.path.replace(/.*\/notification/, 'notification')} ${e.status}`).should.eql(['notification/1 200', 'notification/2 200', 'notification/3 200', 'notification/4 500']);
+    }
+    // The unread flag is delivered once, by a later round.
+    const topics = () => outcomes.sent('notification-poll').map((m) => m.topic);
+    await waitFor(() => topics().includes('pin/5'), 'the alert of pin 5, read by a later round', 5000);
+    // One more whole round after it: nothing is sent twice.
+    const delivered = await lastSeq(ctl);
+    await waitFor(async () => (await ctl.log(delivered)).some((e) => e.path.endsWith('/notification') && e.status === 200), 'a round after the delivery', 5000);
+    topics().should.eql(['pin/5']);
+    outcomes.caughtFrom('notification-poll').should.have.length(1);
+    await waitAllStatus(['notification-poll'], isGreen, 'notification-poll green again');
+  });
+
   for (const body of ['truncated', 'nonjson'] as const) {
     it(`${body} bodies: each msg fails once with BAD_RESPONSE, then recovers`, async () => {
       const outcomes = await load();
       await ready();
-      await ctl.fault({ path: '/0.9/', body });
+      await ctl.fault({ path: MODULE_PATHS, body });
       allFailed(await oneEach(outcomes), 'BAD_RESPONSE', /not JSON/);
       await waitAllStatus(ALL, isRed(/not JSON/), 'every node red: not JSON');
       await ctl.clearFaults();

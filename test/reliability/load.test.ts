@@ -6,10 +6,14 @@
  *    every refused msg is one QUEUE_FULL error at Catch (counted against the requests sent);
  *  - 50 deploys in a row (full, modified nodes, modified flows, a flow disabled and enabled
  *    again) leave no duplicated polling, no timers, sockets or listeners behind.
+ *
+ * Against the API under test (MD_API=1.0: the released services); the request log is read
+ * in the spec's terms (test/helpers/api.ts specView), so one 1.0 notification round counts once.
  */
 import should from 'should';
 import { FlowNode, helper, sleep, waitConnected, waitFor } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { specView, TEST_API } from '../helpers/api';
 import {
   ALL_MODULES,
   attach,
@@ -28,7 +32,7 @@ import { deviceNode } from '../helpers/node-red';
 
 const MB = 1024 * 1024;
 
-describe('reliability: ordering, load, memory and redeploys (runtime, simulator)', function () {
+describe(`reliability: ordering, load, memory and redeploys (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(180000);
   guardProcess();
   let sim: Simulator;
@@ -36,7 +40,7 @@ describe('reliability: ordering, load, memory and redeploys (runtime, simulator)
   const figures: string[] = [];
 
   before(async () => {
-    sim = await startSimulator({ port: 0, logCapacity: 20000 });
+    sim = await startSimulator({ port: 0, logCapacity: 20000, api: TEST_API });
     ctl = new SimControl(sim);
     await helper.startServer();
   });
@@ -78,7 +82,7 @@ describe('reliability: ordering, load, memory and redeploys (runtime, simulator)
     outcomes.errors.should.equal(0);
     outcomes.sent('out').map((m) => m.n).should.eql(plan.map((_, n) => n), 'outputs in msg order');
     // The connection's health checks read the version root meanwhile: only writes count here.
-    const log = sim.log.entries().filter((e) => e.path.endsWith('/output/state'));
+    const log = specView(sim.log.entries()).filter((e) => e.path.endsWith('/output/state'));
     log.should.have.length(N);
     log.map((e) => JSON.stringify(e.body)).should.eql(plan.map((p) => JSON.stringify(p)), 'requests on the wire in msg order');
     log.every((e) => e.status === 200).should.be.true();
@@ -122,9 +126,12 @@ describe('reliability: ordering, load, memory and redeploys (runtime, simulator)
     const after = settledHeap();
     const accepted = outcomes.completes - 1;
     const refused = outcomes.errorCodes.get('QUEUE_FULL') ?? 0;
-    (accepted + refused).should.equal(N, 'every msg ended once: sent or refused');
-    outcomes.errors.should.equal(refused, 'no error but QUEUE_FULL');
-    const writes = () => sim.log.entries().filter((e) => e.path.endsWith('/output/state')).length;
+    // Any third ending is a defect, and the message names it: a count of 99,998 once was two
+    // TIMEOUTs of answers that had reached the socket in time but were read after the deadline
+    // (this flood keeps the event loop busy, and timers run before the poll phase that reads).
+    (accepted + refused).should.equal(N, `every msg ended once: sent or refused (${accepted} sent; errors: ${outcomes.errorSummary()})`);
+    outcomes.errors.should.equal(refused, `no error but QUEUE_FULL (errors: ${outcomes.errorSummary()})`);
+    const writes = () => specView(sim.log.entries()).filter((e) => e.path.endsWith('/output/state')).length;
     await waitFor(() => writes() >= accepted, 'the log to show every request', 5000);
     writes().should.equal(accepted, 'requests on the wire = msgs accepted');
     accepted.should.be.aboveOrEqual(LIMIT);
@@ -167,7 +174,7 @@ describe('reliability: ordering, load, memory and redeploys (runtime, simulator)
       await sleep(800);
       const from = sim.log.entries().length ? sim.log.entries()[sim.log.entries().length - 1].seq : 0;
       await sleep(ms);
-      const entries = sim.log.entries(from);
+      const entries = specView(sim.log.entries(from));
       return Object.fromEntries(POLLED.map((p) => [p, entries.filter((e) => e.path.endsWith(p)).length]));
     }
 

@@ -228,7 +228,16 @@ describe('notification-poll (runtime, simulator)', function () {
 
     it('device unreachable (connection refused), then back', async () => {
       const outcomes = await load();
+      // Polling paused and no round on the wire when the device goes away: a request cut off
+      // by it is a reset (the next test). On 1.0 a round is six requests, so an outage that
+      // begins while polling almost always lands inside one.
+      await pause(outcomes);
       await sim.pause();
+      // The client reads the ends of its kept-alive connections before the next round, which
+      // then has to connect: refused. (A request written on a connection the client has not
+      // yet seen closed would be reset too.)
+      await sleep(3 * INTERVAL);
+      await send(outcomes, 'np', { payload: 'start' });
       await waitFor(() => device().connection!.state.state === 'unreachable', 'the config node to see the outage', 5000);
       await waitStatus('np', 'red', 'ring', 'unreachable');
       await sleep(3 * INTERVAL); // a few intervals away (the poller backs off meanwhile)
@@ -241,6 +250,27 @@ describe('notification-poll (runtime, simulator)', function () {
       expectCode(outcomes.caught[0].error, 'UNREACHABLE');
       outcomes.caught[0].error.message.should.match(/connection refused/);
       await waitStatus('np', 'green', 'dot', 'pin 6 high_voltage_alert');
+    });
+
+    it('device gone in the middle of a round (connection reset), then back', async () => {
+      const outcomes = await load();
+      // A round held on the wire (on 1.0 its first request, pin 1), then the device goes away.
+      await ctl.fault({ path: '/notification', latency_ms: 3000, count: 1 });
+      await waitFor(async () => (await ctl.state()).faults.length === 0, 'a round on the wire');
+      await sim.pause();
+      await waitFor(() => outcomes.caught.length >= 1, 'the error of the round cut off');
+      outcomes.caught[0].error.source.id.should.equal('np');
+      expectCode(outcomes.caught[0].error, 'UNREACHABLE');
+      outcomes.caught[0].error.message.should.match(/connection reset/);
+      should(outcomes.caught[0].error.cause).containEql({ method: 'GET', path: FIRST_CALL });
+      await waitStatus('np', 'red', 'ring', 'unreachable');
+      await sleep(3 * INTERVAL);
+      await sim.resume();
+      await waitFor(() => device().connection!.state.state === 'connected', 'the config node to reconnect', 10000);
+      await raiseAlert(ctl, 2, 2, 'under_voltage_alert');
+      await waitFor(() => outcomes.sent('np').length >= 1, 'an alert after the outage', 8000);
+      outcomes.sent('np')[0].topic!.should.equal('pin/2');
+      outcomes.caught.should.have.length(1);
     });
   });
 
