@@ -47,15 +47,11 @@ function readSettings(def: NodeDef): Settings {
   };
   if (s.keepAlive) {
     ensure(checkKeepAlive(s.interval, s.timeout));
-    // Refused here, as a settings problem: nothing is sent on connect and no round runs.
+    // Refused here, as a settings problem: registerActionNode then neither applies anything
+    // on connect nor polls, so no path below sends a keep-alive without confirm.
     requireConfirm('bmc-watchdog', 'keep-alive', s.confirm);
   }
   return s;
-}
-
-/** readSettings refuses a keep-alive without confirm; checked again where it sends, to be sure. */
-function keepAliveOn(s: Settings): boolean {
-  return s.keepAlive && s.confirm;
 }
 
 interface WatchdogState {
@@ -137,7 +133,7 @@ export = function (RED: NodeAPI) {
     build,
     output,
     onConnect: (s) =>
-      keepAliveOn(s) ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
-    poll: { interval: (s) => (keepAliveOn(s) ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
+      s.keepAlive ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
+    poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
   });
 };

@@ -14,7 +14,7 @@ import { DeviceClient } from './client';
 import { printable } from './answer';
 import { readSettings, resolveTls } from './device-settings';
 import { DeviceError } from './errors';
-import { SERVICES } from './limits';
+import { envReferenceName, SERVICES } from './limits';
 import { apiText, slotProblem } from './version-record';
 import type { Node, NodeAPI, Request, Response } from './red';
 
@@ -36,9 +36,8 @@ function fail(res: Response, status: number, error: unknown): void {
 
 /** `${VAR}` / `$(VAR)` as the runtime expands a whole-string env reference in a node's property. */
 function expandEnv(RED: NodeAPI, text: string, node: Node | null): string {
-  const match = /^\s*(?:\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\(([A-Za-z_][A-Za-z0-9_]*)\))\s*$/.exec(text);
-  if (!match) return text.trim();
-  const name = match[1] ?? match[2];
+  const name = envReferenceName(text);
+  if (name === undefined) return text.trim();
   const value = RED.util.getSetting?.(node, name) ?? process.env[name];
   return typeof value === 'string' ? value.trim() : '';
 }

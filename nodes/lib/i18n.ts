@@ -10,7 +10,6 @@ import path from 'path';
 import type { NodeAPI } from './red';
 
 const PACKAGE = '@modular-device/node-red';
-const NAMESPACE = `${PACKAGE}/modular-device`;
 
 /** English catalogs by file name (`modular-device`, `<type>`), read once each. */
 const english = new Map<string, Record<string, unknown>>();
@@ -45,10 +44,15 @@ export function useRuntimeLanguage(RED: NodeAPI | undefined): void {
 
 /** `say('status.connected', {api})` → `modular-device.status.connected` in the runtime's language. */
 export function say(key: string, vars?: Record<string, unknown>): string {
-  const id = `modular-device.${key}`;
-  const full = `${NAMESPACE}:${id}`;
+  return translate('modular-device', key, vars);
+}
+
+/** `<catalog>.<key>` from the package's catalog `<catalog>`, in the runtime's language, else English. */
+function translate(catalog: string, key: string, vars?: Record<string, unknown>): string {
+  const id = `${catalog}.${key}`;
+  const full = `${PACKAGE}/${catalog}:${id}`;
   const text = runtime?.(full, vars);
-  return typeof text === 'string' && text !== full && text !== id ? text : fromEnglish(id, vars);
+  return typeof text === 'string' && text !== full && text !== id ? text : fromEnglish(id, vars, catalog);
 }
 
 /**
@@ -65,8 +69,5 @@ export function t(key: string, vars?: Record<string, unknown>): string {
  * names a setting exactly as the user sees it: `nodeText('io-reset', 'label.confirm')`.
  */
 export function nodeText(type: string, key: string): string {
-  const id = `${type}.${key}`;
-  const full = `${PACKAGE}/${type}:${id}`;
-  const text = runtime?.(full);
-  return typeof text === 'string' && text !== full && text !== id ? text : fromEnglish(id, {}, type);
+  return translate(type, key);
 }

@@ -435,7 +435,14 @@ export function parseInteger(text: unknown): unknown {
   return /^[+-]?\d{1,16}$/.test(trimmed) ? Number(trimmed) : text;
 }
 
+/** The variable's name when a value is exactly `${VAR}` or `$(VAR)` (resolved only at runtime). */
+export function envReferenceName(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const match = /^\s*(?:\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\(([A-Za-z_][A-Za-z0-9_]*)\))\s*$/.exec(text);
+  return match ? match[1] ?? match[2] : undefined;
+}
+
 /** True for a value that is exactly `${VAR}` or `$(VAR)`: resolved only at runtime. */
 export function isEnvReference(text: unknown): boolean {
-  return typeof text === 'string' && /^\s*(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$\([A-Za-z_][A-Za-z0-9_]*\))\s*$/.test(text);
+  return envReferenceName(text) !== undefined;
 }

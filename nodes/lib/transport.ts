@@ -85,10 +85,11 @@ export function exchange(x: Exchange): Promise<Answer> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
-      if (error) req.destroy();
-      if (error) reject(error);
-      else resolve(answer!);
+      if (error) {
+        // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
+        req.destroy();
+        reject(error);
+      } else resolve(answer!);
     };
     const secure = x.base.protocol === 'https:';
     const req = (secure ? https : http).request(

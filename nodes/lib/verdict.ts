@@ -61,30 +61,28 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
   }
 }
 
-/** An answer that arrived whole: its JSON value, or the DeviceError it amounts to. */
+/** An answer that arrived whole: its JSON value; throws the DeviceError it amounts to. */
 export function judgeAnswer(answer: Answer, w: Where): unknown {
   const { status, text } = answer;
   const { method, path } = w;
-  if (status >= 300 && status < 400) return fail(bad(w, status, `the device answered ${status}, a redirect; the device interface never redirects, so it is not followed`));
+  if (status >= 300 && status < 400) throw bad(w, status, `the device answered ${status}, a redirect; the device interface never redirects, so it is not followed`);
   if (status < 200 || status > 299) {
     const bytes = Buffer.byteLength(text);
     if (bytes > ANSWER_BOUNDS.maxErrorBytes) {
-      return fail(bad(w, status, `an error answer (${status}) of ${bytes} bytes, larger than any device error (${kib(ANSWER_BOUNDS.maxErrorBytes)})`));
+      throw bad(w, status, `an error answer (${status}) of ${bytes} bytes, larger than any device error (${kib(ANSWER_BOUNDS.maxErrorBytes)})`);
     }
     const deviceMessage = errorMessage(text, parseAnswer(text));
     const hint = status === 401 ? ` (the device refused the credentials: check the ${w.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
-    return fail(
-      new DeviceError(`${method} ${path} failed: ${status}${deviceMessage ? ` ${deviceMessage}` : ''}${hint}`, {
-        code: 'DEVICE_ERROR',
-        statusCode: status,
-        deviceMessage,
-        method,
-        path,
-      }),
-    );
+    throw new DeviceError(`${method} ${path} failed: ${status}${deviceMessage ? ` ${deviceMessage}` : ''}${hint}`, {
+      code: 'DEVICE_ERROR',
+      statusCode: status,
+      deviceMessage,
+      method,
+      path,
+    });
   }
   // The services answer JSON with application/json; no Content-Type at all is let through.
-  if (answer.type && !answer.type.includes('json')) return fail(bad(w, status, `the answer is ${printable(answer.type, 60)}, not JSON`));
+  if (answer.type && !answer.type.includes('json')) throw bad(w, status, `the answer is ${printable(answer.type, 60)}, not JSON`);
   const parsed = parseAnswer(text);
   if (parsed.ok) return parsed.value;
   const why = {
@@ -92,9 +90,5 @@ export function judgeAnswer(answer: Answer, w: Where): unknown {
     depth: `the answer nests deeper than ${ANSWER_BOUNDS.maxDepth} levels`,
     values: `the answer holds more than ${ANSWER_BOUNDS.maxValues} values`,
   }[parsed.problem];
-  return fail(bad(w, status, why));
-}
-
-function fail(error: DeviceError): never {
-  throw error;
+  throw bad(w, status, why);
 }

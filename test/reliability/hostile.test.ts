@@ -16,8 +16,8 @@
 import should from 'should';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import { ATTACKS, HostileDevice, startHostileDevice } from '../helpers/hostile-device';
-import { deviceNode, FlowNode, helper, lastStatus, waitFor } from '../helpers/node-red';
-import { fire, guardProcess, isGreen, Kind, KINDS, kindNode, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
+import { FlowNode, helper, lastStatus, waitFor } from '../helpers/node-red';
+import { fire, guardProcess, isGreen, Kind, kindDevices, KINDS, kindNode, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
 
 /** Each kind as a msg-driven node: no polling, nothing applied on connect, no keep-alive. */
 const QUIET: Record<string, Record<string, unknown>> = {
@@ -35,12 +35,7 @@ const TIMEOUT_MS = 400;
 
 /** The reliability flow with every action node wired to a second helper too, so each sent msg is cloned. */
 function flowFor(url: string): FlowNode[] {
-  const devices = ['io', 'io3', 'bmc', 'power'].map((name) => {
-    const service = name === 'io3' ? 'io' : name;
-    const slot = { io: 2, io3: 3, bmc: 0, power: 1 }[name as 'io'];
-    return deviceNode({ id: `dev-${name}`, url, service, slot, apiVersion: '0.9', timeout: TIMEOUT_MS });
-  });
-  const flow = reliabilityFlow(KINDS_QUIET.map(kindNode), devices);
+  const flow = reliabilityFlow(KINDS_QUIET.map(kindNode), kindDevices(url, { apiVersion: '0.9', timeout: TIMEOUT_MS }));
   for (const node of [...flow]) {
     if (!KINDS_QUIET.some((k) => k.type === node.id)) continue;
     (node.wires as string[][])[0].push(`${node.id}-clone`);
@@ -105,8 +100,7 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
       it('every node kind: each msg ends once, with BAD_RESPONSE at Catch; nothing is sent on; the next healthy answer passes', async () => {
         const flow = flowFor(device.url);
         const outcomes = await loadCollect(flow);
-        const ids = KINDS_QUIET.map((k) => k.type);
-        await waitAllStatus(ids, isGreen, 'every node connected');
+        await waitAllStatus(KINDS_QUIET.map((k) => k.type), isGreen, 'every node connected');
         device.attack = attack;
         let sent: Array<[string, string]> = [];
         const ms = await longestDelay(async () => {
