@@ -9,7 +9,7 @@
  *    hard resets too, since rebooting the device does not change the room it is in.
  * A simulator restart (POST /sim/restart, restart()) rebuilds all three: factory state.
  */
-import { check, FACTS, Service, SERVICES } from '../nodes/lib/limits';
+import { FAN_APPLY_MAX_MS, Service, SERVICES, SLOT_MAX } from './facts';
 import { BmcModel, BmcPersist, BmcWorld, defaultBmcPersist, defaultBmcWorld } from './models/bmc';
 import { defaultStimuli, IoModel, PinStimulus } from './models/io';
 import { defaultPowerPersist, defaultPowerWorld, PowerModel, PowerPersist, PowerWorld } from './models/power';
@@ -39,17 +39,18 @@ export function checkModules(specs: readonly ModuleSpec[]): void {
   const seen = new Set<number>();
   for (const spec of specs) {
     if (!SERVICES.includes(spec.service)) throw new Error(`module service must be one of ${SERVICES.join(', ')}, got ${spec.service}`);
-    const slot = check('slot', spec.slot);
-    if (slot !== true) throw new Error(slot);
+    if (!Number.isInteger(spec.slot) || spec.slot < 0 || spec.slot > SLOT_MAX) {
+      throw new Error(`slot must be an integer from 0 to ${SLOT_MAX}, got ${String(spec.slot)}`);
+    }
     if (seen.has(spec.slot)) throw new Error(`slot ${spec.slot} holds two modules`);
     seen.add(spec.slot);
   }
 }
 
 export function checkFanDelay(ms: unknown): true | string {
-  return Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= FACTS.fanApplyDelayMs
+  return Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= FAN_APPLY_MAX_MS
     ? true
-    : `fan apply delay must be an integer from 0 to ${FACTS.fanApplyDelayMs} ms, got ${String(ms)}`;
+    : `fan apply delay must be an integer from 0 to ${FAN_APPLY_MAX_MS} ms, got ${String(ms)}`;
 }
 
 export class Device implements DeviceHooks {

@@ -41,6 +41,12 @@ export function envelope(status: number, message: string = reason(status)): stri
 
 export const SUCCESS = { status: 'success' } as const;
 
+/** The first refusal among checks made in the device's order, or true. */
+export function firstFailure(...checks: Array<true | SimError>): true | SimError {
+  for (const c of checks) if (c !== true) return c;
+  return true;
+}
+
 /**
  * Refusals of the simulated device firmware/driver, in plain terms so the models stay
  * free of HTTP. The mapping to status and message is the one both released dialects share.

@@ -2,7 +2,7 @@
  * Who the simulated device says it is: versions and per-service product data. Shared by
  * every API dialect (the released 1.0 descriptor has the same fields as 0.9).
  */
-import type { Service } from '../nodes/lib/limits';
+import type { Service } from './facts';
 
 export interface Version {
   major: number;

@@ -4,11 +4,12 @@
  * version it speaks, the version record and a route table per service.
  *
  * Order: path (404) → POST body (400 malformed, 413 too large, 422 wrong shape) → version
- * (400) → limits check (400, limits.ts message) → slot present (404) → route logic.
+ * (400) → the route's checks before the slot (the dialect's bounds) → slot present (404) →
+ * route logic.
  */
-import { Check, Service, SERVICES } from '../nodes/lib/limits';
 import { Device } from './device';
 import { envelope, ModelError, refusalError, SimError, SUCCESS } from './errors';
+import { Service, SERVICES } from './facts';
 import { checkShape, ObjectSchema } from './schema';
 
 export type ParsedBody = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'bad' } | { kind: 'too_large' };
@@ -27,8 +28,8 @@ export interface RouteContext {
 export interface Route {
   /** Wire shape of the body; routes without one ignore any body (GET). */
   readonly body?: ObjectSchema;
-  /** Range and parameter checks from limits.ts: true, the message of a 400, or another refusal. */
-  check?(body: any, param: number): Check | SimError;
+  /** Checks before the slot (the dialect's bounds, a service's validate()): true or the refusal. */
+  check?(body: any, param: number): true | SimError;
   /**
    * Checks the released services run only after the slot was found (their library checks,
    * real §1 step 7), with their own status codes.
@@ -131,11 +132,11 @@ export function handleDeviceRequest(
     value = body.value;
   }
 
-  // 3. version, 4. limits, 5. slot
+  // 3. version, 4. checks before the slot, 5. slot
   if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
   if (route.check !== undefined) {
     const result = route.check(value, param);
-    if (result !== true) return fail(typeof result === 'string' ? new SimError(400, result) : result);
+    if (result !== true) return fail(result);
   }
   if (device.module(service, slot) === undefined) return fail(new SimError(404, route.missingSlot ?? 'Slot not found'));
   if (route.checkAfterSlot !== undefined) {

@@ -3,7 +3,7 @@
  * (serde with deny_unknown_fields, real-service.md §2): wrong type, missing field, extra
  * field, null for a required field, negative, float for an int, beyond u8/u16/u32 all
  * fail. The router turns a failure into 422; the control API into 400 with the message.
- * Ranges beyond the wire type are not checked here: that is limits.ts' job.
+ * Ranges beyond the wire type are not checked here: each dialect has its table of bounds.
  */
 
 export type Scalar = 'u8' | 'u16' | 'u32' | 'string' | 'bool' | 'number';

@@ -1,6 +1,6 @@
 /** API 0.9: the version record and the descriptor, common to all services. */
-import type { Service } from '../../nodes/lib/limits';
 import { Device } from '../device';
+import { Service } from '../facts';
 import { PRODUCTS, serialCode, SOFTWARE, v, VENDOR } from '../identity';
 import { Route } from '../router';
 
@@ -42,9 +42,3 @@ export const descriptor: Route = {
     };
   },
 };
-
-/** The first failed check, or true. */
-export function firstFailure(...checks: Array<true | string>): true | string {
-  for (const c of checks) if (c !== true) return c;
-  return true;
-}

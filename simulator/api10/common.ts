@@ -3,16 +3,14 @@
  * module reset, and the refusals with the exact status codes and messages the released
  * services answer.
  */
-import { FACTS, LIMITS, LimitName, Service, checkValue } from '../../nodes/lib/limits';
 import { Device } from '../device';
-import { SimError, SUCCESS } from '../errors';
+import { SUCCESS } from '../errors';
+import { Service } from '../facts';
 import { SOFTWARE, v } from '../identity';
 import { Route } from '../router';
+import { check10 } from './limits';
 
 export const API_VERSION = v(1, 0, 0);
-
-/** 400 "Parameter validation failed": a service's own validate() refused (real §2). */
-export const PVF = () => new SimError(400, 'Parameter validation failed');
 
 export function versionRecord(device: Device, service: Service): unknown {
   return {
@@ -27,22 +25,13 @@ export function versionRecord(device: Device, service: Service): unknown {
   };
 }
 
-/** true when `value` passes limit `name`; the released services word their refusals themselves. */
-export function within(name: LimitName, value: unknown): boolean {
-  return checkValue(name, LIMITS[name], value) === true;
-}
-
-export const isPin = (pin: unknown): boolean => within('pin', pin);
-
 /** POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its initial state. */
 export const reset: Route = {
   body: { reset: 'string' },
-  check: (b) => (b.reset === 'yes' ? true : PVF()),
+  check: (b) => check10('reset', b.reset),
   handle(ctx) {
     // bmc and power are suspended and set running again: nothing of theirs is reset.
     if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
     return SUCCESS;
   },
 };
-
-export const PIN_COUNT = FACTS.pinCount;

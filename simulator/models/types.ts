@@ -1,6 +1,6 @@
 /** What every module model offers the device, and what the device offers the models. */
 import { randomBytes } from 'crypto';
-import type { Service } from '../../nodes/lib/limits';
+import type { Service } from '../facts';
 
 /** A deadline a model keeps (watchdog expiry, fan apply, ...); the device fires due ones in time order. */
 export interface DueEvent {
