@@ -185,8 +185,8 @@ const ROUTES: Array<[string, Handler]> = [
       return OK;
     },
   ],
-  ['POST services/:svc/down', (ctx, { params: [svc] }) => (ctx.device.servicesDown.add(serviceOf(svc)), OK)],
-  ['POST services/:svc/up', (ctx, { params: [svc] }) => (ctx.device.servicesDown.delete(serviceOf(svc)), OK)],
+  ['POST services/:svc/down', (ctx, { params: [svc] }) => (ctx.device.serviceDown(serviceOf(svc)), OK)],
+  ['POST services/:svc/up', (ctx, { params: [svc] }) => (ctx.device.serviceUp(serviceOf(svc)), OK)],
   [
     'POST advance',
     (ctx, { body }) => {

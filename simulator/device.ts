@@ -56,11 +56,14 @@ export function checkFanDelay(ms: unknown): true | string {
 export class Device implements DeviceHooks {
   private entries = new Map<number, Entry>();
   private readonly bySlotList: Record<Service, number[]> = { io: [], bmc: [], power: [] };
-  /** Random per simulator (re)start, like the released service's driver_session. */
-  session = newSession();
+  /**
+   * Each REST service's driver_session: random per start of that service (real §4). New on a
+   * simulator restart, and for one service when it comes back up after being down.
+   */
+  private readonly sessions = {} as Record<Service, string>;
   resets = 0;
   lastReset: { at: number; cause: string } | null = null;
-  readonly servicesDown = new Set<Service>();
+  private readonly down = new Set<Service>();
   /**
    * Added to the wall clock. POST /sim/advance moves it forward so tests can pass the 90 s
    * bootloader window or a 10 s shutdown without waiting; it never goes back, not even on restart.
@@ -100,7 +103,7 @@ export class Device implements DeviceHooks {
         this.entries.set(slot, { service, slot, world, persist, model: new PowerModel(world, persist, this) });
       }
     }
-    this.session = newSession();
+    for (const service of SERVICES) this.sessions[service] = newSession();
     this.resets = 0;
     this.lastReset = null;
   }
@@ -131,6 +134,30 @@ export class Device implements DeviceHooks {
       if (best === null) return;
       best.fire();
     }
+  }
+
+  driverSession(service: Service): string {
+    return this.sessions[service];
+  }
+
+  /** Services whose REST service is down (nginx answers 502). */
+  get servicesDown(): ReadonlySet<Service> {
+    return this.down;
+  }
+
+  serviceDown(service: Service): void {
+    this.down.add(service);
+  }
+
+  /**
+   * The service runs again: a new process, so a new driver_session, and the io service's
+   * notification cache is gone (real §4). The modules and the driver are untouched.
+   */
+  serviceUp(service: Service): void {
+    if (!this.down.delete(service)) return;
+    this.sessions[service] = newSession();
+    if (service !== 'io') return;
+    for (const e of this.entries.values()) if (e.service === 'io') e.model.dropCache();
   }
 
   /** Slots holding a module of `service`, ascending. */
@@ -164,11 +191,11 @@ export class Device implements DeviceHooks {
       .map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
     return {
       time: now,
-      session: this.session,
+      sessions: { ...this.sessions },
       resets: this.resets,
       lastReset: this.lastReset,
       fanApplyDelayMs: this.fanApplyDelayMs,
-      servicesDown: [...this.servicesDown],
+      servicesDown: [...this.down],
       clockOffsetMs: this.clockOffsetMs,
       modules,
     };

@@ -5,12 +5,14 @@ import { PRODUCTS, serialCode, SOFTWARE, v, VENDOR } from '../identity';
 import { Route } from '../router';
 
 export const API_VERSION = v(0, 9, 0);
+/** The spec shows no service version; a 0.9 patch release. */
+export const SERVICE_VERSION = v(0, 9, 3);
 
 export function versionRecord(device: Device, service: Service): unknown {
   return {
     version: {
       api: API_VERSION,
-      service: SOFTWARE.service,
+      service: SERVICE_VERSION,
       module_driver: SOFTWARE.moduleDriver,
       kernel_driver: SOFTWARE.kernelDriver,
     },

@@ -10,13 +10,15 @@ import { SOFTWARE, v } from '../identity';
 import { Route } from '../router';
 import { check10 } from './limits';
 
+/** `api` and `service` are both 1.0.0 in all three services (real §4). */
 export const API_VERSION = v(1, 0, 0);
+export const SERVICE_VERSION = v(1, 0, 0);
 
 export function versionRecord(device: Device, service: Service): unknown {
   return {
-    // Random per start of the REST service; a change tells clients its caches were lost.
-    driver_session: device.session,
-    version: { api: API_VERSION, service: SOFTWARE.service, module_driver: SOFTWARE.moduleDriver, kernel_driver: SOFTWARE.kernelDriver },
+    // Random per start of this REST service; a change tells clients its caches were lost (real §4).
+    driver_session: device.driverSession(service),
+    version: { api: API_VERSION, service: SERVICE_VERSION, module_driver: SOFTWARE.moduleDriver, kernel_driver: SOFTWARE.kernelDriver },
     devices: device.slots(service).map((slot) => ({
       slot_number: slot,
       sdbp_version: SOFTWARE.sdbp,

@@ -82,7 +82,7 @@ export class IoModel implements ModuleModel {
   reset(): void {
     this.pins = Array.from({ length: PIN_COUNT }, freshPin);
     // The API 1.0 service's notification cache goes with a module reset too.
-    this.cache = Array.from({ length: PIN_COUNT }, noAlerts);
+    this.dropCache();
     this.powerConfig = null;
     this.session = newSession();
   }
@@ -153,6 +153,11 @@ export class IoModel implements ModuleModel {
     const answer = this.cache[pin - 1];
     this.cache[pin - 1] = noAlerts();
     return answer;
+  }
+
+  /** The API 1.0 service's cache is lost when the module resets or the service restarts (real §5, §4). */
+  dropCache(): void {
+    this.cache = Array.from({ length: PIN_COUNT }, noAlerts);
   }
 
   raise(pin: number, flag: AlertFlag): void {
