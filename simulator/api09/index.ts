@@ -10,4 +10,6 @@ export const API09: Dialect = {
   minor: 9,
   versionRecord,
   routes: { io: IO_ROUTES, bmc: BMC_ROUTES, power: POWER_ROUTES },
+  // A JSON array in place of the body object is refused (422): the spec shows objects only.
+  arrayBodies: false,
 };

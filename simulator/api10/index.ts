@@ -10,4 +10,6 @@ export const API10: Dialect = {
   minor: 0,
   versionRecord,
   routes: { io: IO_ROUTES, bmc: BMC_ROUTES, power: POWER_ROUTES },
+  // serde also reads a struct from a JSON array of its fields in order (real §2).
+  arrayBodies: true,
 };

@@ -1,17 +1,79 @@
 /**
  * The simulator's API 1.0 against what the released services' framework does
- * (../shared/reference/real-service.md §4): a driver_session per REST service that a
- * service restart renews.
+ * (../shared/reference/real-service.md §2, §4): request bodies read serde's way (front to
+ * back, 400 for bad syntax, 422 for bad data, arrays for structs) and a driver_session per
+ * REST service that a service restart renews.
  */
 import 'should';
-import { shouldSucceed, useSimulator } from './setup';
+import { shouldFail, shouldSucceed, useSimulator } from './setup';
 
 const IO = '/api/io/1.0/2';
+const BMC = '/api/bmc/1.0/0';
+const POWER = '/api/power/1.0/1';
+const UNPROCESSABLE = 'Unprocessable Entity';
+const BAD = 'Bad Request';
 const NO_ALERTS = { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
 
 describe('simulator API 1.0: the released services\' framework', function () {
   const f = useSimulator({ api: '1.0' });
+  const raw = (path: string, text: string | Buffer, headers: Record<string, string> = {}) => f.api.post(path, undefined, { raw: text, headers });
   const pinType = async (pin: number) => (await f.api.get(`${IO}/input/values`)).body.pins[pin - 1].pin_type;
+
+  describe('request bodies, read serde\'s way (§2)', function () {
+    const MODE = `${IO}/input/mode`;
+
+    it('a float for an integer is 422 even when its value is whole: 1.0, 1e0, -0', async function () {
+      for (const pin of ['1.0', '1e0', '0.1e1', '-0']) shouldFail(await raw(MODE, `{"pin":${pin},"mode":"digital"}`), 422, UNPROCESSABLE);
+      shouldSucceed(await raw(MODE, '{"pin":1,"mode":"digital"}'));
+    });
+
+    it('a duplicate field is 422 (JSON.parse would keep the last one)', async function () {
+      shouldFail(await raw(MODE, '{"pin":1,"mode":"analog","pin":2}'), 422, UNPROCESSABLE);
+      shouldFail(await raw(`${BMC}/watchdog`, '{"timeout":0,"timeout":0}'), 422, UNPROCESSABLE);
+      (await pinType(2)).should.equal('voltage_millivolt', 'nothing applied');
+    });
+
+    it('reading stops at the first problem: a wrong type or an unknown field before bad syntax is 422', async function () {
+      shouldFail(await raw(MODE, '{"pin":"1","mode":"analog"} trailing'), 422, UNPROCESSABLE);
+      shouldFail(await raw(MODE, '{"pin":1,"colour":'), 422, UNPROCESSABLE);
+      shouldFail(await raw(MODE, '{"pin":1,"mode":"analog"} trailing'), 400, BAD);
+      shouldFail(await raw(MODE, '{"pin":1,"mode":"analog",}'), 400, BAD);
+      shouldFail(await raw(MODE, '{"pin":01,"mode":"analog"}'), 400, BAD);
+      shouldFail(await raw(MODE, '{"pin":1.,"mode":"analog"}'), 400, BAD);
+      shouldFail(await raw(MODE, '{"pin":1,"mode":"\\x"}'), 400, BAD);
+      shouldFail(await raw(MODE, '{"pin":1,"mode":"\\ud800"}'), 400, BAD);
+      shouldFail(await raw(MODE, '{"pin":1e400,"mode":"analog"}'), 400, BAD);
+    });
+
+    it('bytes that are not UTF-8 and a byte order mark are 400', async function () {
+      shouldFail(await raw(MODE, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])), 400, BAD);
+      shouldFail(await raw(MODE, `\ufeff{"pin":1,"mode":"analog"}`), 400, BAD);
+    });
+
+    it('a struct may come as a JSON array of its fields in order; too few is 422, too many 400', async function () {
+      shouldSucceed(await raw(MODE, '[3, "digital"]'));
+      (await pinType(3)).should.equal('digital_input');
+      shouldFail(await raw(MODE, '[3]'), 422, UNPROCESSABLE);
+      shouldFail(await raw(MODE, '[]'), 422, UNPROCESSABLE);
+      shouldFail(await raw(MODE, '["digital", 3]'), 422, UNPROCESSABLE);
+      shouldFail(await raw(MODE, '[3, "digital", 1]'), 400, BAD);
+      // Range checks run on the array form as on the object.
+      shouldFail(await raw(MODE, '[7, "digital"]'), 400, 'Parameter validation failed');
+      // Optional fields are positions too: present, or null.
+      shouldSucceed(await raw(`${POWER}/fan`, '[false, null]'));
+      shouldSucceed(await raw(`${POWER}/fan`, '[true, 40]'));
+      shouldFail(await raw(`${POWER}/fan`, '[false]'), 422, UNPROCESSABLE);
+    });
+
+    it('nested structs too: power-management entries as [rail, current_milliampere]', async function () {
+      const res = await raw(`${IO}/power-management`, JSON.stringify({ config: Array(6).fill(['5_volt', 100]) }));
+      res.status.should.equal(200, res.text);
+      res.body.status.should.equal('success');
+      shouldSucceed(await raw(`${IO}/output/state`, '[1, "high"]'));
+      const floatInside = { config: Array(6).fill({ rail: '5_volt', current_milliampere: 100 }) };
+      shouldFail(await raw(`${IO}/power-management`, JSON.stringify(floatInside).replace('100', '100.0')), 422, UNPROCESSABLE);
+    });
+  });
 
   describe('a driver_session per REST service (§4)', function () {
     const session = async (service: string) => (await f.api.get(`/api/${service}/1.0`)).body.driver_session as string;
