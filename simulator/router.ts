@@ -1,15 +1,15 @@
 /**
  * Device API requests: path parsing and the order of checks of the released services
  * (real-service.md §1), independent of the API dialect. A dialect (api09/, api10/) supplies
- * the version it speaks, the version record, a route table per service and whether a body
- * may come as a JSON array.
+ * the version it speaks, the version record, a route table per service, how it writes its
+ * answers and whether a body may come as a JSON array.
  *
  * Order: path (404) → POST body (413 too large; 400 bad JSON, 422 wrong shape, serde's way:
  * json.ts) → version (400) → the route's checks before the slot → slot present (404) →
  * the route's checks after the slot → route logic.
  */
 import { Device } from './device';
-import { envelope, ModelError, refusalError, SimError, SUCCESS } from './errors';
+import { ModelError, refusalError, SimError, SUCCESS } from './errors';
 import { Service, SERVICES } from './facts';
 import { decodeBody } from './json';
 import { ObjectSchema } from './schema';
@@ -69,11 +69,17 @@ export interface Dialect {
   readonly routes: Readonly<Record<Service, RouteTable>>;
   /** A struct body may come as a JSON array of its fields in order (serde's quirk, API 1.0). */
   readonly arrayBodies: boolean;
+  /** The text of a successful answer of `service`. */
+  render(value: unknown, service: Service): string;
+  /** An error answer; `accept` is the request's Accept header. */
+  error(status: number, message?: string, accept?: string): DeviceAnswer;
 }
 
 export interface DeviceAnswer {
   readonly status: number;
   readonly body: string;
+  /** Default: application/json. */
+  readonly contentType?: string;
 }
 
 const VERSION = /^(\d{1,5})\.(\d{1,5})$/;
@@ -99,12 +105,12 @@ export function segmentsOf(pathname: string): string[] {
 export function handleDeviceRequest(
   dialect: Dialect,
   device: Device,
-  request: { method: string; segments: readonly string[]; body: ParsedBody },
+  request: { method: string; segments: readonly string[]; body: ParsedBody; accept?: string },
   now: number,
 ): DeviceAnswer {
   const { segments, body } = request;
-  const fail = (error: SimError): DeviceAnswer => ({ status: error.status, body: envelope(error.status, error.message) });
-  const notFound = (): DeviceAnswer => fail(new SimError(404));
+  const fail = (error: SimError): DeviceAnswer => dialect.error(error.status, error.message, request.accept);
+  const notFound = (): DeviceAnswer => dialect.error(404);
   // 1. path
   const service = serviceOf(segments);
   if (service === undefined || segments.length < 3) return notFound();
@@ -116,7 +122,7 @@ export function handleDeviceRequest(
   if (segments.length === 3) {
     if (verb !== 'GET') return notFound();
     if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
-    return { status: 200, body: JSON.stringify(dialect.versionRecord(device, service, now)) };
+    return { status: 200, body: dialect.render(dialect.versionRecord(device, service, now), service) };
   }
 
   const slot = parseUint(segments[3], 0xffff);
@@ -154,7 +160,7 @@ export function handleDeviceRequest(
   // 7. route logic
   try {
     const result = route.handle({ device, service, slot, body: value, param, now });
-    return { status: 200, body: JSON.stringify(result) };
+    return { status: 200, body: dialect.render(result, service) };
   } catch (error) {
     if (error instanceof ModelError) return fail(refusalError(error.refusal));
     if (error instanceof SimError) return fail(error);

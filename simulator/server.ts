@@ -135,7 +135,9 @@ export class SimServer {
     const declared = Number(req.headers['content-length']);
     if (declared > DRAIN_LIMIT_BYTES) {
       res.setHeader('Connection', 'close');
-      send(res, 413, envelope(413));
+      const control = segmentsOf((req.url ?? '/').split('?')[0])[0] === 'sim';
+      const tooLarge = control ? { body: envelope(413), contentType: undefined } : this.parts.dialect.error(413, undefined, req.headers.accept);
+      send(res, 413, tooLarge.body, tooLarge.contentType);
       res.on('finish', () => req.socket.destroy());
       return;
     }
@@ -217,8 +219,9 @@ export class SimServer {
     }
     const now = this.parts.device.now();
     this.parts.device.tick(now);
-    const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, { method, segments, body }, now);
-    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body);
+    const request = { method, segments, body, accept: req.headers.accept };
+    const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, request, now);
+    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);
     return answer.status;
   }
 }

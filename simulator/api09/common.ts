@@ -1,8 +1,9 @@
-/** API 0.9: the version record and the descriptor, common to all services. */
+/** API 0.9: the version record, the descriptor and how answers are written. */
 import { Device } from '../device';
+import { envelope } from '../errors';
 import { Service } from '../facts';
 import { PRODUCTS, serialCode, SOFTWARE, v, VENDOR } from '../identity';
-import { Route } from '../router';
+import { DeviceAnswer, Route } from '../router';
 
 export const API_VERSION = v(0, 9, 0);
 /** The spec shows no service version; a 0.9 patch release. */
@@ -20,6 +21,13 @@ export function versionRecord(device: Device, service: Service): unknown {
     devices: device.slots(service).map((slot) => ({ slot_number: slot, sdbp_version: SOFTWARE.sdbp })),
   };
 }
+
+/** The spec shows no error format: the released services' envelope, compact. */
+export function error(status: number, message?: string): DeviceAnswer {
+  return { status, body: envelope(status, message) };
+}
+
+export const render = (value: unknown): string => JSON.stringify(value);
 
 export const descriptor: Route = {
   missingSlot: 'Could not find device on this slot',

@@ -1,13 +1,12 @@
 /**
  * API 1.0 (the released services, real-service.md): the version record with sessions, the
- * module reset, and the refusals with the exact status codes and messages the released
- * services answer.
+ * module reset, and answers written as the released services write them.
  */
 import { Device } from '../device';
-import { SUCCESS } from '../errors';
+import { defaultCatcher, reason, SUCCESS } from '../errors';
 import { Service } from '../facts';
 import { SOFTWARE, v } from '../identity';
-import { Route } from '../router';
+import { DeviceAnswer, ok, Route } from '../router';
 import { check10 } from './limits';
 
 /** `api` and `service` are both 1.0.0 in all three services (real §4). */
@@ -27,13 +26,31 @@ export function versionRecord(device: Device, service: Service): unknown {
   };
 }
 
+/**
+ * GET records pretty-printed with a 2-space indent (real §4); `{"status":"success"}` as the
+ * literal `{ "status": "success" }` in io and power, pretty-printed in bmc (real §3).
+ */
+export function render(value: unknown, service: Service): string {
+  if (value === SUCCESS && service !== 'bmc') return '{ "status": "success" }';
+  return JSON.stringify(value, null, 2);
+}
+
+/**
+ * The error envelope pretty-printed with a 1-space indent (real §2). The message is escaped,
+ * which the released services do not do (see envelope() in errors.ts). A 413 comes from
+ * Rocket's default catcher instead, HTML or JSON by the Accept header.
+ */
+export function error(status: number, message?: string, accept?: string): DeviceAnswer {
+  if (status === 413) return { status, ...defaultCatcher(status, accept) };
+  return { status, body: `{\n "status": "error",\n "code": ${status},\n "message": ${JSON.stringify(message ?? reason(status))}\n}` };
+}
+
 /** POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its initial state. */
 export const reset: Route = {
   body: { reset: 'string' },
   check: (b) => check10('reset', b.reset),
-  handle(ctx) {
-    // bmc and power are suspended and set running again: nothing of theirs is reset.
+  // bmc and power are suspended and set running again: nothing of theirs is reset.
+  handle: ok((ctx) => {
     if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
-    return SUCCESS;
-  },
+  }),
 };

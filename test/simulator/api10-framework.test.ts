@@ -1,8 +1,9 @@
 /**
  * The simulator's API 1.0 against what the released services' framework does
  * (../shared/reference/real-service.md §2, §4): request bodies read serde's way (front to
- * back, 400 for bad syntax, 422 for bad data, arrays for structs) and a driver_session per
- * REST service that a service restart renews.
+ * back, 400 for bad syntax, 422 for bad data, arrays for structs), the error envelope and
+ * the success bodies as the services write them, Rocket's default catcher for 413, and a
+ * driver_session per REST service that a service restart renews.
  */
 import 'should';
 import { shouldFail, shouldSucceed, useSimulator } from './setup';
@@ -72,6 +73,41 @@ describe('simulator API 1.0: the released services\' framework', function () {
       shouldSucceed(await raw(`${IO}/output/state`, '[1, "high"]'));
       const floatInside = { config: Array(6).fill({ rail: '5_volt', current_milliampere: 100 }) };
       shouldFail(await raw(`${IO}/power-management`, JSON.stringify(floatInside).replace('100', '100.0')), 422, UNPROCESSABLE);
+    });
+  });
+
+  describe('answers written as the services write them (§2, §3, §4)', function () {
+    it('errors: the envelope pretty-printed with a 1-space indent', async function () {
+      const res = await f.api.post(`${IO}/input/mode`, { pin: 9, mode: 'analog' });
+      res.text.should.equal('{\n "status": "error",\n "code": 400,\n "message": "Parameter validation failed"\n}');
+      (await f.api.get(`${IO}/nothing`)).text.should.equal('{\n "status": "error",\n "code": 404,\n "message": "Not Found"\n}');
+    });
+
+    it('success: the literal { "status": "success" } in io and power, pretty-printed in bmc', async function () {
+      (await f.api.post(`${IO}/input/mode`, { pin: 1, mode: 'analog' })).text.should.equal('{ "status": "success" }');
+      (await f.api.post(`${POWER}/fan/rpm`, { measurement_enabled: true })).text.should.equal('{ "status": "success" }');
+      (await f.api.post(`${BMC}/buzzer`, { mode: 1, duration: 1 })).text.should.equal('{\n  "status": "success"\n}');
+    });
+
+    it('records pretty-printed with a 2-space indent', async function () {
+      const res = await f.api.get(`${BMC}/watchdog`);
+      res.text.should.equal(JSON.stringify(res.body, null, 2));
+      res.text.should.startWith('{\n  "timeout": 0,');
+    });
+
+    it('a body over 1 MiB: 413 from Rocket\'s default catcher, HTML or (Accept: JSON) its JSON, not the envelope', async function () {
+      const big = JSON.stringify({ pin: 1, mode: 'x'.repeat(1024 * 1024) });
+      const html = await f.api.post(`${IO}/input/mode`, undefined, { raw: big, headers: { Accept: 'text/html,*/*;q=0.8' } });
+      html.status.should.equal(413);
+      String(html.headers['content-type']).should.match(/^text\/html/);
+      html.text.should.match(/<title>413 Payload Too Large<\/title>/);
+      const json = await f.api.post(`${IO}/input/mode`, undefined, { raw: big, headers: { Accept: 'application/json' } });
+      json.status.should.equal(413);
+      String(json.headers['content-type']).should.match(/^application\/json/);
+      json.body.should.eql({
+        error: { code: 413, reason: 'Payload Too Large', description: 'The request is larger than the server is willing or able to process.' },
+      });
+      (await f.api.get(`${IO}/input/values`)).status.should.equal(200);
     });
   });
 
