@@ -4,7 +4,7 @@
  *   [--tls-key key.pem --tls-cert cert.pem] [--user name --password pw | --token t]
  */
 import fs from 'fs';
-import { Service, SERVICES } from '../nodes/lib/limits';
+import { Service, SERVICES } from './facts';
 import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, startSimulator } from './index';
 
 const USAGE = `Usage: modular-device-sim [options]

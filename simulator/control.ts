@@ -4,9 +4,9 @@
  * request log and the full state. Not part of the device API and never logged.
  * Every error is the usual envelope: 400 with a readable message, 404 for unknown paths.
  */
-import { ALERT_FLAGS, AlertFlag, check, FACTS, Service, SERVICES } from '../nodes/lib/limits';
 import { checkFanDelay, Device } from './device';
 import { envelope, SimError } from './errors';
+import { ALERT_FLAGS, AlertFlag, FAN_APPLY_MAX_MS, PIN_COUNT, Service, SERVICES } from './facts';
 import { Faults } from './faults';
 import { RingLog } from './log';
 import { PROTECTION_EVENTS, ProtectionEvent } from './models/power';
@@ -48,8 +48,7 @@ function slotOf(text: string): number {
 
 function pinOf(text: string): number {
   const pin = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
-  const result = check('pin', pin);
-  if (result !== true) throw new SimError(400, result);
+  if (!(pin >= 1 && pin <= PIN_COUNT)) throw new SimError(400, `pin must be an integer from 1 to ${PIN_COUNT}, got ${pin}`);
   return pin;
 }
 
@@ -186,8 +185,8 @@ const ROUTES: Array<[string, Handler]> = [
       return OK;
     },
   ],
-  ['POST services/:svc/down', (ctx, { params: [svc] }) => (ctx.device.servicesDown.add(serviceOf(svc)), OK)],
-  ['POST services/:svc/up', (ctx, { params: [svc] }) => (ctx.device.servicesDown.delete(serviceOf(svc)), OK)],
+  ['POST services/:svc/down', (ctx, { params: [svc] }) => (ctx.device.serviceDown(serviceOf(svc)), OK)],
+  ['POST services/:svc/up', (ctx, { params: [svc] }) => (ctx.device.serviceUp(serviceOf(svc)), OK)],
   [
     'POST advance',
     (ctx, { body }) => {
@@ -207,7 +206,7 @@ const ROUTES: Array<[string, Handler]> = [
       const ok = checkFanDelay(b.fan_apply_delay_ms);
       if (ok !== true) throw new SimError(400, ok);
       ctx.device.fanApplyDelayMs = b.fan_apply_delay_ms;
-      return { fan_apply_delay_ms: ctx.device.fanApplyDelayMs, max_ms: FACTS.fanApplyDelayMs };
+      return { fan_apply_delay_ms: ctx.device.fanApplyDelayMs, max_ms: FAN_APPLY_MAX_MS };
     },
   ],
 ];

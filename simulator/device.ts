@@ -9,7 +9,7 @@
  *    hard resets too, since rebooting the device does not change the room it is in.
  * A simulator restart (POST /sim/restart, restart()) rebuilds all three: factory state.
  */
-import { check, FACTS, Service, SERVICES } from '../nodes/lib/limits';
+import { FAN_APPLY_MAX_MS, Service, SERVICES, SLOT_MAX } from './facts';
 import { BmcModel, BmcPersist, BmcWorld, defaultBmcPersist, defaultBmcWorld } from './models/bmc';
 import { defaultStimuli, IoModel, PinStimulus } from './models/io';
 import { defaultPowerPersist, defaultPowerWorld, PowerModel, PowerPersist, PowerWorld } from './models/power';
@@ -39,27 +39,31 @@ export function checkModules(specs: readonly ModuleSpec[]): void {
   const seen = new Set<number>();
   for (const spec of specs) {
     if (!SERVICES.includes(spec.service)) throw new Error(`module service must be one of ${SERVICES.join(', ')}, got ${spec.service}`);
-    const slot = check('slot', spec.slot);
-    if (slot !== true) throw new Error(slot);
+    if (!Number.isInteger(spec.slot) || spec.slot < 0 || spec.slot > SLOT_MAX) {
+      throw new Error(`slot must be an integer from 0 to ${SLOT_MAX}, got ${String(spec.slot)}`);
+    }
     if (seen.has(spec.slot)) throw new Error(`slot ${spec.slot} holds two modules`);
     seen.add(spec.slot);
   }
 }
 
 export function checkFanDelay(ms: unknown): true | string {
-  return Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= FACTS.fanApplyDelayMs
+  return Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= FAN_APPLY_MAX_MS
     ? true
-    : `fan apply delay must be an integer from 0 to ${FACTS.fanApplyDelayMs} ms, got ${String(ms)}`;
+    : `fan apply delay must be an integer from 0 to ${FAN_APPLY_MAX_MS} ms, got ${String(ms)}`;
 }
 
 export class Device implements DeviceHooks {
   private entries = new Map<number, Entry>();
   private readonly bySlotList: Record<Service, number[]> = { io: [], bmc: [], power: [] };
-  /** Random per simulator (re)start, like the released service's driver_session. */
-  session = newSession();
+  /**
+   * Each REST service's driver_session: random per start of that service (real §4). New on a
+   * simulator restart, and for one service when it comes back up after being down.
+   */
+  private readonly sessions = {} as Record<Service, string>;
   resets = 0;
   lastReset: { at: number; cause: string } | null = null;
-  readonly servicesDown = new Set<Service>();
+  private readonly down = new Set<Service>();
   /**
    * Added to the wall clock. POST /sim/advance moves it forward so tests can pass the 90 s
    * bootloader window or a 10 s shutdown without waiting; it never goes back, not even on restart.
@@ -99,7 +103,7 @@ export class Device implements DeviceHooks {
         this.entries.set(slot, { service, slot, world, persist, model: new PowerModel(world, persist, this) });
       }
     }
-    this.session = newSession();
+    for (const service of SERVICES) this.sessions[service] = newSession();
     this.resets = 0;
     this.lastReset = null;
   }
@@ -130,6 +134,30 @@ export class Device implements DeviceHooks {
       if (best === null) return;
       best.fire();
     }
+  }
+
+  driverSession(service: Service): string {
+    return this.sessions[service];
+  }
+
+  /** Services whose REST service is down (nginx answers 502). */
+  get servicesDown(): ReadonlySet<Service> {
+    return this.down;
+  }
+
+  serviceDown(service: Service): void {
+    this.down.add(service);
+  }
+
+  /**
+   * The service runs again: a new process, so a new driver_session, and the io service's
+   * notification cache is gone (real §4). The modules and the driver are untouched.
+   */
+  serviceUp(service: Service): void {
+    if (!this.down.delete(service)) return;
+    this.sessions[service] = newSession();
+    if (service !== 'io') return;
+    for (const e of this.entries.values()) if (e.service === 'io') e.model.dropCache();
   }
 
   /** Slots holding a module of `service`, ascending. */
@@ -163,11 +191,11 @@ export class Device implements DeviceHooks {
       .map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
     return {
       time: now,
-      session: this.session,
+      sessions: { ...this.sessions },
       resets: this.resets,
       lastReset: this.lastReset,
       fanApplyDelayMs: this.fanApplyDelayMs,
-      servicesDown: [...this.servicesDown],
+      servicesDown: [...this.down],
       clockOffsetMs: this.clockOffsetMs,
       modules,
     };

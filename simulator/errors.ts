@@ -41,6 +41,54 @@ export function envelope(status: number, message: string = reason(status)): stri
 
 export const SUCCESS = { status: 'success' } as const;
 
+/** The first refusal among checks made in the device's order, or true. */
+export function firstFailure(...checks: Array<true | SimError>): true | SimError {
+  for (const c of checks) if (c !== true) return c;
+  return true;
+}
+
+/** Descriptions of Rocket's default catcher for the statuses the services reach without a catcher of their own. */
+const DEFAULT_CATCHER: Readonly<Record<number, string>> = {
+  413: 'The request is larger than the server is willing or able to process.',
+};
+
+/** true when the Accept header's preferred media type is JSON. */
+function prefersJson(accept: string | undefined): boolean {
+  let best: { type: string; q: number; specific: number } | undefined;
+  for (const part of (accept ?? '').split(',')) {
+    const [type, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (!type) continue;
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2)) || 0;
+    const specific = type.split('/').filter((t) => t !== '*').length;
+    if (best === undefined || q > best.q || (q === best.q && specific > best.specific)) best = { type, q, specific };
+  }
+  return best?.type === 'application/json';
+}
+
+/**
+ * What Rocket's default catcher answers for a status the services register no catcher for
+ * (real §2: 413): an HTML page, or JSON `{"error":{code, reason, description}}` when the
+ * Accept header prefers JSON (its preferred type: highest q, then the more specific). Not
+ * the envelope.
+ */
+export function defaultCatcher(status: number, accept: string | undefined): { contentType: string; body: string } {
+  const description = DEFAULT_CATCHER[status] ?? 'An unknown error has occurred.';
+  const why = reason(status);
+  if (prefersJson(accept)) {
+    const body = JSON.stringify({ error: { code: status, reason: why, description } }, null, 2);
+    return { contentType: 'application/json', body };
+  }
+  // The page's title, heading and text as Rocket's; its layout is not reproduced.
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="en"><head><meta charset="utf-8"><title>${status} ${why}</title></head>`,
+    `<body><h1>${status}: ${why}</h1><p>${description}</p><hr><small>Rocket</small></body>`,
+    '</html>',
+  ];
+  return { contentType: 'text/html; charset=utf-8', body: html.join('\n') };
+}
+
 /**
  * Refusals of the simulated device firmware/driver, in plain terms so the models stay
  * free of HTTP. The mapping to status and message is the one both released dialects share.

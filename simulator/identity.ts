@@ -2,7 +2,7 @@
  * Who the simulated device says it is: versions and per-service product data. Shared by
  * every API dialect (the released 1.0 descriptor has the same fields as 0.9).
  */
-import type { Service } from '../nodes/lib/limits';
+import type { Service } from './facts';
 
 export interface Version {
   major: number;
@@ -12,9 +12,11 @@ export interface Version {
 
 export const v = (major: number, minor: number, patch: number): Version => ({ major, minor, patch });
 
+/** Versions both dialects report alike; the service version is the dialect's own. */
 export const SOFTWARE = {
-  service: v(0, 9, 3),
+  /** drv-io and drv-power are 1.0.0; the services need major 1 (real §4). */
   moduleDriver: v(1, 0, 0),
+  /** The drivers need at least 1.3.0 (real §4). */
   kernelDriver: v(1, 3, 0),
   sdbp: v(1, 0, 0),
 };

@@ -3,7 +3,7 @@
  * services of API 0.9 (the spec) or 1.0 (the released services) as nginx presents them,
  * plus the /sim control API.
  */
-import type { Service } from '../nodes/lib/limits';
+import type { Service } from './facts';
 import { API09 } from './api09';
 import { API10 } from './api10';
 import { checkFanDelay, checkModules, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, Device, ModuleSpec } from './device';

@@ -1,17 +1,28 @@
 /**
  * Device API requests: path parsing and the order of checks of the released services
- * (real-service.md §1), independent of the API dialect. A dialect (api09/) supplies the
- * version it speaks, the version record and a route table per service.
+ * (real-service.md §1), independent of the API dialect. A dialect (api09/, api10/) supplies
+ * the version it speaks, the version record, a route table per service, how it writes its
+ * answers and whether a body may come as a JSON array.
  *
- * Order: path (404) → POST body (400 malformed, 413 too large, 422 wrong shape) → version
- * (400) → limits check (400, limits.ts message) → slot present (404) → route logic.
+ * Order: path (404) → POST body (413 too large; 400 bad JSON, 422 wrong shape, serde's way:
+ * json.ts) → version (400) → the route's checks before the slot → slot present (404) →
+ * the route's checks after the slot → route logic.
  */
-import { Check, Service, SERVICES } from '../nodes/lib/limits';
 import { Device } from './device';
-import { envelope, ModelError, refusalError, SimError, SUCCESS } from './errors';
-import { checkShape, ObjectSchema } from './schema';
+import { ModelError, refusalError, SimError, SUCCESS } from './errors';
+import { Service, SERVICES } from './facts';
+import { decodeBody } from './json';
+import { ObjectSchema } from './schema';
 
-export type ParsedBody = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'bad' } | { kind: 'too_large' };
+/**
+ * A request body: none; text that parsed as JSON (`value`, for the log and the control API)
+ * or not (`bad`); bytes that are not UTF-8 (`bad` without text); or over the size limit.
+ */
+export type ParsedBody =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown; text: string }
+  | { kind: 'bad'; text?: string }
+  | { kind: 'too_large' };
 
 export interface RouteContext {
   readonly device: Device;
@@ -27,8 +38,8 @@ export interface RouteContext {
 export interface Route {
   /** Wire shape of the body; routes without one ignore any body (GET). */
   readonly body?: ObjectSchema;
-  /** Range and parameter checks from limits.ts: true, the message of a 400, or another refusal. */
-  check?(body: any, param: number): Check | SimError;
+  /** Checks before the slot (the dialect's bounds, a service's validate()): true or the refusal. */
+  check?(body: any, param: number): true | SimError;
   /**
    * Checks the released services run only after the slot was found (their library checks,
    * real §1 step 7), with their own status codes.
@@ -56,16 +67,23 @@ export interface Dialect {
   readonly minor: number;
   versionRecord(device: Device, service: Service, now: number): unknown;
   readonly routes: Readonly<Record<Service, RouteTable>>;
+  /** A struct body may come as a JSON array of its fields in order (serde's quirk, API 1.0). */
+  readonly arrayBodies: boolean;
+  /** The text of a successful answer of `service`. */
+  render(value: unknown, service: Service): string;
+  /** An error answer; `accept` is the request's Accept header. */
+  error(status: number, message?: string, accept?: string): DeviceAnswer;
 }
 
 export interface DeviceAnswer {
   readonly status: number;
   readonly body: string;
+  /** Default: application/json. */
+  readonly contentType?: string;
 }
 
 const VERSION = /^(\d{1,5})\.(\d{1,5})$/;
 const DIGITS = /^\d{1,5}$/;
-const NOT_FOUND: DeviceAnswer = { status: 404, body: envelope(404) };
 
 function parseUint(text: string, max: number): number {
   if (!DIGITS.test(text)) return -1;
@@ -73,9 +91,6 @@ function parseUint(text: string, max: number): number {
   return n <= max ? n : -1;
 }
 
-function fail(error: SimError): DeviceAnswer {
-  return { status: error.status, body: envelope(error.status, error.message) };
-}
 
 /** The service a device path addresses (for "service down" and logging), or undefined. */
 export function serviceOf(segments: readonly string[]): Service | undefined {
@@ -90,27 +105,28 @@ export function segmentsOf(pathname: string): string[] {
 export function handleDeviceRequest(
   dialect: Dialect,
   device: Device,
-  method: string,
-  segments: readonly string[],
-  body: ParsedBody,
+  request: { method: string; segments: readonly string[]; body: ParsedBody; accept?: string },
   now: number,
 ): DeviceAnswer {
+  const { segments, body } = request;
+  const fail = (error: SimError): DeviceAnswer => dialect.error(error.status, error.message, request.accept);
+  const notFound = (): DeviceAnswer => dialect.error(404);
   // 1. path
   const service = serviceOf(segments);
-  if (service === undefined || segments.length < 3) return NOT_FOUND;
+  if (service === undefined || segments.length < 3) return notFound();
   const version = VERSION.exec(segments[2]);
-  if (version === null || Number(version[1]) > 0xffff || Number(version[2]) > 0xffff) return NOT_FOUND;
+  if (version === null || Number(version[1]) > 0xffff || Number(version[2]) > 0xffff) return notFound();
   const versionOk = Number(version[1]) === dialect.major && Number(version[2]) === dialect.minor;
-  const verb = method === 'HEAD' ? 'GET' : method;
+  const verb = request.method === 'HEAD' ? 'GET' : request.method;
 
   if (segments.length === 3) {
-    if (verb !== 'GET') return NOT_FOUND;
+    if (verb !== 'GET') return notFound();
     if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
-    return { status: 200, body: JSON.stringify(dialect.versionRecord(device, service, now)) };
+    return { status: 200, body: dialect.render(dialect.versionRecord(device, service, now), service) };
   }
 
   const slot = parseUint(segments[3], 0xffff);
-  if (slot < 0) return NOT_FOUND;
+  if (slot < 0) return notFound();
   const table = dialect.routes[service];
   const rest = segments.slice(4);
   let route = table.get(`${verb} ${rest.join('/')}`);
@@ -118,35 +134,33 @@ export function handleDeviceRequest(
   if (route === undefined && rest.length > 0) {
     route = table.get(`${verb} ${rest.slice(0, -1).concat(':n').join('/')}`);
     param = route === undefined ? -1 : parseUint(rest[rest.length - 1], 0xff);
-    if (param < 0) return NOT_FOUND;
+    if (param < 0) return notFound();
   }
-  if (route === undefined) return NOT_FOUND;
+  if (route === undefined) return notFound();
 
   // 2. body (POST routes only)
   let value: unknown = undefined;
   if (route.body !== undefined) {
     if (body.kind === 'too_large') return fail(new SimError(413));
-    if (body.kind !== 'json') return fail(new SimError(400));
-    if (checkShape(route.body, body.value) !== true) return fail(new SimError(422));
-    value = body.value;
+    const text = body.kind === 'none' ? '' : body.text;
+    if (text === undefined) return fail(new SimError(400)); // not UTF-8
+    const decoded = decodeBody(text, route.body, { arrayStructs: dialect.arrayBodies });
+    if (!decoded.ok) return fail(new SimError(decoded.status));
+    value = decoded.value;
   }
 
-  // 3. version, 4. limits, 5. slot
+  // 3. version, 4. checks before the slot, 5. slot, 6. checks after the slot
   if (!versionOk) return fail(new SimError(400, 'Version not compatible'));
-  if (route.check !== undefined) {
-    const result = route.check(value, param);
-    if (result !== true) return fail(typeof result === 'string' ? new SimError(400, result) : result);
-  }
+  const before = route.check?.(value, param) ?? true;
+  if (before !== true) return fail(before);
   if (device.module(service, slot) === undefined) return fail(new SimError(404, route.missingSlot ?? 'Slot not found'));
-  if (route.checkAfterSlot !== undefined) {
-    const result = route.checkAfterSlot(value, param);
-    if (result !== true) return fail(result);
-  }
+  const after = route.checkAfterSlot?.(value, param) ?? true;
+  if (after !== true) return fail(after);
 
-  // 6. route logic
+  // 7. route logic
   try {
     const result = route.handle({ device, service, slot, body: value, param, now });
-    return { status: 200, body: JSON.stringify(result) };
+    return { status: 200, body: dialect.render(result, service) };
   } catch (error) {
     if (error instanceof ModelError) return fail(refusalError(error.refusal));
     if (error instanceof SimError) return fail(error);

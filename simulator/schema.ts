@@ -2,8 +2,9 @@
  * Wire types of request bodies, checked the way the released services' JSON guard does
  * (serde with deny_unknown_fields, real-service.md §2): wrong type, missing field, extra
  * field, null for a required field, negative, float for an int, beyond u8/u16/u32 all
- * fail. The router turns a failure into 422; the control API into 400 with the message.
- * Ranges beyond the wire type are not checked here: that is limits.ts' job.
+ * fail. The control API and the fault rules check their bodies with checkShape (400 with
+ * the message); device requests are read by json.ts over the same schemas, serde's way.
+ * Ranges beyond the wire type are not checked here: each dialect has its table of bounds.
  */
 
 export type Scalar = 'u8' | 'u16' | 'u32' | 'string' | 'bool' | 'number';
@@ -20,7 +21,8 @@ export interface Field {
 
 export type ObjectSchema = Readonly<Record<string, Scalar | ArrayOf | Field>>;
 
-const MAX: Readonly<Record<string, number>> = { u8: 0xff, u16: 0xffff, u32: 0xffffffff };
+/** The largest value of each unsigned wire type. */
+export const SCALAR_MAX: Readonly<Record<string, number>> = { u8: 0xff, u16: 0xffff, u32: 0xffffffff };
 
 function typeName(type: Scalar | ArrayOf): string {
   return typeof type === 'string' ? type : 'array of objects';
@@ -35,7 +37,7 @@ function checkScalar(type: Scalar, value: unknown): boolean {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value);
     default:
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX[type];
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= SCALAR_MAX[type];
   }
 }
 

@@ -48,15 +48,23 @@ function needsAuth(segments: readonly string[]): boolean {
   return segments[0] === 'api' && segments.length !== 3;
 }
 
+/** Bytes that are not UTF-8 are refused, as Rocket's string read refuses them; a BOM is kept (and is bad JSON). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function parseBody(chunks: Buffer[] | null, tooLarge: boolean): ParsedBody {
   if (tooLarge) return { kind: 'too_large' };
   if (chunks === null || chunks.length === 0) return NO_BODY;
-  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-  if (text.trim().length === 0) return NO_BODY;
+  let text: string;
   try {
-    return { kind: 'json', value: JSON.parse(text) };
+    text = UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } catch {
     return { kind: 'bad' };
+  }
+  if (text.trim().length === 0) return NO_BODY;
+  try {
+    return { kind: 'json', value: JSON.parse(text), text };
+  } catch {
+    return { kind: 'bad', text };
   }
 }
 
@@ -127,7 +135,9 @@ export class SimServer {
     const declared = Number(req.headers['content-length']);
     if (declared > DRAIN_LIMIT_BYTES) {
       res.setHeader('Connection', 'close');
-      send(res, 413, envelope(413));
+      const control = segmentsOf((req.url ?? '/').split('?')[0])[0] === 'sim';
+      const tooLarge = control ? { body: envelope(413), contentType: undefined } : this.parts.dialect.error(413, undefined, req.headers.accept);
+      send(res, 413, tooLarge.body, tooLarge.contentType);
       res.on('finish', () => req.socket.destroy());
       return;
     }
@@ -209,8 +219,9 @@ export class SimServer {
     }
     const now = this.parts.device.now();
     this.parts.device.tick(now);
-    const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, method, segments, body, now);
-    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body);
+    const request = { method, segments, body, accept: req.headers.accept };
+    const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, request, now);
+    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);
     return answer.status;
   }
 }

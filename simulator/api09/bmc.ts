@@ -1,13 +1,14 @@
 /** API 0.9 routes of the bmc service. */
-import { check, checkBool, USB_PORT_FIELDS } from '../../nodes/lib/limits';
+import { firstFailure } from '../errors';
 import { BmcModel } from '../models/bmc';
 import { ok, Route, RouteContext, RouteTable } from '../router';
-import { descriptor, firstFailure } from './common';
+import { descriptor } from './common';
+import { SPEC_09, within } from './limits';
 
 const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
 
-/** `port_slot_<n>` → n, computed once from the field list in limits.ts. */
-const PORT_FIELDS = USB_PORT_FIELDS.map((field) => [field, Number(field.slice('port_slot_'.length))] as const);
+/** The hub record's fields `port_slot_2..port_slot_8` (spec, bmc USB hub state) and their port numbers. */
+const PORT_FIELDS = Array.from({ length: SPEC_09.port.max - SPEC_09.port.min + 1 }, (_, i) => [`port_slot_${i + SPEC_09.port.min}`, i + SPEC_09.port.min] as const);
 
 const routes: Array<[string, Route]> = [
   ['GET descriptor', descriptor],
@@ -42,7 +43,7 @@ const routes: Array<[string, Route]> = [
     'POST watchdog',
     {
       body: { timeout: 'u32' },
-      check: (b) => check('watchdog_timeout', b.timeout, 'timeout'),
+      check: (b) => within('watchdog_timeout', b.timeout, 'timeout'),
       handle: ok((ctx) => bmc(ctx).setWatchdog(ctx.body.timeout, ctx.now)),
     },
   ],
@@ -50,7 +51,7 @@ const routes: Array<[string, Route]> = [
     'POST watchdog/sw_shutdown_timeout',
     {
       body: { timeout: 'u32' },
-      check: (b) => check('sw_shutdown_timeout', b.timeout, 'timeout'),
+      check: (b) => within('sw_shutdown_timeout', b.timeout, 'timeout'),
       handle: ok((ctx) => bmc(ctx).setShutdownTimeout(ctx.body.timeout)),
     },
   ],
@@ -58,7 +59,7 @@ const routes: Array<[string, Route]> = [
     'POST watchdog/shutdown',
     {
       body: { shutdown: 'string' },
-      check: (b) => check('watchdog_shutdown', b.shutdown, 'shutdown'),
+      check: (b) => within('shutdown', b.shutdown),
       handle: ok((ctx) => bmc(ctx).startShutdown(ctx.now)),
     },
   ],
@@ -79,7 +80,6 @@ const routes: Array<[string, Route]> = [
     'POST usbhub',
     {
       body: { state: 'bool' },
-      check: (b) => checkBool('state', b.state),
       handle: ok((ctx) => bmc(ctx).setHubPending(ctx.body.state)),
     },
   ],
@@ -87,7 +87,7 @@ const routes: Array<[string, Route]> = [
     'POST usbhub/port/:n',
     {
       body: { state: 'bool' },
-      check: (_b, port) => check('usb_port', port, 'port'),
+      check: (_b, port) => within('port', port),
       handle: ok((ctx) => bmc(ctx).setPortPending(ctx.param, ctx.body.state)),
     },
   ],
@@ -95,7 +95,7 @@ const routes: Array<[string, Route]> = [
     'POST usbhub/reset',
     {
       body: { reset: 'string' },
-      check: (b) => check('reset_confirmation', b.reset, 'reset'),
+      check: (b) => within('reset', b.reset),
       handle: ok((ctx) => bmc(ctx).applyHub()),
     },
   ],
@@ -103,7 +103,7 @@ const routes: Array<[string, Route]> = [
     'POST usb_bootloader',
     {
       body: { enabled: 'bool', timeout: 'u32' },
-      check: (b) => check('bootloader_timeout', b.timeout, 'timeout'),
+      check: (b) => within('bootloader_timeout', b.timeout, 'timeout'),
       handle: ok((ctx) => bmc(ctx).setBootloader(ctx.body.enabled, ctx.body.timeout)),
     },
   ],
@@ -111,7 +111,7 @@ const routes: Array<[string, Route]> = [
     'POST hard_reset',
     {
       body: { reset: 'string' },
-      check: (b) => check('reset_confirmation', b.reset, 'reset'),
+      check: (b) => within('reset', b.reset),
       // The answer is built before the reset takes effect, as a device acknowledges first.
       handle: ok((ctx) => ctx.device.hardReset(ctx.now, 'hard_reset')),
     },
@@ -120,7 +120,7 @@ const routes: Array<[string, Route]> = [
     'POST buzzer',
     {
       body: { mode: 'u8', duration: 'u32' },
-      check: (b) => firstFailure(check('buzzer_mode', b.mode, 'mode'), check('buzzer_duration', b.duration, 'duration')),
+      check: (b) => firstFailure(within('buzzer_mode', b.mode, 'mode'), within('buzzer_duration', b.duration, 'duration')),
       handle: ok((ctx) => bmc(ctx).buzzer(ctx.body.mode, ctx.body.duration, ctx.now)),
     },
   ],

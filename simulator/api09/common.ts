@@ -1,16 +1,19 @@
-/** API 0.9: the version record and the descriptor, common to all services. */
-import type { Service } from '../../nodes/lib/limits';
+/** API 0.9: the version record, the descriptor and how answers are written. */
 import { Device } from '../device';
+import { envelope } from '../errors';
+import { Service } from '../facts';
 import { PRODUCTS, serialCode, SOFTWARE, v, VENDOR } from '../identity';
-import { Route } from '../router';
+import { DeviceAnswer, Route } from '../router';
 
 export const API_VERSION = v(0, 9, 0);
+/** The spec shows no service version; a 0.9 patch release. */
+export const SERVICE_VERSION = v(0, 9, 3);
 
 export function versionRecord(device: Device, service: Service): unknown {
   return {
     version: {
       api: API_VERSION,
-      service: SOFTWARE.service,
+      service: SERVICE_VERSION,
       module_driver: SOFTWARE.moduleDriver,
       kernel_driver: SOFTWARE.kernelDriver,
     },
@@ -18,6 +21,13 @@ export function versionRecord(device: Device, service: Service): unknown {
     devices: device.slots(service).map((slot) => ({ slot_number: slot, sdbp_version: SOFTWARE.sdbp })),
   };
 }
+
+/** The spec shows no error format: the released services' envelope, compact. */
+export function error(status: number, message?: string): DeviceAnswer {
+  return { status, body: envelope(status, message) };
+}
+
+export const render = (value: unknown): string => JSON.stringify(value);
 
 export const descriptor: Route = {
   missingSlot: 'Could not find device on this slot',
@@ -42,9 +52,3 @@ export const descriptor: Route = {
     };
   },
 };
-
-/** The first failed check, or true. */
-export function firstFailure(...checks: Array<true | string>): true | string {
-  for (const c of checks) if (c !== true) return c;
-  return true;
-}

@@ -1,9 +1,10 @@
 /** API 0.9 routes of the io service: spec field names over the plain io model. */
-import { check, checkPowerConfig, checkPwm, FACTS } from '../../nodes/lib/limits';
-import { SUCCESS } from '../errors';
+import { firstFailure, SUCCESS } from '../errors';
+import { PIN_COUNT } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
 import { Route, RouteContext, RouteTable } from '../router';
-import { descriptor, firstFailure } from './common';
+import { descriptor } from './common';
+import { checkPowerConfig, checkPwm, within } from './limits';
 
 const PIN_TYPE: Readonly<Record<Reading['kind'], string>> = {
   voltage: 'voltage_mV',
@@ -11,7 +12,7 @@ const PIN_TYPE: Readonly<Record<Reading['kind'], string>> = {
   frequency: 'frequency_hz',
 };
 
-const PINS = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+const PINS = Array.from({ length: PIN_COUNT }, (_, i) => i + 1);
 
 /** The slot's io model; the router has checked that it exists. */
 const io = (ctx: RouteContext): IoModel => ctx.device.io(ctx.slot)!;
@@ -76,7 +77,7 @@ const routes: Array<[string, Route]> = [
     'POST input/mode',
     {
       body: { pin: 'u8', mode: 'string' },
-      check: (b) => firstFailure(check('pin', b.pin), check('input_mode', b.mode, 'mode')),
+      check: (b) => firstFailure(within('pin', b.pin), within('mode', b.mode)),
       handle(ctx) {
         io(ctx).setMode(ctx.body.pin, ctx.body.mode);
         return SUCCESS;
@@ -87,8 +88,7 @@ const routes: Array<[string, Route]> = [
     'POST input/analog/threshold',
     {
       body: { pin: 'u8', threshold_mV: 'u16', trigger: 'string' },
-      check: (b) =>
-        firstFailure(check('pin', b.pin), check('threshold_trigger', b.trigger, 'trigger'), check('threshold_mV', b.threshold_mV)),
+      check: (b) => firstFailure(within('pin', b.pin), within('threshold_trigger', b.trigger, 'trigger'), within('threshold_mV', b.threshold_mV)),
       handle(ctx) {
         io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_mV, ctx.body.trigger);
         return SUCCESS;
@@ -100,7 +100,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', debounce_time_ms: 'u16', trigger: 'string' },
       check: (b) =>
-        firstFailure(check('pin', b.pin), check('interrupt_trigger', b.trigger, 'trigger'), check('debounce_time_ms', b.debounce_time_ms)),
+        firstFailure(within('pin', b.pin), within('interrupt_trigger', b.trigger, 'trigger'), within('debounce_time_ms', b.debounce_time_ms)),
       handle(ctx) {
         io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_ms, ctx.body.trigger);
         return SUCCESS;
@@ -111,7 +111,7 @@ const routes: Array<[string, Route]> = [
     'POST input/digital/counter',
     {
       body: { pin: 'u8', state: 'string' },
-      check: (b) => firstFailure(check('pin', b.pin), check('counter_state', b.state, 'state')),
+      check: (b) => firstFailure(within('pin', b.pin), within('counter_state', b.state, 'state')),
       handle(ctx) {
         io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled');
         return SUCCESS;
@@ -122,7 +122,7 @@ const routes: Array<[string, Route]> = [
     'POST output/state',
     {
       body: { pin: 'u8', state: 'string' },
-      check: (b) => firstFailure(check('pin', b.pin), check('output_state', b.state, 'state')),
+      check: (b) => firstFailure(within('pin', b.pin), within('output_state', b.state, 'state')),
       handle(ctx) {
         io(ctx).setOutput(ctx.body.pin, ctx.body.state);
         return SUCCESS;
@@ -133,7 +133,7 @@ const routes: Array<[string, Route]> = [
     'POST output/pwm',
     {
       body: { pin: 'u8', prescaler: 'u16', time_on: 'u32', period: 'u32' },
-      check: (b) => firstFailure(check('pin', b.pin), checkPwm(b)),
+      check: (b) => firstFailure(within('pin', b.pin), checkPwm(b)),
       handle(ctx) {
         const { pin, prescaler, period, time_on } = ctx.body;
         io(ctx).setPwm(pin, { prescaler, period, timeOn: time_on });

@@ -1,9 +1,9 @@
 /** API 0.9 routes of the power service. */
-import { check } from '../../nodes/lib/limits';
-import { SUCCESS } from '../errors';
+import { firstFailure, SimError, SUCCESS } from '../errors';
 import { PowerModel, SOURCE } from '../models/power';
 import { Route, RouteContext, RouteTable } from '../router';
-import { descriptor, firstFailure } from './common';
+import { descriptor } from './common';
+import { within } from './limits';
 
 const power = (ctx: RouteContext): PowerModel => ctx.device.power(ctx.slot)!;
 
@@ -68,7 +68,7 @@ const routes: Array<[string, Route]> = [
     'POST limits',
     {
       body: { limit_3v3: 'u32', limit_5v0: 'u32', limit_12v: 'u32' },
-      check: (b) => firstFailure(check('limit_3v3', b.limit_3v3), check('limit_5v0', b.limit_5v0), check('limit_12v', b.limit_12v)),
+      check: (b) => firstFailure(within('limit_3v3', b.limit_3v3), within('limit_5v0', b.limit_5v0), within('limit_12v', b.limit_12v)),
       handle(ctx) {
         power(ctx).setLimits({ '3v3': ctx.body.limit_3v3, '5v0': ctx.body.limit_5v0, '12v': ctx.body.limit_12v });
         return SUCCESS;
@@ -96,12 +96,12 @@ const routes: Array<[string, Route]> = [
   [
     'POST fan',
     {
-      // fan_mode is optional (absent or null) like the released service; required when forced.
+      // Whether fan_mode may be left out is not shown: the simulator lets automatic mode go
+      // without it (absent or null) and requires it when forced.
       body: { fan_forced: 'bool', fan_mode: { type: 'u8', optional: true } },
       check(b) {
-        const hasMode = b.fan_mode !== undefined && b.fan_mode !== null;
-        if (b.fan_forced && !hasMode) return 'fan_mode is required when fan_forced is true';
-        return hasMode ? check('fan_mode', b.fan_mode) : true;
+        if ((b.fan_mode ?? null) !== null) return within('fan_mode', b.fan_mode);
+        return b.fan_forced ? new SimError(400, 'fan_mode is required when fan_forced is true') : true;
       },
       handle(ctx) {
         power(ctx).setFan(ctx.body.fan_forced, ctx.body.fan_mode ?? undefined, ctx.now);

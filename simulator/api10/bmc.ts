@@ -2,14 +2,14 @@
  * API 1.0 routes of the bmc service: `usbhub/slot/<2..7>` with `port_slot_0..7`, the USB
  * device list, and the released refusals (bmc library value errors are 422; real §3.3).
  */
-import { SimError } from '../errors';
+import { firstFailure } from '../errors';
 import { BmcModel } from '../models/bmc';
 import { ok, Route, RouteContext, RouteTable } from '../router';
 import { BMC_ROUTES as API09_BMC } from '../api09/bmc';
-import { reset, within } from './common';
+import { reset } from './common';
+import { check10 } from './limits';
 
 const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
-const value = (message: string) => new SimError(422, message);
 /** The API 1.0 record lists hub slots 0..7. */
 const PORT_NUMBERS = [0, 1, 2, 3, 4, 5, 6, 7];
 
@@ -33,7 +33,7 @@ const routes: Array<[string, Route]> = [
     'POST watchdog',
     {
       body: { timeout: 'u32' },
-      checkAfterSlot: (b) => (within('watchdog_timeout', b.timeout) ? true : value('timeout out of range')),
+      checkAfterSlot: (b) => check10('watchdog_timeout', b.timeout),
       handle: ok((ctx) => bmc(ctx).setWatchdog(ctx.body.timeout, ctx.now)),
     },
   ],
@@ -41,7 +41,7 @@ const routes: Array<[string, Route]> = [
     'POST watchdog/sw_shutdown_timeout',
     {
       body: { timeout: 'u32' },
-      checkAfterSlot: (b) => (within('sw_shutdown_timeout', b.timeout) ? true : value('timeout out of range')),
+      checkAfterSlot: (b) => check10('sw_shutdown_timeout', b.timeout),
       handle: ok((ctx) => bmc(ctx).setShutdownTimeout(ctx.body.timeout)),
     },
   ],
@@ -49,7 +49,7 @@ const routes: Array<[string, Route]> = [
     'POST watchdog/shutdown',
     {
       body: { shutdown: 'string' },
-      checkAfterSlot: (b) => (b.shutdown === 'start' ? true : new SimError(400, "value must be 'start'")),
+      checkAfterSlot: (b) => check10('shutdown', b.shutdown),
       handle: ok((ctx) => bmc(ctx).startShutdown(ctx.now)),
     },
   ],
@@ -84,7 +84,7 @@ const routes: Array<[string, Route]> = [
     'POST usbhub/slot/:n',
     {
       body: { state: 'bool' },
-      checkAfterSlot: (_b, n) => (within('usb_slot_v1', n) ? true : new SimError(400, 'Slot is out of range')),
+      checkAfterSlot: (_b, n) => check10('usb_slot', n),
       handle: ok((ctx) => bmc(ctx).setPortPending(ctx.param, ctx.body.state)),
     },
   ],
@@ -92,7 +92,7 @@ const routes: Array<[string, Route]> = [
     'POST usbhub/reset',
     {
       body: { reset: 'string' },
-      checkAfterSlot: (b) => (b.reset === 'yes' ? true : value("value must be 'yes'")),
+      checkAfterSlot: (b) => check10('confirm', b.reset),
       handle: ok((ctx) => bmc(ctx).applyHub()),
     },
   ],
@@ -100,7 +100,7 @@ const routes: Array<[string, Route]> = [
     'POST usb_bootloader',
     {
       body: { enabled: 'bool', timeout: 'u32' },
-      checkAfterSlot: (b) => (within('bootloader_timeout', b.timeout) ? true : value('timeout out of range')),
+      checkAfterSlot: (b) => check10('bootloader_timeout', b.timeout),
       handle: ok((ctx) => bmc(ctx).setBootloader(ctx.body.enabled, ctx.body.timeout)),
     },
   ],
@@ -108,7 +108,7 @@ const routes: Array<[string, Route]> = [
     'POST hard_reset',
     {
       body: { reset: 'string' },
-      checkAfterSlot: (b) => (b.reset === 'yes' ? true : value("value must be 'yes'")),
+      checkAfterSlot: (b) => check10('confirm', b.reset),
       handle: ok((ctx) => ctx.device.hardReset(ctx.now, 'hard_reset')),
     },
   ],
@@ -116,10 +116,7 @@ const routes: Array<[string, Route]> = [
     'POST buzzer',
     {
       body: { mode: 'u8', duration: 'u32' },
-      checkAfterSlot(b) {
-        if (!within('buzzer_mode', b.mode)) return value('mode out of range');
-        return within('buzzer_duration', b.duration) ? true : value('duration out of range');
-      },
+      checkAfterSlot: (b) => firstFailure(check10('buzzer_mode', b.mode), check10('buzzer_duration', b.duration)),
       handle: ok((ctx) => bmc(ctx).buzzer(ctx.body.mode, ctx.body.duration, ctx.now)),
     },
   ],

@@ -1,24 +1,23 @@
 /**
  * API 1.0 (the released services, real-service.md): the version record with sessions, the
- * module reset, and the refusals with the exact status codes and messages the released
- * services answer.
+ * module reset, and answers written as the released services write them.
  */
-import { FACTS, LIMITS, LimitName, Service, checkValue } from '../../nodes/lib/limits';
 import { Device } from '../device';
-import { SimError, SUCCESS } from '../errors';
+import { defaultCatcher, reason, SUCCESS } from '../errors';
+import { Service } from '../facts';
 import { SOFTWARE, v } from '../identity';
-import { Route } from '../router';
+import { DeviceAnswer, ok, Route } from '../router';
+import { check10 } from './limits';
 
+/** `api` and `service` are both 1.0.0 in all three services (real §4). */
 export const API_VERSION = v(1, 0, 0);
-
-/** 400 "Parameter validation failed": a service's own validate() refused (real §2). */
-export const PVF = () => new SimError(400, 'Parameter validation failed');
+export const SERVICE_VERSION = v(1, 0, 0);
 
 export function versionRecord(device: Device, service: Service): unknown {
   return {
-    // Random per start of the REST service; a change tells clients its caches were lost.
-    driver_session: device.session,
-    version: { api: API_VERSION, service: SOFTWARE.service, module_driver: SOFTWARE.moduleDriver, kernel_driver: SOFTWARE.kernelDriver },
+    // Random per start of this REST service; a change tells clients its caches were lost (real §4).
+    driver_session: device.driverSession(service),
+    version: { api: API_VERSION, service: SERVICE_VERSION, module_driver: SOFTWARE.moduleDriver, kernel_driver: SOFTWARE.kernelDriver },
     devices: device.slots(service).map((slot) => ({
       slot_number: slot,
       sdbp_version: SOFTWARE.sdbp,
@@ -27,22 +26,31 @@ export function versionRecord(device: Device, service: Service): unknown {
   };
 }
 
-/** true when `value` passes limit `name`; the released services word their refusals themselves. */
-export function within(name: LimitName, value: unknown): boolean {
-  return checkValue(name, LIMITS[name], value) === true;
+/**
+ * GET records pretty-printed with a 2-space indent (real §4); `{"status":"success"}` as the
+ * literal `{ "status": "success" }` in io and power, pretty-printed in bmc (real §3).
+ */
+export function render(value: unknown, service: Service): string {
+  if (value === SUCCESS && service !== 'bmc') return '{ "status": "success" }';
+  return JSON.stringify(value, null, 2);
 }
 
-export const isPin = (pin: unknown): boolean => within('pin', pin);
+/**
+ * The error envelope pretty-printed with a 1-space indent (real §2). The message is escaped,
+ * which the released services do not do (see envelope() in errors.ts). A 413 comes from
+ * Rocket's default catcher instead, HTML or JSON by the Accept header.
+ */
+export function error(status: number, message?: string, accept?: string): DeviceAnswer {
+  if (status === 413) return { status, ...defaultCatcher(status, accept) };
+  return { status, body: `{\n "status": "error",\n "code": ${status},\n "message": ${JSON.stringify(message ?? reason(status))}\n}` };
+}
 
 /** POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its initial state. */
 export const reset: Route = {
   body: { reset: 'string' },
-  check: (b) => (b.reset === 'yes' ? true : PVF()),
-  handle(ctx) {
-    // bmc and power are suspended and set running again: nothing of theirs is reset.
+  check: (b) => check10('reset', b.reset),
+  // bmc and power are suspended and set running again: nothing of theirs is reset.
+  handle: ok((ctx) => {
     if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
-    return SUCCESS;
-  },
+  }),
 };
-
-export const PIN_COUNT = FACTS.pinCount;

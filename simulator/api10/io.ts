@@ -3,13 +3,15 @@
  * per pin, power-management with a budget answer, and the released refusals (io library
  * value errors are 400; real §3.2).
  */
-import { FACTS, LIMITS, checkPwm } from '../../nodes/lib/limits';
-import { SimError, SUCCESS } from '../errors';
+import { fits } from '../bounds';
+import { firstFailure, SimError, SUCCESS } from '../errors';
+import { PIN_COUNT, pwmOutputHz } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
 import { newSession } from '../models/types';
 import { Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from '../api09/common';
-import { PVF, isPin, reset, within } from './common';
+import { reset } from './common';
+import { check10, CONFIG_ENTRIES, PVF, PWM_MAX_HZ, REAL_10, refusal } from './limits';
 
 const PIN_TYPE: Readonly<Record<Reading['kind'], string>> = {
   voltage: 'voltage_millivolt',
@@ -23,11 +25,34 @@ const PIN_TYPE: Readonly<Record<Reading['kind'], string>> = {
  */
 export const POWER_BUDGET_MW = { '5v0': 6000, '12v': 24000 } as const;
 
-const PINS = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+const PINS = Array.from({ length: PIN_COUNT }, (_, i) => i + 1);
 const io = (ctx: RouteContext): IoModel => ctx.device.io(ctx.slot)!;
-const bad = (message: string) => new SimError(400, message);
+const isPin = (pin: unknown): boolean => fits(REAL_10.pin, pin);
+/** validate() of input/mode and output/state: pin and the word, else PVF (real §3.2). */
+const pinAnd = (pin: unknown, word: true | SimError): true | SimError => (isPin(pin) && word === true ? true : refusal(PVF));
 /** The device refuses a pin outside 1..6 (device status 4, real §3.2 table B). */
-const devicePin = (pin: unknown) => (isPin(pin) ? true : bad('Invalid pin'));
+const devicePin = (pin: unknown): true | SimError => (isPin(pin) ? true : new SimError(400, 'Invalid pin'));
+
+/**
+ * output/pwm's validate() (real §3.2, PVF), in its order: pin 1..6, period ≥ 2,
+ * 1 ≤ time_on ≤ period − 2, prescaler ≥ 1, then the output frequency at most 1 MHz, whose
+ * computation overflows on prescaler 65535: a panic, 500.
+ */
+function checkPwm(b: { pin: number; prescaler: number; period: number; time_on: number }): true | SimError {
+  const fields = isPin(b.pin) && fits(REAL_10.period, b.period) && b.time_on >= 1 && b.time_on <= b.period - 2 && b.prescaler >= REAL_10.prescaler.min;
+  if (!fields) return refusal(PVF);
+  if (b.prescaler > REAL_10.prescaler.max) return new SimError(500);
+  return pwmOutputHz(b.prescaler, b.period) <= PWM_MAX_HZ ? true : refusal(PVF);
+}
+
+/** power-management's validate(), then the library's per-pin caps (real §3.2). */
+const powerConfigValid = (config: Array<{ rail: string }>): true | SimError =>
+  config.length === CONFIG_ENTRIES && config.every((e) => fits(REAL_10.rail, e.rail)) ? true : refusal(PVF);
+
+function currentCaps(config: Array<{ rail: string; current_milliampere: number }>): true | SimError {
+  const i = config.findIndex((e) => !fits(e.rail === '5_volt' ? REAL_10.current_5_volt : REAL_10.current_12_volt, e.current_milliampere));
+  return i < 0 ? true : new SimError(400, `Invalid current limit for pin: ${i}`);
+}
 
 /** The rail budget as drv-io computes it (real §3.2 "How power-management is decided"). */
 function overBudget(entries: PowerEntry[]) {
@@ -61,11 +86,8 @@ const routes: Array<[string, Route]> = [
     'POST power-management',
     {
       body: { config: { array: { rail: 'string', current_milliampere: 'u16' } } },
-      check: (b) => (b.config.length === FACTS.pinCount && b.config.every((e: any) => within('rail', e.rail)) ? true : PVF()),
-      checkAfterSlot(b) {
-        const i = b.config.findIndex((e: any) => !within(e.rail === '5_volt' ? 'current_5_volt' : 'current_12_volt', e.current_milliampere));
-        return i < 0 ? true : bad(`Invalid current limit for pin: ${i}`);
-      },
+      check: (b) => powerConfigValid(b.config),
+      checkAfterSlot: (b) => currentCaps(b.config),
       handle(ctx) {
         const entries: PowerEntry[] = ctx.body.config.map((e: any, i: number) => ({ pin: i + 1, rail: e.rail, currentMa: e.current_milliampere }));
         const over = overBudget(entries);
@@ -89,7 +111,7 @@ const routes: Array<[string, Route]> = [
     'POST input/mode',
     {
       body: { pin: 'u8', mode: 'string' },
-      check: (b) => (isPin(b.pin) && within('input_mode', b.mode) ? true : PVF()),
+      check: (b) => pinAnd(b.pin, check10('mode', b.mode)),
       handle(ctx) {
         io(ctx).setMode(ctx.body.pin, ctx.body.mode);
         return SUCCESS;
@@ -100,12 +122,7 @@ const routes: Array<[string, Route]> = [
     'POST input/analog/threshold',
     {
       body: { pin: 'u8', threshold_millivolt: 'u16', trigger: 'string' },
-      checkAfterSlot(b) {
-        if (!within('threshold_trigger', b.trigger)) return bad('Invalid trigger');
-        const t = LIMITS.threshold_mV;
-        if (!within('threshold_mV', b.threshold_millivolt)) return bad(`Invalid threshold_mv value (${t.min}-${t.max})`);
-        return devicePin(b.pin);
-      },
+      checkAfterSlot: (b) => firstFailure(check10('threshold_trigger', b.trigger), check10('threshold_millivolt', b.threshold_millivolt), devicePin(b.pin)),
       handle(ctx) {
         io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_millivolt, ctx.body.trigger);
         return SUCCESS;
@@ -116,13 +133,8 @@ const routes: Array<[string, Route]> = [
     'POST input/digital/interrupt',
     {
       body: { pin: 'u8', debounce_time_milliseconds: 'u16', trigger: 'string' },
-      checkAfterSlot(b) {
-        if (!within('interrupt_trigger', b.trigger)) return bad('Invalid trigger');
-        const d = LIMITS.debounce_time_ms;
-        // "debunce" is how the released library spells it.
-        if (!within('debounce_time_ms', b.debounce_time_milliseconds)) return bad(`Invalid debunce_time_ms value (${d.min}-${d.max})`);
-        return devicePin(b.pin);
-      },
+      checkAfterSlot: (b) =>
+        firstFailure(check10('interrupt_trigger', b.trigger), check10('debounce_time_milliseconds', b.debounce_time_milliseconds), devicePin(b.pin)),
       handle(ctx) {
         io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_milliseconds, ctx.body.trigger);
         return SUCCESS;
@@ -133,7 +145,7 @@ const routes: Array<[string, Route]> = [
     'POST input/digital/counter',
     {
       body: { pin: 'u8', state: 'string' },
-      checkAfterSlot: (b) => (within('counter_state', b.state) ? devicePin(b.pin) : bad('Invalid state')),
+      checkAfterSlot: (b) => firstFailure(check10('counter_state', b.state), devicePin(b.pin)),
       handle(ctx) {
         io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled');
         return SUCCESS;
@@ -144,7 +156,7 @@ const routes: Array<[string, Route]> = [
     'POST output/state',
     {
       body: { pin: 'u8', state: 'string' },
-      check: (b) => (isPin(b.pin) && within('output_state', b.state) ? true : PVF()),
+      check: (b) => pinAnd(b.pin, check10('output_state', b.state)),
       handle(ctx) {
         io(ctx).setOutput(ctx.body.pin, ctx.body.state);
         return SUCCESS;
@@ -155,11 +167,7 @@ const routes: Array<[string, Route]> = [
     'POST output/pwm',
     {
       body: { pin: 'u8', prescaler: 'u16', time_on: 'u32', period: 'u32' },
-      check(b) {
-        // The released service overflows on prescaler 65535 and answers 500 (real §3.2).
-        if (b.prescaler === LIMITS.prescaler.max + 1) return new SimError(500);
-        return isPin(b.pin) && checkPwm(b) === true ? true : PVF();
-      },
+      check: checkPwm,
       handle(ctx) {
         const { pin, prescaler, period, time_on } = ctx.body;
         io(ctx).setPwm(pin, { prescaler, period, timeOn: time_on });

@@ -2,19 +2,11 @@
  * API 1.0 routes of the power service: the 0.9 routes with `POST reset`, and the released
  * refusals (power library value errors are 422; real §3.4).
  */
-import { LIMITS, LimitName } from '../../nodes/lib/limits';
-import { SimError } from '../errors';
+import { firstFailure } from '../errors';
 import { POWER_ROUTES as API09_POWER } from '../api09/power';
 import { Route, RouteTable } from '../router';
-import { PVF, reset, within } from './common';
-
-const RAILS: ReadonlyArray<LimitName & ('limit_3v3' | 'limit_5v0' | 'limit_12v')> = ['limit_3v3', 'limit_5v0', 'limit_12v'];
-
-/** The released messages, trailing space of the 12 V one included (real §3.4). */
-function limitMessage(rail: 'limit_3v3' | 'limit_5v0' | 'limit_12v'): string {
-  const l = LIMITS[rail];
-  return `Valid ${rail} range ${l.min} - ${l.max}${rail === 'limit_12v' ? ' ' : ''}`;
-}
+import { reset } from './common';
+import { check10, PVF, refusal } from './limits';
 
 const api09 = (key: string): Route => API09_POWER.get(key)!;
 
@@ -27,21 +19,17 @@ const routes: Array<[string, Route]> = [
     {
       ...api09('POST limits'),
       check: undefined,
-      checkAfterSlot(b) {
-        const rail = RAILS.find((r) => !within(r, b[r]));
-        return rail ? new SimError(422, limitMessage(rail)) : true;
-      },
+      // Inclusive, checked in this order (real §3.4).
+      checkAfterSlot: (b) => firstFailure(check10('limit_3v3', b.limit_3v3), check10('limit_5v0', b.limit_5v0), check10('limit_12v', b.limit_12v)),
     },
   ],
   [
     'POST fan',
     {
       ...api09('POST fan'),
-      check: (b) => (b.fan_forced && (b.fan_mode === undefined || b.fan_mode === null) ? PVF() : true),
-      checkAfterSlot: (b) =>
-        b.fan_mode === undefined || b.fan_mode === null || within('fan_mode', b.fan_mode)
-          ? true
-          : new SimError(422, `Fan mode must be ${LIMITS.fan_mode.values.join(', ')}`),
+      // validate(): forced needs a mode (PVF); the library then checks any mode given, forced or not.
+      check: (b) => (b.fan_forced && (b.fan_mode ?? null) === null ? refusal(PVF) : true),
+      checkAfterSlot: (b) => ((b.fan_mode ?? null) === null ? true : check10('fan_mode', b.fan_mode)),
     },
   ],
   ['POST fan/rpm', api09('POST fan/rpm')],

@@ -12,7 +12,7 @@
  *    activates it, so when that time is over the device resets to normal mode.
  *  - A second shutdown `start` while one is running keeps the first deadline.
  */
-import { FACTS } from '../../nodes/lib/limits';
+import { BOOTLOADER_WINDOW_MS } from '../facts';
 import { ModelError } from '../errors';
 import { DeviceHooks, DueEvent, ModuleModel, newSession, round3, wave } from './types';
 
@@ -73,7 +73,7 @@ export class BmcModel implements ModuleModel {
     if (this.watchdogMs > 0) this.watchdogDeadline = at + this.watchdogMs;
     if (persist.bootloaderArmed) {
       persist.bootloaderArmed = false;
-      this.bootloaderUntil = at + (persist.bootloaderTimeoutMs || FACTS.bootloaderWindowMs);
+      this.bootloaderUntil = at + (persist.bootloaderTimeoutMs || BOOTLOADER_WINDOW_MS);
     }
   }
 

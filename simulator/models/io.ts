@@ -12,7 +12,7 @@
  *  - Input/mode resets the pin's functions (threshold, interrupt, counter, output).
  *  - Disabling a threshold/interrupt/counter is accepted in any mode (it is a no-op there).
  */
-import { ALERT_FLAGS, AlertFlag, FACTS, pwmDutyPercent, pwmFrequencyHz } from '../../nodes/lib/limits';
+import { ALERT_FLAGS, AlertFlag, PIN_COUNT, pwmOutputHz } from '../facts';
 import { ModelError } from '../errors';
 import { DueEvent, ModuleModel, newSession } from './types';
 
@@ -50,16 +50,16 @@ export type Reading = { kind: 'voltage' | 'level' | 'frequency'; value: number }
 const RAIL_MV: Readonly<Record<Rail, number>> = { '5_volt': 5000, '12_volt': 12000 };
 
 export function defaultStimuli(): PinStimulus[] {
-  return Array.from({ length: FACTS.pinCount }, () => ({ voltageMv: 0, level: 0 as const, frequencyHz: 0, loadMa: 20 }));
+  return Array.from({ length: PIN_COUNT }, () => ({ voltageMv: 0, level: 0 as const, frequencyHz: 0, loadMa: 20 }));
 }
 
 function noAlerts(): Alerts {
   return { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
 }
 
-/** Duty cycle in percent of a PWM pin (limits.ts computes it from the spec's field names). */
+/** Duty cycle in percent of a PWM pin: time_on / period (spec rule 6). */
 function duty(p: PinState): number {
-  return p.pwm ? pwmDutyPercent({ period: p.pwm.period, time_on: p.pwm.timeOn }) : 0;
+  return p.pwm ? (p.pwm.timeOn / p.pwm.period) * 100 : 0;
 }
 
 function freshPin(): PinState {
@@ -80,9 +80,9 @@ export class IoModel implements ModuleModel {
 
   /** GET reset / driver restart: every pin analog input, notifications and power config cleared. */
   reset(): void {
-    this.pins = Array.from({ length: FACTS.pinCount }, freshPin);
+    this.pins = Array.from({ length: PIN_COUNT }, freshPin);
     // The API 1.0 service's notification cache goes with a module reset too.
-    this.cache = Array.from({ length: FACTS.pinCount }, noAlerts);
+    this.dropCache();
     this.powerConfig = null;
     this.session = newSession();
   }
@@ -155,13 +155,18 @@ export class IoModel implements ModuleModel {
     return answer;
   }
 
+  /** The API 1.0 service's cache is lost when the module resets or the service restarts (real §5, §4). */
+  dropCache(): void {
+    this.cache = Array.from({ length: PIN_COUNT }, noAlerts);
+  }
+
   raise(pin: number, flag: AlertFlag): void {
     this.pin(pin).alerts[flag] = true;
   }
 
   setPowerConfig(entries: PowerEntry[]): void {
     this.powerConfig = entries.map((e) => ({ ...e })).sort((a, b) => a.pin - b.pin);
-    for (let pin = 1; pin <= FACTS.pinCount; pin++) this.checkOvercurrent(pin);
+    for (let pin = 1; pin <= PIN_COUNT; pin++) this.checkOvercurrent(pin);
   }
 
   setMode(pin: number, mode: 'analog' | 'digital'): void {
@@ -267,7 +272,7 @@ export class IoModel implements ModuleModel {
       pins: this.pins.map((p, i) => ({
         pin: i + 1,
         ...p,
-        pwmFrequencyHz: p.pwm ? pwmFrequencyHz(p.pwm) : undefined,
+        pwmFrequencyHz: p.pwm ? pwmOutputHz(p.pwm.prescaler, p.pwm.period) : undefined,
         stimulus: { ...this.world[i] },
         reading: this.reading(i + 1),
         currentMa: this.currentMa(i + 1),

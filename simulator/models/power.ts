@@ -3,7 +3,7 @@
  * protection counters, temperatures and the fan with its apply delay.
  *
  * Choices where the spec is silent (also in simulator/README.md):
- *  - Rail voltages sit in the spec's windows (FACTS.railWindowsMv) with a few mV of drift.
+ *  - Rail voltages sit in the spec's windows (RAIL_WINDOWS_MV) with a few mV of drift.
  *  - A rail's current is its simulated load, clamped to its limit; a load going above the
  *    limit counts one over-current event for that rail (counted on the transition, not per read).
  *  - Total power above source_total counts total_power_overload; pmc_temp going above
@@ -12,7 +12,7 @@
  *  - Auto fan mode from the hotter sensor: <30 °C 0 %, <40 20 %, <50 40 %, <60 60 %, <70 80 %, else 100 %.
  *  - Fan rpm measurement is off after a reset; when on, rpm = mode % × 5000 ± 1 %.
  */
-import { FACTS, LIMITS } from '../../nodes/lib/limits';
+import { FAN_MAX_RPM, PMC_TEMPERATURE_LIMIT_C, RAIL_WINDOWS_MV } from '../facts';
 import { DeviceHooks, DueEvent, ModuleModel, newSession, round3, wave } from './types';
 
 export const RAILS = ['3v3', '5v0', '12v'] as const;
@@ -44,10 +44,13 @@ export const SOURCE = {
 };
 
 const NOMINAL_MV: PerRail = {
-  '3v3': (FACTS.railWindowsMv['3v3'][0] + FACTS.railWindowsMv['3v3'][1]) / 2,
-  '5v0': (FACTS.railWindowsMv['5v0'][0] + FACTS.railWindowsMv['5v0'][1]) / 2,
-  '12v': (FACTS.railWindowsMv['12v'][0] + FACTS.railWindowsMv['12v'][1]) / 2,
+  '3v3': (RAIL_WINDOWS_MV['3v3'][0] + RAIL_WINDOWS_MV['3v3'][1]) / 2,
+  '5v0': (RAIL_WINDOWS_MV['5v0'][0] + RAIL_WINDOWS_MV['5v0'][1]) / 2,
+  '12v': (RAIL_WINDOWS_MV['12v'][0] + RAIL_WINDOWS_MV['12v'][1]) / 2,
 };
+
+/** Current limits after a reset, mA: the highest the spec's sample sets (and 1.0 accepts, real §3.4). */
+export const FACTORY_LIMIT_MA: Readonly<PerRail> = { '3v3': 5950, '5v0': 4950, '12v': 2400 };
 
 export function defaultPowerWorld(): PowerWorld {
   return { onBoardTemp: 38.5, pmcTemp: 52.0, loadMa: { '3v3': 800, '5v0': 1200, '12v': 400 } };
@@ -68,7 +71,7 @@ export function autoFanMode(tempC: number): number {
 export class PowerModel implements ModuleModel {
   readonly service = 'power' as const;
   readonly session = newSession();
-  limitMa: PerRail = { '3v3': LIMITS.limit_3v3.max, '5v0': LIMITS.limit_5v0.max, '12v': LIMITS.limit_12v.max };
+  limitMa: PerRail = { ...FACTORY_LIMIT_MA };
   fanForced = false;
   fanSettingMode = 0;
   fanCurrentMode: number;
@@ -121,7 +124,7 @@ export class PowerModel implements ModuleModel {
     const voltageMv = {} as PerRail;
     const currentMa = {} as PerRail;
     RAILS.forEach((rail, i) => {
-      const [lo, hi] = FACTS.railWindowsMv[rail];
+      const [lo, hi] = RAIL_WINDOWS_MV[rail];
       const v = NOMINAL_MV[rail] + 0.01 * NOMINAL_MV[rail] * wave(now, 53_000 + i * 7000, i);
       voltageMv[rail] = Math.min(hi, Math.max(lo, Math.round(v)));
       const load = this.railCurrent(rail);
@@ -163,7 +166,7 @@ export class PowerModel implements ModuleModel {
     const overTotal = totalMw > SOURCE.totalMw;
     if (overTotal && !this.overTotal && countEvents) this.count('total_power_overload');
     this.overTotal = overTotal;
-    const hot = this.world.pmcTemp > FACTS.pmcTemperatureLimitC;
+    const hot = this.world.pmcTemp > PMC_TEMPERATURE_LIMIT_C;
     if (hot && !this.pmcHot && countEvents) this.count('pmc_temperature');
     this.pmcHot = hot;
   }
@@ -188,7 +191,7 @@ export class PowerModel implements ModuleModel {
 
   rpm(now: number): number {
     if (!this.rpmEnabled) return 0;
-    return Math.round((this.fanCurrentMode / 100) * FACTS.fanMaxRpm * (1 + 0.01 * wave(now, 7_000)));
+    return Math.round((this.fanCurrentMode / 100) * FAN_MAX_RPM * (1 + 0.01 * wave(now, 7_000)));
   }
 
   snapshot(now: number): unknown {

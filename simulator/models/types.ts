@@ -1,6 +1,6 @@
 /** What every module model offers the device, and what the device offers the models. */
-import { randomBytes } from 'crypto';
-import type { Service } from '../../nodes/lib/limits';
+import { randomInt } from 'crypto';
+import type { Service } from '../facts';
 
 /** A deadline a model keeps (watchdog expiry, fan apply, ...); the device fires due ones in time order. */
 export interface DueEvent {
@@ -23,8 +23,13 @@ export interface DeviceHooks {
   readonly fanApplyDelayMs: number;
 }
 
+const SESSION_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** A session id as the released services make them: 64 characters A-Z0-9 (real §4). */
 export function newSession(): string {
-  return randomBytes(32).toString('hex').toUpperCase();
+  let id = '';
+  for (let i = 0; i < 64; i++) id += SESSION_CHARACTERS[randomInt(SESSION_CHARACTERS.length)];
+  return id;
 }
 
 /**

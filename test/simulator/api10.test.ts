@@ -36,7 +36,7 @@ describe('simulator API 1.0 (the released services)', function () {
   };
 
   describe('version record and sessions (§4)', function () {
-    it('every service: api 1.0.0, driver_session beside version, device_session per device', async function () {
+    it('every service: api and service 1.0.0, driver_session beside version, device_session per device', async function () {
       for (const [service, slots] of [
         ['io', [2, 3]],
         ['bmc', [0]],
@@ -47,23 +47,29 @@ describe('simulator API 1.0 (the released services)', function () {
         record.driver_session.should.match(SESSION);
         record.version.should.have.only.keys('api', 'service', 'module_driver', 'kernel_driver');
         record.version.api.should.eql({ major: 1, minor: 0, patch: 0 });
+        record.version.service.should.eql({ major: 1, minor: 0, patch: 0 });
         record.devices.map((d: { slot_number: number }) => d.slot_number).should.eql(slots);
         for (const d of record.devices) {
           d.should.have.only.keys('slot_number', 'sdbp_version', 'device_session');
           d.device_session.should.match(SESSION);
         }
       }
-      // One service run: the same driver_session on every root until a restart.
-      (await versionRecord(f.api, 'io')).driver_session.should.equal((await versionRecord(f.api, 'bmc')).driver_session);
+      // Three REST services, each started on its own: a driver_session each.
+      const sessions = new Set<string>();
+      for (const service of ['io', 'bmc', 'power']) sessions.add((await versionRecord(f.api, service)).driver_session);
+      sessions.size.should.equal(3);
     });
 
-    it('driver_session changes on POST /sim/restart (a restart of the service)', async function () {
-      const before = (await versionRecord(f.api, 'io')).driver_session;
-      (await versionRecord(f.api, 'io')).driver_session.should.equal(before);
+    it('driver_session stays while a service runs and changes on POST /sim/restart (every service restarts)', async function () {
+      const before: Record<string, string> = {};
+      for (const service of ['io', 'bmc', 'power']) before[service] = (await versionRecord(f.api, service)).driver_session;
+      for (const service of ['io', 'bmc', 'power']) (await versionRecord(f.api, service)).driver_session.should.equal(before[service]);
       shouldSucceed(await f.api.post('/sim/restart'));
-      const after = (await versionRecord(f.api, 'io')).driver_session;
-      after.should.match(SESSION);
-      after.should.not.equal(before);
+      for (const service of ['io', 'bmc', 'power']) {
+        const after = (await versionRecord(f.api, service)).driver_session;
+        after.should.match(SESSION);
+        after.should.not.equal(before[service]);
+      }
     });
 
     it('device_session of an io module changes after a power-management (re-enumeration), others stay', async function () {

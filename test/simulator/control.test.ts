@@ -45,7 +45,7 @@ describe('simulator control API (/sim)', function () {
     s.resets.should.equal(0);
     s.modules[2].pins.should.have.length(6);
     s.modules[2].pins[0].should.containEql({ pin: 1, mode: 'analog' });
-    s.should.have.properties('session', 'fanApplyDelayMs', 'servicesDown', 'log', 'faults');
+    s.should.have.properties('sessions', 'fanApplyDelayMs', 'servicesDown', 'log', 'faults');
   });
 
   describe('stimuli', function () {
@@ -147,10 +147,10 @@ describe('simulator control API (/sim)', function () {
       shouldSucceed(await f.api.post('/api/io/0.9/2/input/mode', { pin: 1, mode: 'digital' }));
       shouldSucceed(await f.api.post('/api/bmc/0.9/0/watchdog/sw_shutdown_timeout', { timeout: 50000 }));
       shouldSucceed(await f.api.post('/sim/io/2/pins/2', { voltage_mV: 500 }));
-      const before = (await f.api.get('/sim/state')).body.session;
+      const before = (await f.api.get('/sim/state')).body.sessions;
       shouldSucceed(await f.api.post('/sim/restart'));
       const s = (await f.api.get('/sim/state')).body;
-      s.session.should.not.equal(before);
+      for (const service of ['io', 'bmc', 'power']) s.sessions[service].should.not.equal(before[service]);
       (await f.api.get(VALUES)).body.pins.slice(0, 2).should.eql([
         { pin: 1, pin_type: 'voltage_mV', value: 0 },
         { pin: 2, pin_type: 'voltage_mV', value: 0 },

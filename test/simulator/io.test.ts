@@ -59,9 +59,9 @@ describe('simulator io service (API 0.9)', function () {
       (await values())[2].should.eql({ pin: 3, pin_type: 'voltage_mV', value: 1234 });
     });
     it('refuses out-of-range values with the limits message, and bad bodies', async function () {
-      shouldFail(await post('input/mode', { pin: 0, mode: 'analog' }), 400, 'pin must be an integer from 1 to 6, got 0');
-      shouldFail(await post('input/mode', { pin: 7, mode: 'analog' }), 400, 'pin must be an integer from 1 to 6, got 7');
-      shouldFail(await post('input/mode', { pin: 1, mode: 'pwm' }), 400, 'mode must be one of analog, digital, got "pwm"');
+      shouldFail(await post('input/mode', { pin: 0, mode: 'analog' }), 400, 'Invalid pin: 0 (allowed: 1..6)');
+      shouldFail(await post('input/mode', { pin: 7, mode: 'analog' }), 400, 'Invalid pin: 7 (allowed: 1..6)');
+      shouldFail(await post('input/mode', { pin: 1, mode: 'pwm' }), 400, 'Invalid mode: "pwm" (allowed: analog, digital)');
       shouldFail(await post('input/mode', { pin: 256, mode: 'analog' }), 422);
       shouldFail(await post('input/mode', { pin: -1, mode: 'analog' }), 422);
       shouldFail(await post('input/mode', { pin: 1.5, mode: 'analog' }), 422);
@@ -105,9 +105,9 @@ describe('simulator io service (API 0.9)', function () {
     it('400 Invalid mode in digital mode; limits messages; bad bodies', async function () {
       shouldSucceed(await post('input/mode', { pin: 1, mode: 'digital' }));
       shouldFail(await post('input/analog/threshold', { pin: 1, threshold_mV: 1000, trigger: 'rising' }), 400, 'Invalid mode');
-      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 25001, trigger: 'rising' }), 400, 'threshold_mV must be an integer from 50 to 25000 mV, got 25001');
-      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 49, trigger: 'disabled' }), 400, 'threshold_mV must be an integer from 50 to 25000 mV, got 49');
-      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 1000, trigger: 'up' }), 400, 'trigger must be one of disabled, rising, falling, got "up"');
+      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 25001, trigger: 'rising' }), 400, 'Invalid threshold_mV: 25001 (allowed: 50..25000 mV)');
+      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 49, trigger: 'disabled' }), 400, 'Invalid threshold_mV: 49 (allowed: 50..25000 mV)');
+      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 1000, trigger: 'up' }), 400, 'Invalid trigger: "up" (allowed: disabled, rising, falling)');
       shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 70000, trigger: 'rising' }), 422);
       await checkPostViolations(f.api, IO, 'input/analog/threshold', { pin: 2, threshold_mV: 1000, trigger: 'rising' }, { threshold_mV: '1000' });
     });
@@ -165,8 +165,8 @@ describe('simulator io service (API 0.9)', function () {
     });
     it('400 Invalid mode unless digital; limits messages; bad bodies', async function () {
       shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'rising' }), 400, 'Invalid mode');
-      shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 1001, trigger: 'rising' }), 400, 'debounce_time_ms must be an integer from 0 to 1000 ms, got 1001');
-      shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'both' }), 400, 'trigger must be one of disabled, rising, falling, pulse, got "both"');
+      shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 1001, trigger: 'rising' }), 400, 'Invalid debounce_time_ms: 1001 (allowed: 0..1000 ms)');
+      shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'both' }), 400, 'Invalid trigger: "both" (allowed: disabled, rising, falling, pulse)');
       await checkPostViolations(f.api, IO, 'input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'disabled' }, { debounce_time_ms: true });
     });
   });
@@ -182,7 +182,7 @@ describe('simulator io service (API 0.9)', function () {
     });
     it('400 Invalid mode unless digital; limits messages; bad bodies', async function () {
       shouldFail(await post('input/digital/counter', { pin: 6, state: 'enabled' }), 400, 'Invalid mode');
-      shouldFail(await post('input/digital/counter', { pin: 6, state: 'on' }), 400, 'state must be one of enabled, disabled, got "on"');
+      shouldFail(await post('input/digital/counter', { pin: 6, state: 'on' }), 400, 'Invalid state: "on" (allowed: enabled, disabled)');
       await checkPostViolations(f.api, IO, 'input/digital/counter', { pin: 6, state: 'disabled' }, { state: 1 });
     });
   });
@@ -197,12 +197,12 @@ describe('simulator io service (API 0.9)', function () {
     });
     it('refuses a wrong count, a repeated pin, a bad rail or current (400) and bad shapes (422)', async function () {
       const cfg = powerConfig().config;
-      shouldFail(await post('power-management', { config: cfg.slice(0, 5) }), 400, 'config must be an array of 6 entries (one per pin), got 5 entries');
-      shouldFail(await post('power-management', { config: [...cfg.slice(0, 5), { pin: 1, rail: '12_volt', current: 1 }] }), 400, 'config[5].pin must name each pin once, got 1 twice');
+      shouldFail(await post('power-management', { config: cfg.slice(0, 5) }), 400, 'Invalid config length: 5 (allowed: 6, one entry per pin)');
+      shouldFail(await post('power-management', { config: [...cfg.slice(0, 5), { pin: 1, rail: '12_volt', current: 1 }] }), 400, 'Invalid config[5].pin: 1 (allowed: each pin once)');
       const badRail = powerConfig().config;
       badRail[2].rail = '3_volt';
-      shouldFail(await post('power-management', { config: badRail }), 400, 'config[2].rail must be one of 5_volt, 12_volt, got "3_volt"');
-      shouldFail(await post('power-management', powerConfig('5_volt', 301)), 400, 'config[0].current must be an integer from 0 to 300 mA, got 301');
+      shouldFail(await post('power-management', { config: badRail }), 400, 'Invalid config[2].rail: "3_volt" (allowed: 5_volt, 12_volt)');
+      shouldFail(await post('power-management', powerConfig('5_volt', 301)), 400, 'Invalid config[0].current: 301 (allowed: 0..300 mA)');
       const extra = powerConfig().config.map((e) => ({ ...e, volts: 5 }));
       shouldFail(await post('power-management', { config: extra }), 422);
       await checkPostViolations(f.api, IO, 'power-management', powerConfig(), { config: 'all' });
@@ -232,7 +232,7 @@ describe('simulator io service (API 0.9)', function () {
     });
     it('limits messages and bad bodies', async function () {
       shouldSucceed(await post('power-management', powerConfig()));
-      shouldFail(await post('output/state', { pin: 1, state: 'on' }), 400, 'state must be one of high, low, got "on"');
+      shouldFail(await post('output/state', { pin: 1, state: 'on' }), 400, 'Invalid state: "on" (allowed: high, low)');
       await checkPostViolations(f.api, IO, 'output/state', { pin: 1, state: 'low' }, { state: false });
     });
   });
@@ -247,11 +247,15 @@ describe('simulator io service (API 0.9)', function () {
       (await values())[2].should.eql({ pin: 3, pin_type: 'voltage_mV', value: 7200 });
       (await f.api.get(`${IO}/input/values/current`)).body.pins[2].value.should.equal(120);
     });
-    it('checkPwm messages and bad bodies', async function () {
+    it("the spec's bounds (16-bit timer, time_on < period), wider than API 1.0's; bad bodies", async function () {
       shouldSucceed(await post('power-management', powerConfig()));
-      shouldFail(await post('output/pwm', { ...pwm, time_on: 99 }), 400, 'time_on must be an integer from 1 to 98 (below period − 1), got 99');
-      shouldFail(await post('output/pwm', { ...pwm, prescaler: 0 }), 400, 'prescaler must be an integer from 1 to 65534, got 0');
-      shouldFail(await post('output/pwm', { ...pwm, prescaler: 1, period: 4, time_on: 1 }), 400, 'PWM frequency must be at most 1000000 Hz, got 6000000 Hz (prescaler 1, period 4)');
+      // The spec asks no more than this: 1.0 refuses all three (time_on ≤ period − 2, prescaler ≥ 1, ≤ 1 MHz).
+      shouldSucceed(await post('output/pwm', { ...pwm, time_on: 99 }));
+      shouldSucceed(await post('output/pwm', { ...pwm, prescaler: 0, time_on: 0 }));
+      shouldSucceed(await post('output/pwm', { ...pwm, prescaler: 1, period: 4, time_on: 1 }));
+      shouldFail(await post('output/pwm', { ...pwm, time_on: 100 }), 400, 'Invalid time_on: 100 (allowed: 0..99 ticks, below period)');
+      shouldFail(await post('output/pwm', { ...pwm, period: 0, time_on: 0 }), 400, 'Invalid period: 0 (allowed: 1..65535 ticks)');
+      shouldFail(await post('output/pwm', { ...pwm, period: 65536 }), 400, 'Invalid period: 65536 (allowed: 1..65535 ticks)');
       shouldFail(await post('output/pwm', { ...pwm, prescaler: 70000 }), 422);
       await checkPostViolations(f.api, IO, 'output/pwm', pwm, { period: '100' });
     });

@@ -49,9 +49,9 @@ describe('simulator power service (API 0.9)', function () {
     });
     it('limits messages and bad bodies', async function () {
       const good = { limit_3v3: 3000, limit_5v0: 3000, limit_12v: 1000 };
-      shouldFail(await post('limits', { ...good, limit_3v3: 999 }), 400, 'limit_3v3 must be an integer from 1000 to 5950 mA, got 999');
-      shouldFail(await post('limits', { ...good, limit_5v0: 4951 }), 400, 'limit_5v0 must be an integer from 1000 to 4950 mA, got 4951');
-      shouldFail(await post('limits', { ...good, limit_12v: 2401 }), 400, 'limit_12v must be an integer from 100 to 2400 mA, got 2401');
+      shouldFail(await post('limits', { ...good, limit_3v3: 999 }), 400, 'Invalid limit_3v3: 999 (allowed: 1000..5950 mA)');
+      shouldFail(await post('limits', { ...good, limit_5v0: 4951 }), 400, 'Invalid limit_5v0: 4951 (allowed: 1000..4950 mA)');
+      shouldFail(await post('limits', { ...good, limit_12v: 2401 }), 400, 'Invalid limit_12v: 2401 (allowed: 100..2400 mA)');
       await checkPostViolations(f.api, POWER, 'limits', good, { limit_12v: 10.5 });
     });
   });
@@ -111,8 +111,8 @@ describe('simulator power service (API 0.9)', function () {
     it('fan_mode optional when not forced (also null); limits messages and bad bodies', async function () {
       shouldSucceed(await post('fan', { fan_forced: false, fan_mode: null }));
       shouldFail(await post('fan', { fan_forced: true }), 400, 'fan_mode is required when fan_forced is true');
-      shouldFail(await post('fan', { fan_forced: true, fan_mode: 50 }), 400, 'fan_mode must be one of 0, 20, 40, 60, 80, 100, got 50');
-      shouldFail(await post('fan', { fan_forced: false, fan_mode: 50 }), 400, 'fan_mode must be one of 0, 20, 40, 60, 80, 100, got 50');
+      shouldFail(await post('fan', { fan_forced: true, fan_mode: 50 }), 400, 'Invalid fan_mode: 50 (allowed: 0, 20, 40, 60, 80, 100 %)');
+      shouldFail(await post('fan', { fan_forced: false, fan_mode: 50 }), 400, 'Invalid fan_mode: 50 (allowed: 0, 20, 40, 60, 80, 100 %)');
       shouldFail(await post('fan', { fan_forced: true, fan_mode: 300 }), 422);
       shouldFail(await post('fan', { fan_mode: 20 }), 422);
       await checkPostViolations(f.api, POWER, 'fan', { fan_forced: true, fan_mode: 20 }, { fan_forced: 'true' });

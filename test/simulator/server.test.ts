@@ -79,7 +79,7 @@ describe('simulator server', function () {
       shouldFail(await f.api.post('/api/io/1.0/9/input/mode', undefined, { raw: '{' }), 400, 'Bad Request');
       shouldFail(await f.api.post('/api/io/1.0/9/input/mode', { pin: '1', mode: 'x' }), 422);
       shouldFail(await f.api.post('/api/io/1.0/9/input/mode', { pin: 9, mode: 'x' }), 400, 'Version not compatible');
-      shouldFail(await f.api.post('/api/io/0.9/9/input/mode', { pin: 9, mode: 'analog' }), 400, 'pin must be an integer from 1 to 6, got 9');
+      shouldFail(await f.api.post('/api/io/0.9/9/input/mode', { pin: 9, mode: 'analog' }), 400, 'Invalid pin: 9 (allowed: 1..6)');
       shouldFail(await f.api.post('/api/io/0.9/9/input/mode', { pin: 1, mode: 'analog' }), 404, 'Slot not found');
     });
   });
