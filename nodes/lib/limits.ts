@@ -2,8 +2,10 @@
  * THE table of documented limits, and pure validators over it.
  *
  * Every bound the package enforces lives here once: the runtime nodes, the editor forms
- * (this file is bundled into editor code, so it imports nothing from Node-RED or Node.js),
- * the simulator and the help text all read it.
+ * (this file is bundled into editor code, so it imports nothing from Node-RED or Node.js)
+ * and the help text all read it. The simulator does not: it keeps its own tables, written
+ * from the same sources (simulator/api09/limits.ts, api10/limits.ts), so a wrong bound here
+ * shows as a device refusal in the tests instead of passing everywhere at once.
  *
  * Sources, cited per entry:
  *  - spec: ../shared/spec/device-rest-interface.md (API 0.9, the spec of record)
@@ -222,8 +224,7 @@ export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'po
 /**
  * Every sentence this file says, as a template with {{slot}}s, in English. A language is
  * added by the message catalogs (`modular-device.limits.<key>` in locales/<lang>/), which
- * the editor and the runtime hand in with `useTemplates`; the simulator, which stands for
- * a device, always speaks English.
+ * the editor and the runtime hand in with `useTemplates`.
  */
 export const PHRASES = {
   mustBe: '{{field}} must be {{range}}, got {{got}}',
