@@ -4,7 +4,8 @@
  * exposes its storage over USB). Both need the node's "confirm" setting and are only ever
  * sent by a msg.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
+import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool } from './lib/limits';
@@ -40,7 +41,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-system', dangerous: DANGEROUS, confirm: s.confirm });
   const f = payloadFields(msg, ['mode', 'duration', 'enabled', 'timeout']);
   if (operation === 'hard_reset') {
-    return { requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, done: t('bmc-system.hardResetSent') };
+    return { kind: 'requests', requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, status: t('bmc-system.hardResetSent') };
   }
   if (operation === 'usb_bootloader') {
     const enabled = given(f.enabled, s.enabled);
@@ -48,8 +49,9 @@ function build(msg: NodeMessage, s: Settings): Operation {
     ensure(checkBool('enabled', enabled));
     ensure(check('bootloader_timeout', timeout, 'timeout'));
     return {
+      kind: 'requests',
       requests: { method: 'POST', endpoint: ['usb_bootloader'], body: { enabled, timeout } },
-      done: enabled ? t('bmc-system.bootloaderOn', { timeout }) : t('bmc-system.bootloaderOff'),
+      status: enabled ? t('bmc-system.bootloaderOn', { timeout }) : t('bmc-system.bootloaderOff'),
     };
   }
   // The released service needs a duration for every mode, also 0 and 1 (real §3.3).
@@ -57,7 +59,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const duration = given(f.duration, s.duration);
   ensure(check('buzzer_mode', mode, 'mode'));
   ensure(check('buzzer_duration', duration, 'duration'));
-  return { requests: { method: 'POST', endpoint: ['buzzer'], body: { mode, duration } }, done: t('bmc-system.buzzer', { mode, duration }) };
+  return { kind: 'requests', requests: { method: 'POST', endpoint: ['buzzer'], body: { mode, duration } }, status: t('bmc-system.buzzer', { mode, duration }) };
 }
 
 export = function (RED: NodeAPI) {

@@ -3,7 +3,8 @@
  * apply the stored settings with `usbhub/reset`. Settings take effect only on that reset,
  * and the reset disconnects every USB device, so it needs the node's "confirm" setting.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
+import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool } from './lib/limits';
@@ -39,22 +40,23 @@ function build(msg: NodeMessage, s: Settings): Operation {
   switch (operation) {
     case 'hub':
       ensure(checkBool('state', state));
-      return { requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, done: t(state ? 'bmc-usbhub.hubOn' : 'bmc-usbhub.hubOff') };
+      return { kind: 'requests', requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, status: t(state ? 'bmc-usbhub.hubOn' : 'bmc-usbhub.hubOff') };
     case 'port': {
       const port = given(f.port, s.port);
       ensure(check('usb_port', port, 'port'));
       ensure(checkBool('state', state));
       return {
+        kind: 'requests',
         requests: { method: 'POST', endpoint: ['usbhub', 'port', port as number], body: { state } },
-        done: t(state ? 'bmc-usbhub.portOn' : 'bmc-usbhub.portOff', { port }),
+        status: t(state ? 'bmc-usbhub.portOn' : 'bmc-usbhub.portOff', { port }),
       };
     }
     case 'reset':
-      return { requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, done: t('bmc-usbhub.resetDone') };
+      return { kind: 'requests', requests: { method: 'POST', endpoint: ['usbhub', 'reset'], body: { reset: 'yes' } }, status: t('bmc-usbhub.resetDone') };
     case 'devices':
-      return { requests: { method: 'GET', endpoint: ['usbhub', 'devices'] }, done: t('bmc-usbhub.devicesListed') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['usbhub', 'devices'] }, status: t('bmc-usbhub.devicesListed') };
     default:
-      return { requests: { method: 'GET', endpoint: ['usbhub'] }, done: t('common.read') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['usbhub'] }, status: t('common.read') };
   }
 }
 

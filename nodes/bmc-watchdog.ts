@@ -13,8 +13,9 @@
  * round. It stops on close, and then the device resets once the timeout runs out: that is
  * the point of a watchdog. A failed round is reported at once; the device is about to reset.
  */
-import { Operation, Outcome, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
+import { Operation, Outcome } from './lib/device-operation';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkKeepAlive } from './lib/limits';
@@ -59,29 +60,33 @@ interface WatchdogState {
   timeout_left?: number;
 }
 
-function build(msg: NodeMessage, s: Settings): Operation {
+/** Marks the node's own keep-alive rounds: their output is a status, no msg. */
+type Round = { keepAlive?: true };
+
+function build(msg: NodeMessage, s: Settings): Operation<Round> {
   const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-watchdog', dangerous: DANGEROUS, confirm: s.confirm });
   const { timeout } = payloadFields(msg, ['timeout']);
   switch (operation) {
     case 'read':
-      return { requests: { method: 'GET', endpoint: ['watchdog'] }, done: t('common.read') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog'] }, status: t('common.read') };
     case 'timeout': {
       const value = given(timeout, s.timeout);
       ensure(check('watchdog_timeout', value, 'timeout'));
-      return { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, done: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }) };
+      return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, status: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }) };
     }
     case 'alive':
-      return { requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, done: t('bmc-watchdog.alive') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, status: t('bmc-watchdog.alive') };
     case 'save':
-      return { requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, done: t('bmc-watchdog.saved') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, status: t('bmc-watchdog.saved') };
     case 'shutdown':
-      return { requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, done: t('bmc-watchdog.shutdownStarted') };
+      return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, status: t('bmc-watchdog.shutdownStarted') };
     case 'sw_shutdown_timeout': {
       const value = given(timeout, s.swShutdownTimeout);
       ensure(check('sw_shutdown_timeout', value, 'timeout'));
       return {
+        kind: 'requests',
         requests: { method: 'POST', endpoint: ['watchdog', 'sw_shutdown_timeout'], body: { timeout: value } },
-        done: t('bmc-watchdog.shutdownTimeout', { timeout: value }),
+        status: t('bmc-watchdog.shutdownTimeout', { timeout: value }),
       };
     }
   }
@@ -92,10 +97,10 @@ function build(msg: NodeMessage, s: Settings): Operation {
  * watchdog, a hard reset or a shutdown) comes back with the watchdog off and refuses
  * `alive`; the round then sets the timeout again, so the keep-alive keeps guarding it.
  */
-function keepAliveRound(s: Settings): Operation {
+function keepAliveRound(s: Settings): Operation<Round> {
   const alive = { method: 'GET' as const, endpoint: ['watchdog', 'alive'] };
   return {
-    requests: [],
+    kind: 'conversation',
     run: async (client: DeviceClient) => {
       let rearmed = false;
       try {
@@ -109,14 +114,14 @@ function keepAliveRound(s: Settings): Operation {
       const state = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] });
       return { data: { ...state.data, rearmed }, request: state.request };
     },
-    done: t('bmc-watchdog.alive'),
-    meta: { keepAlive: true },
+    status: t('bmc-watchdog.alive'),
+    keepAlive: true,
   };
 }
 
-function output(result: DeviceResult, msg: NodeMessage, _s: Settings, op: Operation): Outcome {
+function output(result: DeviceResult, msg: NodeMessage, _s: Settings, op: Operation<Round>): Outcome {
   const state = result.data as WatchdogState;
-  if (op.meta?.keepAlive) {
+  if (op.keepAlive) {
     const rearmed = (result.data as { rearmed?: boolean }).rearmed;
     return { msgs: [], status: t(rearmed ? 'bmc-watchdog.keepAliveRearmed' : 'bmc-watchdog.keepAlive', { left: state.timeout_left }) };
   }
@@ -133,7 +138,7 @@ export = function (RED: NodeAPI) {
     build,
     output,
     onConnect: (s) =>
-      s.keepAlive ? { requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, done: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
+      s.keepAlive ? { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, status: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
     poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
   });
 };

@@ -3,8 +3,9 @@
  * three services. The spec shows the descriptor both as `<version>/<slot>/descriptor` and
  * as `<version>/descriptor`; the node asks the first and falls back to the second on 404.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
+import { Operation } from './lib/device-operation';
 import { DeviceError } from './lib/errors';
 import { t } from './lib/i18n';
 import type { NodeAPI } from './lib/red';
@@ -43,7 +44,7 @@ function sessionsOf(record: unknown, slot: number): { driver_session?: unknown; 
 }
 
 function build(): Operation {
-  return { requests: [], run: readInfo, done: t('common.read') };
+  return { kind: 'conversation', run: readInfo, status: t('common.read') };
 }
 
 export = function (RED: NodeAPI) {

@@ -3,8 +3,9 @@
  * and frequency counter. The calls follow the spec's transitions: the mode first, then
  * the interrupt and the counter, which the device accepts only in digital mode.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceRequest } from './lib/client';
+import { Operation } from './lib/device-operation';
 import { ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
@@ -64,7 +65,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
       if (counter === 'enabled') parts.push(t('io-input.counter'));
     }
   }
-  return { requests, done: parts.join(', ') };
+  return { kind: 'requests', requests, status: parts.join(', ') };
 }
 
 export = function (RED: NodeAPI) {

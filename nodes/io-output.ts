@@ -4,6 +4,7 @@
  * io rule 1); the device refuses them otherwise and the error says so.
  */
 import { registerActionNode } from './lib/action-node';
+import { Operation } from './lib/device-operation';
 import { ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
@@ -47,7 +48,7 @@ function bareState(payload: unknown): string | undefined {
   return undefined;
 }
 
-function build(msg: NodeMessage, s: Settings) {
+function build(msg: NodeMessage, s: Settings): Operation {
   const payload = msg.payload;
   const fields = payloadFields(msg, ['pin', 'state', ...PWM_FIELDS]);
   const bare = bareState(payload);
@@ -66,8 +67,9 @@ function build(msg: NodeMessage, s: Settings) {
     const state = given(fields.state, s.state);
     ensure(check('output_state', state, 'state'));
     return {
-      requests: { method: 'POST' as const, endpoint: ['output', 'state'], body: { pin, state } },
-      done: t('io-output.pinState', { pin, state }),
+      kind: 'requests',
+      requests: { method: 'POST', endpoint: ['output', 'state'], body: { pin, state } },
+      status: t('io-output.pinState', { pin, state }),
     };
   }
   const pwm = { prescaler: given(fields.prescaler, s.pwm.prescaler), period: given(fields.period, s.pwm.period), time_on: given(fields.time_on, s.pwm.time_on) };
@@ -75,8 +77,9 @@ function build(msg: NodeMessage, s: Settings) {
   const { prescaler, period, time_on } = pwm as Pwm;
   const plan = { prescaler, period, time_on };
   return {
-    requests: { method: 'POST' as const, endpoint: ['output', 'pwm'], body: { pin, ...plan } },
-    done: t('io-output.pinPwm', { pin, duty: Math.round((time_on / period) * 100) }),
+    kind: 'requests',
+    requests: { method: 'POST', endpoint: ['output', 'pwm'], body: { pin, ...plan } },
+    status: t('io-output.pinPwm', { pin, duty: Math.round((time_on / period) * 100) }),
   };
 }
 

@@ -4,7 +4,8 @@
  * until it has one (spec, io rule 1), so by default the node sends it whenever the module
  * connects: on deploy and again after a device restart.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
+import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { checkPowerConfig, FACTS, PowerEntry } from './lib/limits';
@@ -34,8 +35,9 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const body = { config: entries.map(({ pin, rail, current }) => ({ pin, rail, current })).sort((a, b) => a.pin - b.pin) };
   const total = entries.reduce((sum, e) => sum + e.current, 0);
   return {
+    kind: 'requests',
     requests: { method: 'POST', endpoint: ['power-management'], body },
-    done: t('io-power.done', { pins: FACTS.pinCount, total }),
+    status: t('io-power.done', { pins: FACTS.pinCount, total }),
   };
 }
 

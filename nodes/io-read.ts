@@ -4,14 +4,15 @@
  * only when it moved by more than the deadband (mV for voltages, mA for currents; digital
  * levels and frequencies on any change).
  */
-import { Operation, Outcome, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceResult } from './lib/client';
-import { ChangeFilter } from './lib/change';
+import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields } from './lib/msg';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
+import { readingSettings, ReadingSettings } from './lib/readings';
+import { intSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 interface PinRecord {
@@ -20,16 +21,14 @@ interface PinRecord {
   value: number;
 }
 
-interface Settings {
+interface Settings extends ReadingSettings {
   source: 'values' | 'current';
   /** 0 = all six pins. */
   pin: unknown;
-  interval: unknown;
-  onlyOnChange: boolean;
-  deadband: unknown;
-  output: 'record' | 'per-pin';
-  filter: ChangeFilter;
 }
+
+/** Which pin a read asked for (0 = all), for the output to pick the records. */
+type Asked = { pin: number };
 
 /** Units of each pin_type, for msg.unit and the help. */
 const UNITS: Record<string, string> = { voltage_mV: 'mV', current_mA: 'mA', digital_input: '', frequency_hz: 'Hz' };
@@ -37,28 +36,26 @@ const UNITS: Record<string, string> = { voltage_mV: 'mV', current_mA: 'mA', digi
 const ANALOG = new Set(['voltage_mV', 'current_mA']);
 
 function readSettings(def: NodeDef): Settings {
-  const deadband = intSetting(def.deadband, 0);
-  const interval = intSetting(def.interval, 0);
-  ensure(check('poll_interval', interval, 'interval'));
-  ensure(check('deadband', deadband));
+  const source = def.source === 'current' ? 'current' : 'values';
+  const endpoint = source === 'current' ? ['input', 'values', 'current'] : ['input', 'values'];
   return {
-    source: def.source === 'current' ? 'current' : 'values',
+    ...readingSettings(def, [endpoint], 'per-pin'),
+    source,
     pin: def.pin === 'all' || def.pin === '' || def.pin === undefined ? 0 : intSetting(def.pin),
-    interval,
-    onlyOnChange: boolSetting(def.onlyOnChange, false),
-    deadband,
-    output: textSetting(def.output) === 'per-pin' ? 'per-pin' : 'record',
-    filter: new ChangeFilter(deadband as number),
   };
 }
 
-function operation(s: Settings, pin: unknown): Operation {
+function operation(s: Settings, pin: unknown): Operation<Asked> {
   if (pin !== 0) ensure(check('pin', pin));
-  const endpoint = s.source === 'current' ? ['input', 'values', 'current'] : ['input', 'values'];
-  return { requests: { method: 'GET', endpoint }, done: t(s.source === 'current' ? 'io-read.currentsRead' : 'io-read.valuesRead'), meta: { pin } };
+  return {
+    kind: 'requests',
+    requests: { method: 'GET', endpoint: s.endpoints[0] },
+    status: t(s.source === 'current' ? 'io-read.currentsRead' : 'io-read.valuesRead'),
+    pin: pin as number,
+  };
 }
 
-function build(msg: NodeMessage, s: Settings): Operation {
+function build(msg: NodeMessage, s: Settings): Operation<Asked> {
   const { pin = s.pin } = payloadFields(msg, ['pin']);
   return operation(s, pin);
 }
@@ -69,15 +66,14 @@ function pinsOf(result: DeviceResult): PinRecord[] {
   return pins as PinRecord[];
 }
 
-function output(result: DeviceResult, msg: NodeMessage, s: Settings, op: Operation): Outcome {
-  const pin = op.meta?.pin as number;
+function output(result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Operation<Asked>): Outcome {
   const records = pinsOf(result).filter((r) => pin === 0 || r.pin === pin);
   const fresh = s.onlyOnChange
     ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type)))
     : records;
   const status = records.map((r) => `${r.pin}: ${r.value}${UNITS[r.pin_type] ?? ''}`).join(' ');
   if (!fresh.length) return { msgs: [], status };
-  if (s.output === 'per-pin') {
+  if (s.perValue) {
     const msgs = fresh.map((r) => ({ ...msg, topic: `pin/${r.pin}`, payload: r.value, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }));
     return { msgs, status };
   }
@@ -92,6 +88,6 @@ export = function (RED: NodeAPI) {
     build,
     output,
     checkOnDeploy: true,
-    poll: { interval: (s) => s.interval as number, build: (s) => operation(s, s.pin) },
+    poll: { interval: (s) => s.interval, build: (s) => operation(s, s.pin) },
   });
 };

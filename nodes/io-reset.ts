@@ -3,7 +3,8 @@
  * thresholds, interrupts, counters, notifications and power management gone). It runs
  * only when a msg asks, never on deploy, and only with the node's "confirm" setting on.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
+import { Operation } from './lib/device-operation';
 import { t } from './lib/i18n';
 import { requireConfirm } from './lib/operation';
 import { boolSetting } from './lib/settings';
@@ -15,7 +16,7 @@ interface Settings {
 
 function build(_msg: unknown, s: Settings): Operation {
   requireConfirm('io-reset', 'reset', s.confirm);
-  return { requests: { method: 'GET', endpoint: ['reset'] }, done: t('io-reset.done') };
+  return { kind: 'requests', requests: { method: 'GET', endpoint: ['reset'] }, status: t('io-reset.done') };
 }
 
 export = function (RED: NodeAPI) {

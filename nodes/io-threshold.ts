@@ -5,8 +5,9 @@
  * The spec allows a threshold only in analog mode, so by default the node first sends
  * `input/mode` analog for the pin, in the same turn of the module's queue.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceRequest } from './lib/client';
+import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
@@ -44,7 +45,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const requests: DeviceRequest[] = [];
   if (s.analogFirst) requests.push({ method: 'POST', endpoint: ['input', 'mode'], body: { pin, mode: 'analog' } });
   requests.push({ method: 'POST', endpoint: ['input', 'analog', 'threshold'], body: { pin, threshold_mV, trigger } });
-  return { requests, done: trigger === 'disabled' ? t('io-threshold.off', { pin }) : t('io-threshold.armed', { pin, trigger, threshold: threshold_mV }) };
+  return { kind: 'requests', requests, status: trigger === 'disabled' ? t('io-threshold.off', { pin }) : t('io-threshold.armed', { pin, trigger, threshold: threshold_mV }) };
 }
 
 export = function (RED: NodeAPI) {

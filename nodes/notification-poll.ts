@@ -7,8 +7,9 @@
  * While the device is away the node backs off, tells a Catch node once per outage, and
  * resumes by itself.
  */
-import { Operation, Outcome, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceResult } from './lib/client';
+import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
 import { ALERT_FLAGS, AlertFlag, check, LIMITS } from './lib/limits';
@@ -51,7 +52,7 @@ function readSettings(def: NodeDef): Settings {
 }
 
 function read(s: Settings): Operation {
-  return { requests: { method: 'GET', endpoint: ['notification'] }, done: t('notification-poll.polling', { interval: s.interval }) };
+  return { kind: 'requests', requests: { method: 'GET', endpoint: ['notification'] }, status: t('notification-poll.polling', { interval: s.interval }) };
 }
 
 function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {

@@ -6,8 +6,9 @@
  * applied" the node polls `fan` until `fan_current_mode` equals the setting and only then
  * sends the msg on; if it does not within the wait, the msg fails with a timeout error.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
+import { Operation } from './lib/device-operation';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool, FACTS } from './lib/limits';
@@ -78,23 +79,24 @@ function build(msg: NodeMessage, s: Settings): Operation {
       ensure(checkBool('fan_forced', fan_forced));
       ensure(check('fan_mode', fan_mode));
       const body = { fan_forced: fan_forced as boolean, fan_mode: fan_mode as number };
-      const done = fan_forced ? t('power-fan.forced', { mode: fan_mode }) : t('power-fan.automatic');
+      const status = fan_forced ? t('power-fan.forced', { mode: fan_mode }) : t('power-fan.automatic');
       // Only a forced mode has a known target to wait for; automatic picks its own.
-      if (s.waitApplied && fan_forced) return { requests: [], run: setAndWait(body, s.wait as number), done, running: t('power-fan.setting', { mode: fan_mode }) };
-      return { requests: { method: 'POST', endpoint: ['fan'], body }, done };
+      if (s.waitApplied && fan_forced) return { kind: 'conversation', run: setAndWait(body, s.wait as number), status, busyStatus: t('power-fan.setting', { mode: fan_mode }) };
+      return { kind: 'requests', requests: { method: 'POST', endpoint: ['fan'], body }, status };
     }
     case 'rpm':
-      return { requests: { method: 'GET', endpoint: ['fan', 'rpm'] }, done: t('power-fan.rpmRead') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['fan', 'rpm'] }, status: t('power-fan.rpmRead') };
     case 'measurement': {
       const measurement_enabled = given(f.measurement_enabled, s.measurement_enabled);
       ensure(checkBool('measurement_enabled', measurement_enabled));
       return {
+        kind: 'requests',
         requests: { method: 'POST', endpoint: ['fan', 'rpm'], body: { measurement_enabled } },
-        done: t(measurement_enabled ? 'power-fan.measurementOn' : 'power-fan.measurementOff'),
+        status: t(measurement_enabled ? 'power-fan.measurementOn' : 'power-fan.measurementOff'),
       };
     }
     default:
-      return { requests: { method: 'GET', endpoint: ['fan'] }, done: t('common.read') };
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['fan'] }, status: t('common.read') };
   }
 }
 
@@ -107,7 +109,7 @@ export = function (RED: NodeAPI) {
       msg.payload = result.data;
       msg.request = result.request;
       const data = result.data as Partial<Fan> & { rpm?: number };
-      const status = typeof data.rpm === 'number' ? t('power-fan.rpm', { rpm: data.rpm }) : typeof data.fan_current_mode === 'number' ? t('power-fan.at', { mode: data.fan_current_mode }) : op.done;
+      const status = typeof data.rpm === 'number' ? t('power-fan.rpm', { rpm: data.rpm }) : typeof data.fan_current_mode === 'number' ? t('power-fan.at', { mode: data.fan_current_mode }) : op.status;
       return { msgs: [msg], status };
     },
   });

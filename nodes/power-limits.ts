@@ -2,7 +2,8 @@
  * power-limits: sets the per-rail current limits (`limits`: limit_3v3, limit_5v0,
  * limit_12v in mA) or reads the stats, which include the limits in force.
  */
-import { Operation, registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/action-node';
+import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
@@ -28,7 +29,7 @@ function readSettings(def: NodeDef): Settings {
 
 function build(msg: NodeMessage, s: Settings): Operation {
   const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'power-limits' });
-  if (operation === 'read') return { requests: { method: 'GET', endpoint: ['stats'] }, done: t('power-limits.statsRead') };
+  if (operation === 'read') return { kind: 'requests', requests: { method: 'GET', endpoint: ['stats'] }, status: t('power-limits.statsRead') };
   const f = payloadFields(msg, RAILS);
   const body: Record<string, unknown> = {};
   for (const rail of RAILS) {
@@ -36,8 +37,9 @@ function build(msg: NodeMessage, s: Settings): Operation {
     ensure(check(rail, body[rail]));
   }
   return {
+    kind: 'requests',
     requests: { method: 'POST', endpoint: ['limits'], body },
-    done: `3V3 ${body.limit_3v3} mA, 5V0 ${body.limit_5v0} mA, 12V ${body.limit_12v} mA`,
+    status: `3V3 ${body.limit_3v3} mA, 5V0 ${body.limit_5v0} mA, 12V ${body.limit_12v} mA`,
   };
 }
 

@@ -4,62 +4,48 @@
  * module's queue, put the answer on the msg, and keep the status dot truthful. Nodes that
  * apply a setting when the module connects, or that poll, declare it here too.
  *
- * An action node file then only declares its settings, how a msg becomes requests, and
- * what goes out.
+ * An action node file then only declares its settings, how a msg becomes an operation, and
+ * what goes out. The moving parts live in their own files: the status dot (status-dot.ts),
+ * when polling runs (polling-lifecycle.ts), what a msg does (input-handler.ts).
  */
-import { DeviceClient, DeviceRequest, DeviceResult } from './client';
-import { ConnectionState } from './connection';
+import type { DeviceResult } from './client';
+import type { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
-import { DeviceError, statusText } from './errors';
+import { NoExtra, Operation, Outcome, perform } from './device-operation';
+import { asDeviceError, DeviceError } from './errors';
 import { say, t, useRuntimeLanguage } from './i18n';
+import { inputHandler } from './input-handler';
 import { Poller } from './poller';
+import { PollingLifecycle } from './polling-lifecycle';
+import { NodeStatusDot } from './status-dot';
 import type { Service } from './limits';
-import type { DoneFn, Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFn } from './red';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from './red';
 
-/** What one msg (or one poll round) asks of the device. */
-export interface Operation {
-  /** One request, or several sent back to back in one turn of the queue. */
-  requests: DeviceRequest | DeviceRequest[];
-  /** Instead of `requests`: a conversation that needs the answers as it goes (e.g. a fallback). */
-  run?: (client: DeviceClient) => Promise<DeviceResult>;
-  /** Status text once it succeeded, e.g. `pin 3 high`. */
-  done: string;
-  /** Status text while it runs; defaults to `done` with an ellipsis. */
-  running?: string;
-  /** What the node's `output` needs to know about this operation (e.g. which pin was asked). */
-  meta?: Record<string, unknown>;
-}
-
-/** What goes out for an answer: msgs for the output (none to send nothing) and the status text. */
-export interface Outcome {
-  msgs: NodeMessage[];
-  status?: string;
-}
-
-export interface ActionSpec<S> {
+/** `S`: the node's settings; `X`: what its `output` needs to know about an operation. */
+export interface ActionSpec<S, X extends object = NoExtra> {
   /** Reads the node's settings from the editor (text) once per deploy; throws on a bad one. */
   settings(def: NodeDef): S;
   /**
-   * The requests for a msg: fields of `msg.payload` (the spec's names) over the settings,
+   * The operation for a msg: fields of `msg.payload` (the spec's names) over the settings,
    * every value checked against limits.ts. Throws a DeviceError (INVALID_INPUT) naming
    * field, value and range; then nothing is sent. Returns undefined when the msg was a
    * command the node handled itself (e.g. `stop`).
    */
-  build(msg: NodeMessage, settings: S, node: ActionNode): Operation | undefined;
+  build(msg: NodeMessage, settings: S, node: ActionNode): Operation<X> | undefined;
   /** What to send for an answer; by default the msg with `payload` and `request` set. */
-  output?(result: DeviceResult, msg: NodeMessage, settings: S, op: Operation): Outcome;
+  output?(result: DeviceResult, msg: NodeMessage, settings: S, op: Operation<X>): Outcome;
   /** Whether `build` may be tried with an empty msg at deploy to show a bad setting at once. */
   checkOnDeploy?: boolean;
   /** The service the node talks to; a config node for another one is refused at deploy. */
   service?: Service;
   /** A setting to apply each time the module (re)connects: on deploy and after a device restart. */
-  onConnect?(settings: S): Operation | undefined;
+  onConnect?(settings: S): Operation<X> | undefined;
   /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
   onRestart?(node: ActionNode, settings: S): void;
   /** Polling: the interval (0 = off) and what one round sends. */
   poll?: {
     interval(settings: S): number;
-    build(settings: S): Operation;
+    build(settings: S): Operation<X>;
     /** false: keep the pace while failing (a keep-alive must not slow down). */
     backoff?: boolean;
   };
@@ -67,34 +53,8 @@ export interface ActionSpec<S> {
 
 export interface ActionNode extends Node {
   device?: DeviceNode;
-  /** The node's poller, when it polls (for start/stop commands). */
-  poller?: Poller;
   /** Shows a status of the node's own (kept while connected). */
   report(status: NodeStatus): void;
-}
-
-const STATUS_TEXT_MAX = 60;
-/** A request still running after this long shows the blue "requesting" dot. */
-export const BUSY_STATUS_DELAY_MS = 50;
-
-export function short(text: string): string {
-  return text.length > STATUS_TEXT_MAX ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text;
-}
-
-/** The status dot for a connection state. */
-export function connectionStatus(state: ConnectionState): NodeStatus {
-  switch (state.state) {
-    case 'connecting':
-      return { fill: 'yellow', shape: 'ring', text: say('status.connecting') };
-    case 'connected':
-      return { fill: 'green', shape: 'ring', text: say('status.connected', { api: state.apiVersion }) };
-    default:
-      return { fill: 'red', shape: 'ring', text: short(`${say(`status.${state.state}`)}: ${state.reason}`) };
-  }
-}
-
-function asDeviceError(error: unknown, code: DeviceError['code']): DeviceError {
-  return error instanceof DeviceError ? error : new DeviceError(String((error as Error)?.message ?? error), { code });
 }
 
 /** The default output: the incoming msg with the device's answer and what was sent. */
@@ -104,7 +64,7 @@ function defaultOutput(result: DeviceResult, msg: NodeMessage): Outcome {
   return { msgs: [msg] };
 }
 
-export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSpec<S>): void {
+export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, type: string, spec: ActionSpec<S, X>): void {
   // Status texts and errors of every node in the runtime's language (see i18n.ts `t`).
   useRuntimeLanguage(RED);
   function ActionNodeConstructor(this: ActionNode, def: NodeDef) {
@@ -112,203 +72,97 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
     const node = this;
     node.device = (typeof def.device === 'string' && (RED.nodes.getNode(def.device) as DeviceNode | null)) || undefined;
     const output = spec.output ?? defaultOutput;
-
-    let settings: S | undefined;
-    let settingsProblem: string | undefined;
-    try {
-      const service = node.device?.connection?.client.service;
-      if (spec.service && service && service !== spec.service) {
-        throw new DeviceError(t('common.wrongService', { type, service: spec.service, chosen: service }), { code: 'NOT_CONFIGURED' });
-      }
-      settings = spec.settings(def);
-      if (spec.checkOnDeploy) spec.build({}, settings, node);
-    } catch (error) {
-      settingsProblem = error instanceof Error ? error.message : String(error);
-    }
-
-    let connection: ConnectionState = { state: 'connecting' };
-    let inFlight = 0;
-    let busyTimer: NodeJS.Timeout | undefined;
-    let busyText = '';
-    const idle = () => {
-      clearTimeout(busyTimer);
-      busyTimer = undefined;
-    };
-    /** The node's own last outcome; shown whenever the connection is fine. */
-    let own: NodeStatus | undefined = settingsProblem ? { fill: 'red', shape: 'ring', text: short(settingsProblem) } : undefined;
-    let shown = '';
-
-    const show = () => {
-      const status = connection.state !== 'connected' ? connectionStatus(connection) : own ?? connectionStatus(connection);
-      // Pollers report every round: only tell the editor when something changed.
-      const key = `${status.fill}|${status.shape}|${status.text}`;
-      if (key === shown) return;
-      shown = key;
-      node.status(status);
-    };
-    node.report = (status) => {
-      own = { ...status, text: status.text === undefined ? undefined : short(status.text) };
-      if (!inFlight) show();
-    };
-    const fail = (error: DeviceError) => {
-      own = { fill: 'red', shape: 'ring', text: short(statusText(error)) };
-      show();
-    };
-
+    const { settings, problem } = deploySettings(spec, def, node, type);
+    const dot = new NodeStatusDot((status) => node.status(status), problem);
+    node.report = (status) => dot.report(status);
     const client = () => node.device?.connection?.client;
 
     /** Runs an operation that no msg asked for (on connect, a poll round). */
-    const runOwn = async (op: Operation, origin: NodeMessage = {}, fromPoll = false): Promise<void> => {
+    const runOwn = async (op: Operation<X>, fromPoll = false): Promise<void> => {
       const c = client();
       if (!c) throw noDevice(node);
-      const result = await (op.run ? op.run(c) : c.request(op.requests));
-      const outcome = output(result, origin, settings as S, op);
+      const outcome = output(await perform(c, op), {}, settings as S, op);
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
-      if (!fromPoll || node.poller?.active) node.report({ fill: 'green', shape: 'dot', text: outcome.status ?? op.done });
+      if (!fromPoll || polling.active) dot.succeeded(outcome.status ?? op.status);
       // Applying a setting on connect answers no msg: status only, nothing sent on.
       if (fromPoll) for (const m of outcome.msgs) node.send(m);
     };
+    const failedOwn = (error: unknown) => {
+      const err = asDeviceError(error, 'BAD_RESPONSE');
+      dot.failed(err);
+      return err;
+    };
 
-    if (spec.poll && settings !== undefined && !settingsProblem) {
-      const poll = spec.poll;
-      const s = settings;
-      const interval = poll.interval(s);
-      if (interval > 0) {
-        node.poller = new Poller(interval, {
-          round: () => runOwn(poll.build(s), {}, true),
+    const poll = spec.poll;
+    const interval = poll && settings !== undefined && !problem ? poll.interval(settings) : 0;
+    const poller = poll && interval > 0
+      ? new Poller(interval, {
+          round: () => runOwn(poll.build(settings as S), true),
           // Every failed round shows (a reconnection clears a red dot, the next round must
-          // set it again); Catch hears of the first one of an outage only.
-          roundFailed: (error) => fail(asDeviceError(error, 'BAD_RESPONSE')),
-          failed: (error) => {
-            // Node-RED hands an error to Catch nodes only with a msg: give it an empty one.
-            node.error(asDeviceError(error, 'BAD_RESPONSE'), {});
-          },
-        }, poll.backoff ?? true);
-      }
-    }
+          // set it again); Catch hears of the first one of an outage only. Node-RED hands an
+          // error to Catch nodes only with a msg: give it an empty one.
+          roundFailed: failedOwn,
+          failed: (error) => node.error(asDeviceError(error, 'BAD_RESPONSE'), {}),
+        }, poll.backoff ?? true)
+      : undefined;
+    // Nodes that apply a setting on connect start polling once it is applied; others at once.
+    const polling = new PollingLifecycle(poller, !!spec.onConnect);
 
     const user = {
       onConnectionState(state: ConnectionState) {
         // A restarted device service (a new API 1.0 driver_session) lost what was applied: apply again.
-        const restarted = state.state === 'connected' && state.restarted === true;
-        const reconnected = state.state === 'connected' && (connection.state !== 'connected' || restarted);
-        if (restarted && settings !== undefined) spec.onRestart?.(node, settings);
-        // A reconnection clears an old transport error: the dot shows the connection again.
-        if (reconnected && own?.fill === 'red' && !settingsProblem) own = undefined;
-        connection = state;
-        show();
-        if (!reconnected || settings === undefined || settingsProblem) return;
+        if (state.state === 'connected' && state.restarted === true && settings !== undefined) spec.onRestart?.(node, settings);
+        const reconnected = dot.connectionIs(state);
+        if (!reconnected || settings === undefined || problem) return;
         const op = spec.onConnect?.(settings);
-        if (!op) {
-          node.poller?.nudge();
-          return;
-        }
-        runOwn(op)
-          .catch((error) => {
-            const err = asDeviceError(error, 'BAD_RESPONSE');
-            fail(err);
-            node.error(err, {});
-          })
-          .finally(() => {
-            // The node may have been closed (redeployed) while the setting was on its way.
-            if (stopped) return;
-            // Polling that depends on the setting (a keep-alive needs the timeout set) starts after it.
-            if (!pollingStarted) {
-              pollingStarted = true;
-              if (!paused) node.poller?.start();
-            } else node.poller?.nudge();
-          });
+        polling.reconnected(op && runOwn(op).catch((error) => node.error(failedOwn(error), {})));
       },
     };
-    // Nodes that apply a setting on connect start polling once it is applied; others at once.
-    let pollingStarted = !spec.onConnect;
-    let paused = false;
-    /** Closed: nothing may start polling again (an on-connect setting may still be in flight). */
-    let stopped = false;
     if (node.device) node.device.register(user);
     else node.status({ fill: 'red', shape: 'ring', text: say('status.noDevice') });
-    if (pollingStarted) node.poller?.start();
+    polling.begin();
 
-    node.on('input', (msg: NodeMessage, send: SendFn, done: DoneFn) => {
-      // Every polling node pauses on "stop" and resumes on "start"; a pause outlives reconnections.
-      if (node.poller && (msg.payload === 'stop' || msg.payload === 'start')) {
-        paused = msg.payload === 'stop';
-        if (paused) node.poller.stop();
-        else if (pollingStarted) node.poller.start();
-        node.report(paused ? { fill: 'grey', shape: 'ring', text: say('status.paused') } : { fill: 'green', shape: 'ring', text: say('status.polling') });
-        done();
-        return;
-      }
-      const c = client();
-      if (!c) {
-        done(noDevice(node));
-        return;
-      }
-      let op: Operation | undefined;
-      try {
-        if (settings === undefined) throw new DeviceError(settingsProblem ?? t('common.invalidSettings'), { code: 'INVALID_INPUT' });
-        op = spec.build(msg, settings, node);
-      } catch (error) {
-        const err = asDeviceError(error, 'INVALID_INPUT');
-        fail(err);
-        done(err);
-        return;
-      }
-      if (!op) {
-        done();
-        return;
-      }
-      const running = op;
-      inFlight++;
-      busyText = short(running.running ?? `${running.done}...`);
-      // The blue dot only for a request that takes a while: a status update per msg costs
-      // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
-      busyTimer ??= setTimeout(() => {
-        busyTimer = undefined;
-        if (!inFlight) return;
-        node.status({ fill: 'blue', shape: 'dot', text: busyText });
-        shown = '';
-      }, BUSY_STATUS_DELAY_MS);
-      (running.run ? running.run(c) : c.request(running.requests)).then(
-        (result: DeviceResult) => {
-          inFlight--;
-          if (!inFlight) idle();
-          let outcome: Outcome;
-          try {
-            outcome = output(result, msg, settings as S, running);
-          } catch (error) {
-            const err = asDeviceError(error, 'BAD_RESPONSE');
-            fail(err);
-            done(err);
-            return;
-          }
-          own = { fill: 'green', shape: 'dot', text: short(outcome.status ?? running.done) };
-          if (!inFlight) show();
-          if (outcome.msgs.length === 1) send(outcome.msgs[0]);
-          else if (outcome.msgs.length > 1) send([outcome.msgs]);
-          done();
-        },
-        (error: unknown) => {
-          inFlight--;
-          if (!inFlight) idle();
-          const err = asDeviceError(error, 'BAD_RESPONSE');
-          fail(err);
-          done(err);
-        },
-      );
-    });
+    node.on('input', inputHandler<X>({
+      client,
+      noDevice: () => noDevice(node),
+      build: (msg) => {
+        if (settings === undefined) throw new DeviceError(problem ?? t('common.invalidSettings'), { code: 'INVALID_INPUT' });
+        return spec.build(msg, settings, node);
+      },
+      output: (result, msg, op) => output(result, msg, settings as S, op),
+      dot,
+      polling,
+    }));
 
     node.on('close', (_removed: boolean, closed: () => void) => {
-      stopped = true;
-      idle();
-      node.poller?.stop();
+      polling.close();
       node.device?.deregister(user);
-      node.status({});
+      dot.close();
       closed();
     });
   }
   RED.nodes.registerType(type, ActionNodeConstructor);
+}
+
+/**
+ * The node's settings, read once at deploy, and the problem to show when they are bad (a
+ * config node of another service, a setting refused, or, with checkOnDeploy, a build that
+ * fails on an empty msg: the settings then stay, since a msg may still override the bad one).
+ */
+function deploySettings<S, X extends object>(spec: ActionSpec<S, X>, def: NodeDef, node: ActionNode, type: string): { settings?: S; problem?: string } {
+  let settings: S | undefined;
+  try {
+    const service = node.device?.connection?.client.service;
+    if (spec.service && service && service !== spec.service) {
+      throw new DeviceError(t('common.wrongService', { type, service: spec.service, chosen: service }), { code: 'NOT_CONFIGURED' });
+    }
+    settings = spec.settings(def);
+    if (spec.checkOnDeploy) spec.build({}, settings, node);
+    return { settings };
+  } catch (error) {
+    return { settings, problem: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** The error a msg gets when the node has no usable device configuration. */

@@ -75,6 +75,11 @@ export function ensure(result: true | string): void {
   if (result !== true) throw invalidInput(result);
 }
 
+/** Any failure as a DeviceError: one already is; anything else gets `code`. */
+export function asDeviceError(error: unknown, code: DeviceErrorCode): DeviceError {
+  return error instanceof DeviceError ? error : new DeviceError(String((error as Error)?.message ?? error), { code });
+}
+
 /** The device answered 2xx with something the interface does not promise. */
 export function badResponse(message: string): DeviceError {
   return new DeviceError(message, { code: 'BAD_RESPONSE' });

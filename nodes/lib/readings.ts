@@ -1,9 +1,10 @@
 /**
  * Shared by the nodes that read several records and merge them (bmc-readings,
  * power-readings): one GET per record in one turn of the queue, merged into one flat
- * object of plain numbers, optionally "only on change".
+ * object of plain numbers, optionally "only on change". The settings of every reading node
+ * (io-read too): polling, deadband, "only on change", output.
  */
-import { Operation, Outcome } from './action-node';
+import { Conversation, Operation, Outcome } from './device-operation';
 import { ensure } from './errors';
 import { check } from './limits';
 import { boolSetting, intSetting, textSetting } from './settings';
@@ -13,7 +14,7 @@ import { t } from './i18n';
 import type { NodeDef, NodeMessage } from './red';
 
 /** Reads each endpoint in turn and merges the answers (fields are unique across records). */
-export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Operation['run'] {
+export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Conversation {
   return async (client: DeviceClient): Promise<DeviceResult> => {
     const merged: Record<string, unknown> = {};
     const requests: SentRequest[] = [];
@@ -29,8 +30,8 @@ export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Ope
 export interface MergedOutputOptions {
   onlyOnChange: boolean;
   filter: ChangeFilter;
-  /** 'record': one msg with the merged object; 'per-field': one msg per number, topic = field. */
-  output: 'record' | 'per-field';
+  /** false: one msg with the merged object; true: one msg per number, topic = field. */
+  perValue: boolean;
   /** Extra msg properties derived from the record (e.g. protection_changed). */
   extra?: (record: Record<string, unknown>) => Record<string, unknown>;
   status: (record: Record<string, unknown>) => string;
@@ -46,7 +47,7 @@ export function mergedOutput(result: DeviceResult, msg: NodeMessage, o: MergedOu
   const status = o.status(record);
   const entries = Object.entries(record);
   const useDeadband = (key: string) => !o.exact?.(key);
-  if (o.output === 'per-field') {
+  if (o.perValue) {
     const fresh = o.onlyOnChange ? entries.filter(([key, value]) => o.filter.changed(key, value, useDeadband(key))) : entries;
     return { msgs: fresh.map(([key, value]) => ({ ...msg, topic: key, payload: value, request: result.request, ...extra })), status };
   }
@@ -60,12 +61,16 @@ export interface ReadingSettings {
   endpoints: string[][];
   interval: number;
   onlyOnChange: boolean;
-  output: 'record' | 'per-field';
+  /** One msg per value instead of one record (the dialog's output choice). */
+  perValue: boolean;
   filter: ChangeFilter;
 }
 
-/** Reads and checks those settings; `endpoints` are the records the node was set to read. */
-export function readingSettings(def: NodeDef, endpoints: string[][]): ReadingSettings {
+/**
+ * Reads and checks those settings; `endpoints` are the records the node was set to read,
+ * `perValueWord` the dialog's word for one msg per value (io-read says `per-pin`).
+ */
+export function readingSettings(def: NodeDef, endpoints: string[][], perValueWord = 'per-field'): ReadingSettings {
   const interval = intSetting(def.interval, 0);
   const deadband = intSetting(def.deadband, 0);
   ensure(check('poll_interval', interval, 'interval'));
@@ -74,12 +79,12 @@ export function readingSettings(def: NodeDef, endpoints: string[][]): ReadingSet
     endpoints,
     interval: interval as number,
     onlyOnChange: boolSetting(def.onlyOnChange, false),
-    output: textSetting(def.output) === 'per-field' ? 'per-field' : 'record',
+    perValue: textSetting(def.output) === perValueWord,
     filter: new ChangeFilter(deadband as number),
   };
 }
 
 /** One read of every chosen record. */
 export function readOperation(s: ReadingSettings): Operation {
-  return { requests: [], run: readMerged(s.endpoints), done: t('common.read') };
+  return { kind: 'conversation', run: readMerged(s.endpoints), status: t('common.read') };
 }
