@@ -9,7 +9,7 @@
  */
 import http from 'http';
 import https from 'https';
-import { ANSWER_BOUNDS, API_VERSIONS, ApiVersion, describe, Service, SERVICES } from './limits';
+import { API_VERSIONS, ApiVersion, describe, LIMITS, Service, SERVICES } from './limits';
 import { DeviceError } from './errors';
 import { QueueFullError, RequestQueue } from './queue';
 import { dialectFor } from './dialects';
@@ -79,8 +79,6 @@ export interface ClientOptions {
   onReachability?: (error?: DeviceError) => void;
 }
 
-export const CLIENT_DEFAULTS = { timeout: 5000, queueLimit: 100 } as const;
-
 const WORD = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** One path segment: a fixed lowercase word or a non-negative integer, nothing else. */
@@ -141,9 +139,9 @@ export class DeviceClient {
     this.slot = options.slot;
     this.base = parseBaseUrl(options.url);
     this.prefix = this.base.pathname.replace(/\/+$/, '');
-    this.timeout = options.timeout ?? CLIENT_DEFAULTS.timeout;
-    this.maxBytes = (options.answerLimitKiB ?? ANSWER_BOUNDS.defaultLimitKiB) * 1024;
-    this.queue = new RequestQueue(options.queueLimit ?? CLIENT_DEFAULTS.queueLimit);
+    this.timeout = options.timeout ?? LIMITS.request_timeout.default;
+    this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
+    this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default);
     // Keep-alive: one warm connection per module instead of a handshake per msg. Idle
     // sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout can close
     // them under a request that is just being sent.
