@@ -16,27 +16,10 @@ import { dialectFor } from './dialects';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
+import { DeviceRequest, SentRequest } from './request';
 
 export type { VersionRecord };
-
-export type Method = 'GET' | 'POST';
-
-/** A request as a node builds it: the endpoint below `<slot>/` as fixed words and integers. */
-export interface DeviceRequest {
-  method: Method;
-  /** e.g. ['output', 'state'] or ['usbhub', 'port', 3]: words and validated integers only. */
-  endpoint: ReadonlyArray<string | number>;
-  body?: Record<string, unknown>;
-  /** Below the module (`<version>/<slot>/...`, the default) or the service root (`<version>/...`). */
-  scope?: 'module' | 'service';
-}
-
-/** What was sent, as it is put on `msg.request` (no host, no headers, no credentials). */
-export interface SentRequest {
-  method: Method;
-  path: string;
-  body?: Record<string, unknown>;
-}
+export type { DeviceRequest, Method, SentRequest } from './request';
 
 export interface DeviceResult<T = unknown> {
   data: T;
@@ -221,7 +204,7 @@ export class DeviceClient {
     let lastError: DeviceError | undefined;
     for (const version of candidates) {
       try {
-        const { data } = await this.exchange('GET', this.rootPath(version));
+        const data = await this.exchange({ method: 'GET', path: this.rootPath(version) });
         const record = parseVersionRecord(data);
         if (!record) {
           throw new DeviceError(`GET ${this.rootPath(version)}: the answer is not a version record`, {
@@ -260,34 +243,23 @@ export class DeviceClient {
 
   private async send(req: DeviceRequest): Promise<DeviceResult> {
     const version = await this.version();
-    // The dialect turns the spec-shaped request into the wire form of the device's version.
+    // The dialect turns the spec-shaped request into the wire form of the device's version,
+    // and judges the answers (whether a POST succeeded included).
     const translation = dialectFor(version).translate(req);
     const answers: unknown[] = [];
-    let request: SentRequest | undefined;
+    const sent: SentRequest[] = [];
     for (const call of translation.calls) {
       const under = call.scope === 'service' ? [] : [this.slot];
       const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
-      const result = await this.exchange(call.method, path, call.body);
-      if (call.method === 'POST' && !translation.ownStatus) {
-        const data = result.data as { status?: unknown } | null;
-        if (!data || typeof data !== 'object' || data.status !== 'success') {
-          throw new DeviceError(`${call.method} ${path}: the device did not answer "status": "success"`, {
-            code: 'BAD_RESPONSE',
-            statusCode: 200,
-            method: call.method,
-            path,
-          });
-        }
-      }
-      answers.push(result.data);
-      request = result.request;
+      const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
+      answers.push(await this.exchange(request));
+      sent.push(request);
     }
-    return { data: translation.answer(answers), request: request! };
+    return { data: translation.answer(answers, sent), request: sent[sent.length - 1] };
   }
 
-  /** One HTTP exchange, every outcome mapped to a result or a DeviceError (lib/verdict.ts). */
-  private async exchange(method: Method, path: string, body?: Record<string, unknown>): Promise<DeviceResult> {
-    const request: SentRequest = body === undefined ? { method, path } : { method, path, body };
+  /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
+  private async exchange({ method, path, body }: SentRequest): Promise<unknown> {
     const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
     let answer: Answer;
     try {
@@ -300,6 +272,6 @@ export class DeviceClient {
       throw mapped;
     }
     this.options.onReachability?.();
-    return { data: judgeAnswer(answer, where), request };
+    return judgeAnswer(answer, where);
   }
 }
