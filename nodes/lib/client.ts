@@ -16,14 +16,15 @@ import { dialectFor } from './dialects';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
-import { DeviceRequest, SentRequest } from './request';
+import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
 
 export type { VersionRecord };
-export type { DeviceRequest, Method, SentRequest } from './request';
+export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
 
 export interface DeviceResult<T = unknown> {
   data: T;
-  request: SentRequest;
+  /** Every wire call the answer took, as `msg.request` shows it. */
+  request: SentRequests;
 }
 
 export interface Credentials {
@@ -161,16 +162,16 @@ export class DeviceClient {
   /**
    * Sends one request, or several back to back as one job of the queue (nothing from
    * another msg runs between them), stopping at the first failure. Resolves with the answer
-   * of the last request.
+   * of the last request and every wire call of them all.
    */
   request<T = unknown>(requests: DeviceRequest | DeviceRequest[]): Promise<DeviceResult<T>> {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
     return this.queue
       .add(async () => {
-        let result: DeviceResult | undefined;
-        for (const req of list) result = await this.send(req);
-        return result as DeviceResult<T>;
+        const results: DeviceResult[] = [];
+        for (const req of list) results.push(await this.send(req));
+        return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
       })
       .catch((error: unknown) => {
         if (error instanceof QueueFullError) {
@@ -255,7 +256,7 @@ export class DeviceClient {
       answers.push(await this.exchange(request));
       sent.push(request);
     }
-    return { data: translation.answer(answers, sent), request: sent[sent.length - 1] };
+    return { data: translation.answer(answers, sent), request: sentRequests(sent) };
   }
 
   /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */

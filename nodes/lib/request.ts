@@ -24,3 +24,16 @@ export interface SentRequest {
   path: string;
   body?: Record<string, unknown>;
 }
+
+/**
+ * `msg.request`: every wire call of a msg, in the order sent. One call is the object itself
+ * (the common case reads `msg.request.path`); several are a list, so none is hidden behind
+ * the last one or a joined path.
+ */
+export type SentRequests = SentRequest | SentRequest[];
+
+/** The wire calls of several exchanges (each one call or a list) as one `msg.request`. */
+export function sentRequests(...parts: SentRequests[]): SentRequests {
+  const calls = parts.flat();
+  return calls.length === 1 ? calls[0] : calls;
+}
