@@ -8,15 +8,19 @@ import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation } from './lib/device-operation';
 import { DeviceError } from './lib/errors';
 import { t } from './lib/i18n';
+import { SentRequest, sentRequests } from './lib/request';
 import type { NodeAPI } from './lib/red';
 
 async function readInfo(client: DeviceClient): Promise<DeviceResult> {
   const version = await client.request({ method: 'GET', scope: 'service', endpoint: [] });
   let descriptor: DeviceResult;
+  /** The slot form's request when it answered 404: msg.request names it too. */
+  const notFound: SentRequest[] = [];
   try {
     descriptor = await client.request({ method: 'GET', endpoint: ['descriptor'] });
   } catch (error) {
     if (!(error instanceof DeviceError && error.statusCode === 404)) throw error;
+    notFound.push({ method: 'GET', path: error.path ?? '' });
     try {
       descriptor = await client.request({ method: 'GET', scope: 'service', endpoint: ['descriptor'] });
     } catch {
@@ -32,7 +36,7 @@ async function readInfo(client: DeviceClient): Promise<DeviceResult> {
       service: client.service,
       sessions: sessionsOf(version.data, client.slot),
     },
-    request: descriptor.request,
+    request: sentRequests(version.request, ...notFound, descriptor.request),
   };
 }
 

@@ -11,6 +11,7 @@ import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation } from './lib/device-operation';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
+import { sentRequests } from './lib/request';
 import { check, checkBool, FACTS } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation } from './lib/operation';
@@ -53,14 +54,17 @@ interface Fan {
 function setAndWait(body: { fan_forced: boolean; fan_mode: number }, waitMs: number) {
   return async (client: DeviceClient): Promise<DeviceResult> => {
     const set = await client.request({ method: 'POST', endpoint: ['fan'], body });
+    const sent = [set.request];
     const until = Date.now() + waitMs;
     for (;;) {
       const read = await client.request<Fan>({ method: 'GET', endpoint: ['fan'] });
-      if (read.data.fan_current_mode === body.fan_mode) return { data: read.data, request: set.request };
+      sent.push(read.request);
+      if (read.data.fan_current_mode === body.fan_mode) return { data: read.data, request: sentRequests(...sent) };
       if (Date.now() >= until) {
         throw new DeviceError(
           t('power-fan.notReached', { mode: body.fan_mode, wait: waitMs, now: read.data.fan_current_mode }),
-          { code: 'TIMEOUT', method: 'GET', path: read.request.path },
+          // GET fan is one wire call on every API version.
+          { code: 'TIMEOUT', method: 'GET', path: [read.request].flat()[0].path },
         );
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));

@@ -9,38 +9,22 @@
  */
 import http from 'http';
 import https from 'https';
-import { ANSWER_BOUNDS, API_VERSIONS, ApiVersion, describe, Service, SERVICES } from './limits';
+import { API_VERSIONS, ApiVersion, describe, LIMITS, Service, SERVICES } from './limits';
 import { DeviceError } from './errors';
 import { QueueFullError, RequestQueue } from './queue';
 import { dialectFor } from './dialects';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
+import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
 
 export type { VersionRecord };
-
-export type Method = 'GET' | 'POST';
-
-/** A request as a node builds it: the endpoint below `<slot>/` as fixed words and integers. */
-export interface DeviceRequest {
-  method: Method;
-  /** e.g. ['output', 'state'] or ['usbhub', 'port', 3]: words and validated integers only. */
-  endpoint: ReadonlyArray<string | number>;
-  body?: Record<string, unknown>;
-  /** Below the module (`<version>/<slot>/...`, the default) or the service root (`<version>/...`). */
-  scope?: 'module' | 'service';
-}
-
-/** What was sent, as it is put on `msg.request` (no host, no headers, no credentials). */
-export interface SentRequest {
-  method: Method;
-  path: string;
-  body?: Record<string, unknown>;
-}
+export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
 
 export interface DeviceResult<T = unknown> {
   data: T;
-  request: SentRequest;
+  /** Every wire call the answer took, as `msg.request` shows it. */
+  request: SentRequests;
 }
 
 export interface Credentials {
@@ -78,8 +62,6 @@ export interface ClientOptions {
   /** Told after each request whether the device was reachable (for connection state). */
   onReachability?: (error?: DeviceError) => void;
 }
-
-export const CLIENT_DEFAULTS = { timeout: 5000, queueLimit: 100 } as const;
 
 const WORD = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -141,9 +123,9 @@ export class DeviceClient {
     this.slot = options.slot;
     this.base = parseBaseUrl(options.url);
     this.prefix = this.base.pathname.replace(/\/+$/, '');
-    this.timeout = options.timeout ?? CLIENT_DEFAULTS.timeout;
-    this.maxBytes = (options.answerLimitKiB ?? ANSWER_BOUNDS.defaultLimitKiB) * 1024;
-    this.queue = new RequestQueue(options.queueLimit ?? CLIENT_DEFAULTS.queueLimit);
+    this.timeout = options.timeout ?? LIMITS.request_timeout.default;
+    this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
+    this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default);
     // Keep-alive: one warm connection per module instead of a handshake per msg. Idle
     // sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout can close
     // them under a request that is just being sent.
@@ -180,16 +162,16 @@ export class DeviceClient {
   /**
    * Sends one request, or several back to back as one job of the queue (nothing from
    * another msg runs between them), stopping at the first failure. Resolves with the answer
-   * of the last request.
+   * of the last request and every wire call of them all.
    */
   request<T = unknown>(requests: DeviceRequest | DeviceRequest[]): Promise<DeviceResult<T>> {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
     return this.queue
       .add(async () => {
-        let result: DeviceResult | undefined;
-        for (const req of list) result = await this.send(req);
-        return result as DeviceResult<T>;
+        const results: DeviceResult[] = [];
+        for (const req of list) results.push(await this.send(req));
+        return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
       })
       .catch((error: unknown) => {
         if (error instanceof QueueFullError) {
@@ -223,7 +205,7 @@ export class DeviceClient {
     let lastError: DeviceError | undefined;
     for (const version of candidates) {
       try {
-        const { data } = await this.exchange('GET', this.rootPath(version));
+        const data = await this.exchange({ method: 'GET', path: this.rootPath(version) });
         const record = parseVersionRecord(data);
         if (!record) {
           throw new DeviceError(`GET ${this.rootPath(version)}: the answer is not a version record`, {
@@ -262,34 +244,23 @@ export class DeviceClient {
 
   private async send(req: DeviceRequest): Promise<DeviceResult> {
     const version = await this.version();
-    // The dialect turns the spec-shaped request into the wire form of the device's version.
+    // The dialect turns the spec-shaped request into the wire form of the device's version,
+    // and judges the answers (whether a POST succeeded included).
     const translation = dialectFor(version).translate(req);
     const answers: unknown[] = [];
-    let request: SentRequest | undefined;
+    const sent: SentRequest[] = [];
     for (const call of translation.calls) {
       const under = call.scope === 'service' ? [] : [this.slot];
       const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
-      const result = await this.exchange(call.method, path, call.body);
-      if (call.method === 'POST' && !translation.ownStatus) {
-        const data = result.data as { status?: unknown } | null;
-        if (!data || typeof data !== 'object' || data.status !== 'success') {
-          throw new DeviceError(`${call.method} ${path}: the device did not answer "status": "success"`, {
-            code: 'BAD_RESPONSE',
-            statusCode: 200,
-            method: call.method,
-            path,
-          });
-        }
-      }
-      answers.push(result.data);
-      request = result.request;
+      const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
+      answers.push(await this.exchange(request));
+      sent.push(request);
     }
-    return { data: translation.answer(answers), request: request! };
+    return { data: translation.answer(answers, sent), request: sentRequests(sent) };
   }
 
-  /** One HTTP exchange, every outcome mapped to a result or a DeviceError (lib/verdict.ts). */
-  private async exchange(method: Method, path: string, body?: Record<string, unknown>): Promise<DeviceResult> {
-    const request: SentRequest = body === undefined ? { method, path } : { method, path, body };
+  /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
+  private async exchange({ method, path, body }: SentRequest): Promise<unknown> {
     const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
     let answer: Answer;
     try {
@@ -302,6 +273,6 @@ export class DeviceClient {
       throw mapped;
     }
     this.options.onReachability?.();
-    return { data: judgeAnswer(answer, where), request };
+    return judgeAnswer(answer, where);
   }
 }

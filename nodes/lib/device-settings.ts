@@ -6,7 +6,7 @@ import { ClientOptions, TlsOptions } from './client';
 import { Connection, ConnectionUser } from './connection';
 import { DeviceError } from './errors';
 import { t } from './i18n';
-import { ANSWER_BOUNDS, check, parseInteger, Service } from './limits';
+import { check, LIMITS, parseInteger, Service } from './limits';
 import type { Node, NodeAPI, NodeDef } from './red';
 
 export interface DeviceNode extends Node {
@@ -32,9 +32,10 @@ export function readSettings(def: NodeDef, credentials: Record<string, string | 
     service: text(def.service),
     slot: number(def.slot, NaN),
     apiVersion: text(def.apiVersion) || 'auto',
-    timeout: number(def.timeout, 5000),
-    queueLimit: number(def.queueLimit, 100),
-    answerLimit: number(def.answerLimit, ANSWER_BOUNDS.defaultLimitKiB),
+    // The defaults live beside the bounds, where the dialog reads them too.
+    timeout: number(def.timeout, LIMITS.request_timeout.default),
+    queueLimit: number(def.queueLimit, LIMITS.queue_limit.default),
+    answerLimit: number(def.answerLimit, LIMITS.answer_limit.default),
   };
   for (const result of [
     check('service', fields.service),

@@ -10,37 +10,48 @@
 import { DeviceError, invalidInput } from './errors';
 import { ApiVersion, check } from './limits';
 import { t } from './i18n';
-
-export type Method = 'GET' | 'POST';
-
-/** A request in the spec's terms (as nodes build them), or on the wire. */
-export interface Call {
-  method: Method;
-  endpoint: ReadonlyArray<string | number>;
-  body?: Record<string, unknown>;
-  scope?: 'module' | 'service';
-}
+import { DeviceRequest, SentRequest } from './request';
 
 export interface Translation {
   /** The wire requests, sent in order (several when one spec call needs more, e.g. notifications on 1.0). */
-  calls: Call[];
-  /** The answers of `calls` turned into the spec's answer; may throw a DeviceError. */
-  answer(answers: unknown[]): unknown;
-  /** The dialect judges the POST answers itself (e.g. 1.0's power-management `denied`). */
-  ownStatus?: boolean;
+  calls: DeviceRequest[];
+  /**
+   * The answers of `calls` (`sent`: those calls as they went out) turned into the spec's
+   * answer; throws a DeviceError when they say the request failed.
+   */
+  answer(answers: unknown[], sent: SentRequest[]): unknown;
 }
 
 export interface Dialect {
   readonly version: ApiVersion;
-  translate(call: Call): Translation;
+  translate(call: DeviceRequest): Translation;
 }
 
-const single = (call: Call, answer: (a: unknown) => unknown = (a) => a): Translation => ({
+/**
+ * Did the POST succeed? The one place that judges it: both versions answer
+ * `"status": "success"`. A version may explain another answer first (`refusal`, e.g. 1.0's
+ * power-management `denied`); anything else is not what the interface promises.
+ */
+function succeeded(answer: unknown, sent: SentRequest, refusal?: (answer: unknown) => DeviceError | undefined): unknown {
+  if ((answer as { status?: unknown } | null)?.status === 'success') return answer;
+  throw (
+    refusal?.(answer) ??
+    new DeviceError(`${sent.method} ${sent.path}: the device did not answer "status": "success"`, {
+      code: 'BAD_RESPONSE',
+      statusCode: 200,
+      method: sent.method,
+      path: sent.path,
+    })
+  );
+}
+
+/** One wire call for one spec call; a POST's answer is judged before `answer` reads it. */
+const single = (call: DeviceRequest, answer: (a: unknown) => unknown = (a) => a, refusal?: (a: unknown) => DeviceError | undefined): Translation => ({
   calls: [call],
-  answer: (answers) => answer(answers[0]),
+  answer: ([a], [sent]) => answer(call.method === 'POST' ? succeeded(a, sent, refusal) : a),
 });
 
-const key = (call: Call) => `${call.method} ${call.endpoint.map((e) => (typeof e === 'number' ? ':n' : e)).join('/')}`;
+const key = (call: DeviceRequest) => `${call.method} ${call.endpoint.map((e) => (typeof e === 'number' ? ':n' : e)).join('/')}`;
 
 /** API 0.9 is the spec: nothing to translate. */
 export const API09_DIALECT: Dialect = {
@@ -77,21 +88,18 @@ interface TooMuchPower {
   rail_12v_milliwatt?: number;
 }
 
-/** 1.0 answers power-management with `success` or `denied` and the milliwatts over budget. */
-function powerAnswerV1(answer: unknown): unknown {
+/** 1.0 answers power-management `denied` with the milliwatts over budget (else `success`). */
+function powerDeniedV1(answer: unknown): DeviceError | undefined {
   const a = (answer ?? {}) as { status?: unknown; too_much_power?: TooMuchPower };
-  if (a.status === 'success') return a;
+  if (a.status !== 'denied') return undefined;
   const over = a.too_much_power ?? {};
-  if (a.status === 'denied') {
-    const parts = [`3V3 ${over.rail_3v3_milliwatt ?? 0} mW`, `5V0 ${over.rail_5v0_milliwatt ?? 0} mW`, `12V ${over.rail_12v_milliwatt ?? 0} mW`];
-    throw new DeviceError(t('common.powerDenied', { over: parts.join(', ') }), {
-      code: 'DEVICE_ERROR',
-      statusCode: 200,
-      deviceMessage: 'denied',
-      detail: { too_much_power: over },
-    });
-  }
-  throw new DeviceError(t('common.powerNoSuccess'), { code: 'BAD_RESPONSE', statusCode: 200 });
+  const parts = [`3V3 ${over.rail_3v3_milliwatt ?? 0} mW`, `5V0 ${over.rail_5v0_milliwatt ?? 0} mW`, `12V ${over.rail_12v_milliwatt ?? 0} mW`];
+  return new DeviceError(t('common.powerDenied', { over: parts.join(', ') }), {
+    code: 'DEVICE_ERROR',
+    statusCode: 200,
+    deviceMessage: 'denied',
+    detail: { too_much_power: over },
+  });
 }
 
 /**
@@ -129,7 +137,7 @@ export const API10_DIALECT: Dialect = {
           .slice()
           .sort((a, b) => a.pin - b.pin)
           .map((e) => ({ rail: e.rail, current_milliampere: e.current }));
-        return { ...single({ ...call, body: { config } }, powerAnswerV1), ownStatus: true };
+        return single({ ...call, body: { config } }, undefined, powerDeniedV1);
       }
       case 'GET input/values':
       case 'GET input/values/current':

@@ -30,6 +30,8 @@ export interface IntLimit {
   readonly also?: readonly number[];
   readonly unit?: string;
   readonly source: string;
+  /** A setting's value when none is given: the one the runtime uses and the dialog starts with. */
+  readonly default?: number;
 }
 
 /** An integer field that takes one of a few listed values. */
@@ -76,7 +78,7 @@ export const LIMITS = {
 
   // ---- this package's own settings (not device limits, but bounded all the same) -------
   /** Per-request timeout of the config node: long enough for the driver's 10 s worst case. */
-  request_timeout: { kind: 'int', min: 100, max: 600000, unit: 'ms', source: 'package setting' },
+  request_timeout: { kind: 'int', min: 100, max: 600000, default: 5000, unit: 'ms', source: 'package setting' },
   /** notification-poll's interval: the spec says notifications arrive about 20 ms after the event. */
   notification_interval: { kind: 'int', min: 20, max: 3600000, unit: 'ms', source: 'spec, Events (≈ 20 ms latency)' },
   /** Polling of readings; 0 = only when a msg asks. */
@@ -88,13 +90,13 @@ export const LIMITS = {
   /** "Only on change": changes within this many mV (or mA, or units of the reading) are not sent. */
   deadband: { kind: 'int', min: 0, max: 100000, source: 'package setting' },
   /** Requests that may wait per module: bounds memory under a flood of msgs. */
-  queue_limit: { kind: 'int', min: 1, max: 100000, source: 'package setting' },
+  queue_limit: { kind: 'int', min: 1, max: 100000, default: 100, source: 'package setting' },
   /**
    * The most one device answer may carry, in KiB (config node "answer limit"). The largest
    * record of either API is a few KiB; the cap keeps a broken or hostile device from filling
    * the heap, and its top keeps JSON.parse of a full answer to a few ms of the event loop.
    */
-  answer_limit: { kind: 'int', min: 1, max: 256, unit: 'KiB', source: 'package setting (device records are a few KiB)' },
+  answer_limit: { kind: 'int', min: 1, max: 256, default: 64, unit: 'KiB', source: 'package setting (device records are a few KiB)' },
 
   // ---- io -------------------------------------------------------------------------------
   input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
@@ -192,8 +194,6 @@ export const FACTS = {
  * levels, the largest holds about 60 values), and far below what could hurt Node-RED.
  */
 export const ANSWER_BOUNDS = {
-  /** The answer limit a config node starts with, KiB. */
-  defaultLimitKiB: 64,
   /** Objects and arrays inside one another: Node-RED clones msgs recursively. */
   maxDepth: 16,
   /** Values (objects, arrays, strings, numbers, ...) in one answer. */

@@ -8,7 +8,8 @@ import { Conversation, Operation, Outcome } from './device-operation';
 import { ensure } from './errors';
 import { check } from './limits';
 import { boolSetting, intSetting, textSetting } from './settings';
-import { DeviceClient, DeviceResult, SentRequest } from './client';
+import { DeviceClient, DeviceResult } from './client';
+import { SentRequests, sentRequests } from './request';
 import { ChangeFilter } from './change';
 import { t } from './i18n';
 import type { NodeDef, NodeMessage } from './red';
@@ -17,13 +18,13 @@ import type { NodeDef, NodeMessage } from './red';
 export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Conversation {
   return async (client: DeviceClient): Promise<DeviceResult> => {
     const merged: Record<string, unknown> = {};
-    const requests: SentRequest[] = [];
+    const requests: SentRequests[] = [];
     for (const endpoint of endpoints) {
       const result = await client.request({ method: 'GET', endpoint });
       Object.assign(merged, result.data);
       requests.push(result.request);
     }
-    return { data: merged, request: requests.length === 1 ? requests[0] : ({ method: 'GET', path: requests.map((r) => r.path).join(', ') } as SentRequest) };
+    return { data: merged, request: sentRequests(...requests) };
   };
 }
 

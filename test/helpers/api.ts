@@ -66,8 +66,9 @@ export function wirePath(specPath: string, api: TestApi = TEST_API): string {
 type PowerEntry = { pin: number; rail: string; current: number };
 
 /**
- * A spec-form request as it goes on the wire for `api` (as `msg.request` shows it: for the
- * one spec request that takes several on 1.0, `GET notification`, the last of them).
+ * A spec-form request as it goes on the wire for `api`, as `msg.request` shows a single
+ * call. The one spec request that takes several on 1.0, `GET notification` (six, listed
+ * in `msg.request`), is refused here rather than answered with one of them.
  */
 export function wireRequest(spec: WireRequest, api: TestApi = TEST_API): WireRequest {
   const p = parts(spec.path);
@@ -77,7 +78,7 @@ export function wireRequest(spec: WireRequest, api: TestApi = TEST_API): WireReq
   const path = wirePath(spec.path, api);
   const key = `${spec.method} ${p.service} ${p.rest}`;
   if (key.endsWith(' reset') && spec.method === 'GET' && !p.rest.includes('/')) return { method: 'POST', path, body: { reset: 'yes' } };
-  if (key === 'GET io notification') return { method: 'GET', path: `${path}/6` };
+  if (key === 'GET io notification') throw new Error('GET notification is six wire calls on 1.0, not one');
   if (key === 'POST io input/analog/threshold' && body) {
     const { threshold_mV, ...others } = body;
     return withBody(path, { ...others, threshold_millivolt: threshold_mV });

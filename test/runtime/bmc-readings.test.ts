@@ -51,6 +51,11 @@ describe('bmc-readings (runtime, simulator)', function () {
         ['GET', VOLTAGE, null],
         ['GET', TEMPERATURE, null],
       ]);
+      // Both calls named, as a list: never one joined path.
+      should(out.request).eql([
+        { method: 'GET', path: wirePath(VOLTAGE) },
+        { method: 'GET', path: wirePath(TEMPERATURE) },
+      ]);
       await waitStatus('rd', 'green', 'dot', /^1V8 17\d\d mV, SoC 61(\.\d+)? °C$/);
     });
 
@@ -59,6 +64,8 @@ describe('bmc-readings (runtime, simulator)', function () {
       const out = await sendOne(outcomes, 'rd', { payload: true });
       Object.keys(out.payload as object).should.eql(['voltage_1v8', 'voltage_rtc']);
       (await wireSince(ctl)).should.eql([['GET', VOLTAGE, null]]);
+      // One call: the object itself.
+      should(out.request).eql({ method: 'GET', path: wirePath(VOLTAGE) });
     });
 
     it('temperature only, per field: one msg per field, topic = field, payload a number', async () => {

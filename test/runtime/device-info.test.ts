@@ -65,7 +65,11 @@ describe('device-info (runtime, simulator)', function () {
         payload.descriptor[field].should.be.a.String().and.not.be.empty();
       }
       should(payload.descriptor.protocol_version).have.keys('major', 'minor', 'patch');
-      should(out.request).eql({ method: 'GET', path: wirePath(`/api/${service}/0.9/${slot}/descriptor`) });
+      // Two wire calls, both named: the version record, then the descriptor.
+      should(out.request).eql([
+        { method: 'GET', path: wirePath(`/api/${service}/0.9`) },
+        { method: 'GET', path: wirePath(`/api/${service}/0.9/${slot}/descriptor`) },
+      ]);
       await waitStatus(service, 'green', 'dot', `${payload.descriptor.product_name} ${payload.descriptor.serial_code}`);
       // The three modules are different products.
       outcomes.caught.should.have.length(0);

@@ -47,7 +47,12 @@ describe('io-input (runtime, simulator)', function () {
     const out = outcomes.sent('in');
     out.should.have.length(1);
     out[0].should.containEql({ payload: { status: 'success' }, topic: 'cfg', keep: true });
-    should(out[0].request).eql(wireRequest({ method: 'POST', path: `${P}/digital/counter`, body: { pin: 2, state: 'enabled' } }));
+    // msg.request names all three calls, in the order sent.
+    should(out[0].request).eql([
+      wireRequest({ method: 'POST', path: `${P}/mode`, body: { pin: 2, mode: 'digital' } }),
+      wireRequest({ method: 'POST', path: `${P}/digital/interrupt`, body: { pin: 2, debounce_time_ms: 250, trigger: 'rising' } }),
+      wireRequest({ method: 'POST', path: `${P}/digital/counter`, body: { pin: 2, state: 'enabled' } }),
+    ]);
     await waitStatus('in', 'green', 'dot', 'pin 2 digital, rising 250 ms, counter');
   });
 

@@ -44,7 +44,10 @@ describe('io-threshold (runtime, simulator)', function () {
     const out = outcomes.sent('thr');
     out.should.have.length(1);
     out[0].should.containEql({ payload: { status: 'success' }, topic: 'arm', custom: { keep: [1, 2] } });
-    should(out[0].request).eql(wireRequest({ method: 'POST', path: THRESHOLD, body: { pin: 3, threshold_mV: 2000, trigger: 'rising' } }));
+    should(out[0].request).eql([
+      wireRequest({ method: 'POST', path: MODE, body: { pin: 3, mode: 'analog' } }),
+      wireRequest({ method: 'POST', path: THRESHOLD, body: { pin: 3, threshold_mV: 2000, trigger: 'rising' } }),
+    ]);
     const pin = (await ioModule(ctl)).pins[2];
     pin.mode.should.equal('analog');
     should(pin.threshold).eql({ mv: 2000, trigger: 'rising' });

@@ -8,7 +8,8 @@
 import http from 'http';
 import net from 'net';
 import should from 'should';
-import { API09_DIALECT, API10_DIALECT, Call, dialectFor } from '../../nodes/lib/dialects';
+import { API09_DIALECT, API10_DIALECT, dialectFor, Translation } from '../../nodes/lib/dialects';
+import type { DeviceRequest as Call } from '../../nodes/lib/request';
 import { DeviceError } from '../../nodes/lib/errors';
 import { DeviceClient } from '../../nodes/lib/client';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
@@ -23,6 +24,11 @@ function identity(call: Call) {
   const t = API09_DIALECT.translate(call);
   t.calls.should.eql([call]);
   return t;
+}
+
+/** The translation's answer to `answers`, its calls sent under `/wire/` (the client's part). */
+function answered(t: Translation, answers: unknown[]): unknown {
+  return t.answer(answers, t.calls.map((c) => ({ method: c.method, path: `/wire/${c.endpoint.join('/')}` })));
 }
 
 function refusal(action: () => unknown): DeviceError {
@@ -52,8 +58,7 @@ describe('API dialects (real-service.md §0)', function () {
       it(`${call.method} ${call.endpoint.join('/') || '(root)'} goes out as it is and its answer comes back as it is`, function () {
         const t = identity(call);
         const answer = { anything: [1, 2], status: 'success' };
-        should(t.answer([answer])).equal(answer);
-        should(t.ownStatus).not.be.true();
+        should(answered(t, [answer])).equal(answer);
       });
     }
 
@@ -69,26 +74,53 @@ describe('API dialects (real-service.md §0)', function () {
     });
   });
 
+  describe('did the POST succeed: judged once, by the dialect, the same on 0.9 and 1.0', function () {
+    const posts: Call[] = [
+      { method: 'POST', endpoint: ['output', 'state'], body: { pin: 1, state: 'high' } },
+      { method: 'POST', endpoint: ['power-management'], body: { config: [{ pin: 1, rail: '5_volt', current: 10 }] } },
+      { method: 'GET', endpoint: ['reset'] },
+    ];
+    for (const dialect of [API09_DIALECT, API10_DIALECT]) {
+      for (const call of posts.filter((c) => dialect.translate(c).calls[0].method === 'POST')) {
+        it(`${dialect.version} ${call.method} ${call.endpoint.join('/')}: an answer without "status": "success" is BAD_RESPONSE naming the call`, function () {
+          const t = dialect.translate(call);
+          for (const answer of [{ status: 'maybe' }, {}, null, 'success', [{ status: 'success' }]]) {
+            const error = refusal(() => answered(t, [answer]));
+            error.code.should.equal('BAD_RESPONSE');
+            should(error.statusCode).equal(200);
+            const path = `/wire/${t.calls[0].endpoint.join('/')}`;
+            error.message.should.equal(`POST ${path}: the device did not answer "status": "success"`);
+            should(error.cause).containEql({ method: 'POST', path });
+          }
+          should(answered(t, [{ status: 'success' }])).eql({ status: 'success' });
+        });
+      }
+    }
+    it('a GET answer has no status to judge', function () {
+      should(answered(API09_DIALECT.translate({ method: 'GET', endpoint: ['output', 'state'] }), [{ pins: [] }])).eql({ pins: [] });
+    });
+  });
+
   describe('1.0: the released services', function () {
     const v1 = (call: Call) => API10_DIALECT.translate(call);
 
     it('module reset: GET reset → POST reset {"reset":"yes"}; its answer as it is', function () {
       const t = v1({ method: 'GET', endpoint: ['reset'] });
       t.calls.should.eql([{ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } }]);
-      should(t.answer([{ status: 'success' }])).eql({ status: 'success' });
+      should(answered(t, [{ status: 'success' }])).eql({ status: 'success' });
     });
 
     it('notifications: one GET notification → GET notification/1..6; six flat records → {notification: [6 with pin]}', function () {
       const t = v1({ method: 'GET', endpoint: ['notification'] });
       t.calls.should.eql([1, 2, 3, 4, 5, 6].map((pin) => ({ method: 'GET', endpoint: ['notification', pin] })));
       const answers = [1, 2, 3, 4, 5, 6].map((pin) => ({ ...NO_ALERTS, high_current_alert: pin === 4 }));
-      should(t.answer(answers)).eql({ notification: [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, ...NO_ALERTS, high_current_alert: pin === 4 })) });
+      should(answered(t, answers)).eql({ notification: [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, ...NO_ALERTS, high_current_alert: pin === 4 })) });
     });
 
     it('threshold: threshold_mV → threshold_millivolt, the other fields kept', function () {
       const t = v1({ method: 'POST', endpoint: ['input', 'analog', 'threshold'], body: { pin: 3, threshold_mV: 2000, trigger: 'falling' } });
       t.calls.should.eql([{ method: 'POST', endpoint: ['input', 'analog', 'threshold'], body: { pin: 3, threshold_millivolt: 2000, trigger: 'falling' } }]);
-      should(t.answer([{ status: 'success' }])).eql({ status: 'success' });
+      should(answered(t, [{ status: 'success' }])).eql({ status: 'success' });
     });
 
     it('interrupt: debounce_time_ms → debounce_time_milliseconds', function () {
@@ -111,17 +143,16 @@ describe('API dialects (real-service.md §0)', function () {
         ]);
         (t.calls[0].body!.config as object[]).should.have.length(6);
         for (const entry of t.calls[0].body!.config as object[]) entry.should.have.only.keys('rail', 'current_milliampere');
-        t.ownStatus!.should.be.true();
       });
 
       it('answer "success" with too_much_power: the answer as it is', function () {
         const answer = { status: 'success', too_much_power: { rail_3v3_milliwatt: 0, rail_5v0_milliwatt: 0, rail_12v_milliwatt: 0 } };
-        should(v1(call).answer([answer])).eql(answer);
+        should(answered(v1(call), [answer])).eql(answer);
       });
 
       it('answer "denied": a DEVICE_ERROR naming the mW over budget per rail, too_much_power in the cause', function () {
         const over = { rail_3v3_milliwatt: 0, rail_5v0_milliwatt: 4200, rail_12v_milliwatt: 120 };
-        const error = refusal(() => v1(call).answer([{ status: 'denied', too_much_power: over }]));
+        const error = refusal(() => answered(v1(call), [{ status: 'denied', too_much_power: over }]));
         error.code.should.equal('DEVICE_ERROR');
         error.message.should.match(/denied/);
         error.message.should.match(/5V0 4200 mW/);
@@ -132,8 +163,8 @@ describe('API dialects (real-service.md §0)', function () {
       });
 
       it('any other answer: BAD_RESPONSE', function () {
-        refusal(() => v1(call).answer([{ status: 'maybe' }])).code.should.equal('BAD_RESPONSE');
-        refusal(() => v1(call).answer([null])).code.should.equal('BAD_RESPONSE');
+        refusal(() => answered(v1(call), [{ status: 'maybe' }])).code.should.equal('BAD_RESPONSE');
+        refusal(() => answered(v1(call), [null])).code.should.equal('BAD_RESPONSE');
       });
     });
 
@@ -146,7 +177,7 @@ describe('API dialects (real-service.md §0)', function () {
         t.calls.should.eql([{ method: 'GET', endpoint }]);
         const wire = ['voltage_millivolt', 'current_milliampere', 'digital_input', 'frequency_hertz', 'Invalid', 'voltage_millivolt'];
         const answer = { pins: wire.map((pin_type, i) => ({ pin: i + 1, pin_type, value: i })) };
-        should(t.answer([answer])).eql({
+        should(answered(t, [answer])).eql({
           pins: ['voltage_mV', 'current_mA', 'digital_input', 'frequency_hz', 'Invalid', 'voltage_mV'].map((pin_type, i) => ({ pin: i + 1, pin_type, value: i })),
         });
       }
@@ -168,7 +199,7 @@ describe('API dialects (real-service.md §0)', function () {
     it('USB hub record: port_slot_0..7 → the spec record hub_state, port_slot_2..8 (8 not available)', function () {
       const wire: Record<string, string> = { hub_state: 'enabled' };
       for (let n = 0; n <= 7; n++) wire[`port_slot_${n}`] = n < 2 ? 'not available' : n === 4 ? 'disabled' : 'enabled';
-      should(v1({ method: 'GET', endpoint: ['usbhub'] }).answer([wire])).eql({
+      should(answered(v1({ method: 'GET', endpoint: ['usbhub'] }), [wire])).eql({
         hub_state: 'enabled',
         port_slot_2: 'enabled',
         port_slot_3: 'enabled',
@@ -184,7 +215,7 @@ describe('API dialects (real-service.md §0)', function () {
       const t = v1({ method: 'GET', endpoint: ['usbhub', 'devices'] });
       t.calls.should.eql([{ method: 'GET', endpoint: ['usbhub', 'devices'] }]);
       const answer = { devices: [{ slot: 3, usb_port: 1, manufacturer: 'm', product: 'p', serial_code: 's', system_path: '/x' }] };
-      should(t.answer([answer])).eql(answer);
+      should(answered(t, [answer])).eql(answer);
     });
 
     it('version record: driver_session and device_session kept as they are', function () {
@@ -195,7 +226,7 @@ describe('API dialects (real-service.md §0)', function () {
       };
       const t = v1({ method: 'GET', endpoint: [], scope: 'service' });
       t.calls.should.eql([{ method: 'GET', endpoint: [], scope: 'service' }]);
-      should(t.answer([record])).eql(record);
+      should(answered(t, [record])).eql(record);
     });
 
     it('everything else goes out and comes back unchanged', function () {
@@ -207,7 +238,8 @@ describe('API dialects (real-service.md §0)', function () {
       ] as Call[]) {
         const t = v1(call);
         t.calls.should.eql([call]);
-        should(t.answer([{ a: 1 }])).eql({ a: 1 });
+        const answer = { status: 'success', a: 1 };
+        should(answered(t, [answer])).eql(answer);
       }
     });
   });

@@ -1,0 +1,39 @@
+/**
+ * A device request in the spec's terms, and what went on the wire for it: the types that
+ * the nodes, the client and the dialects share, written once.
+ */
+
+export type Method = 'GET' | 'POST';
+
+/**
+ * A request as a node builds it (the spec's paths and names), or a wire call as a dialect
+ * translates it: the endpoint below `<slot>/` as fixed words and integers.
+ */
+export interface DeviceRequest {
+  method: Method;
+  /** e.g. ['output', 'state'] or ['usbhub', 'port', 3]: words and validated integers only. */
+  endpoint: ReadonlyArray<string | number>;
+  body?: Record<string, unknown>;
+  /** Below the module (`<version>/<slot>/...`, the default) or the service root (`<version>/...`). */
+  scope?: 'module' | 'service';
+}
+
+/** One wire call as it was sent (no host, no headers, no credentials). */
+export interface SentRequest {
+  method: Method;
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * `msg.request`: every wire call of a msg, in the order sent. One call is the object itself
+ * (the common case reads `msg.request.path`); several are a list, so none is hidden behind
+ * the last one or a joined path.
+ */
+export type SentRequests = SentRequest | SentRequest[];
+
+/** The wire calls of several exchanges (each one call or a list) as one `msg.request`. */
+export function sentRequests(...parts: SentRequests[]): SentRequests {
+  const calls = parts.flat();
+  return calls.length === 1 ? calls[0] : calls;
+}
