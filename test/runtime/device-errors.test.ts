@@ -136,7 +136,7 @@ describe('io-output device errors (runtime, simulator)', function () {
       expectCode(error, 'DEVICE_ERROR');
       error.cause!.statusCode!.should.equal(502);
       error.cause!.deviceMessage!.should.equal('502 Bad Gateway');
-      error.message.should.match(/failed: 502 502 Bad Gateway$/);
+      error.message.should.match(/failed: 502 Bad Gateway$/);
       await ctl.serviceUp('io');
       // The next msg goes through again.
       inject({ payload: false });
