@@ -81,6 +81,11 @@ export function badResponse(message: string): DeviceError {
 }
 
 /** The few words a status dot has room for: the device's own reason first. */
+/** Whether the device refused the credentials (nginx's Basic auth in front of the services). */
+export function isRefused(error: unknown): error is DeviceError {
+  return error instanceof DeviceError && error.code === 'DEVICE_ERROR' && (error.statusCode === 401 || error.statusCode === 403);
+}
+
 /**
  * nginx titles its own pages with the status ("401 Authorization Required", "502 Bad
  * Gateway"): a message that names the status already keeps the words without it.

@@ -73,12 +73,15 @@ function fromNode(error: unknown): TransportError {
 /**
  * A kept-alive socket that the device (its nginx: `keepalive_timeout`) closed while idle can
  * be handed out just as the close is on its way: the request then meets a reset or an EOF
- * before a byte of the answer. The device never read it, so it is sent once more on a new
- * connection. Only that case: a reset after any byte of the answer, or on a new socket,
- * stays a failure (the device may have acted on the request).
+ * before a byte of the answer, one round trip after it left. The device never read it, so
+ * it is sent once more on a new connection. Only that case: a reset after any byte of the
+ * answer, on a new socket, or after the request had time to be acted on (a device that
+ * held it and then went away) stays a failure, so nothing is sent twice.
  */
-function isStaleSocket(error: unknown, reused: boolean, answered: boolean): boolean {
-  if (!reused || answered) return false;
+export const STALE_SOCKET_WINDOW_MS = 500;
+
+function isStaleSocket(error: unknown, reused: boolean, answered: boolean, elapsedMs: number): boolean {
+  if (!reused || answered || elapsedMs > STALE_SOCKET_WINDOW_MS) return false;
   const code = (error as { code?: unknown }).code;
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
@@ -107,6 +110,7 @@ export function exchange(x: Exchange): Promise<Answer> {
       setImmediate(() => finish(new TransportError(status === undefined ? 'timeout' : 'incomplete', undefined, status, received)));
     }, x.timeoutMs);
     const send = (fresh: boolean) => {
+      const sentAt = Date.now();
       const req = open(x, fresh, {
         answered: (code) => {
           status = code;
@@ -118,7 +122,7 @@ export function exchange(x: Exchange): Promise<Answer> {
       });
       current = req;
       req.on('error', (error) => {
-        if (!fresh && isStaleSocket(error, req.reusedSocket, status !== undefined)) send(true);
+        if (!fresh && isStaleSocket(error, req.reusedSocket, status !== undefined, Date.now() - sentAt)) send(true);
         else finish(fromNode(error));
       });
     };
