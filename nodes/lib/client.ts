@@ -10,7 +10,7 @@
 import http from 'http';
 import https from 'https';
 import { API_VERSIONS, ApiVersion, describe, LIMITS, Service, SERVICES } from './limits';
-import { DeviceError } from './errors';
+import { DeviceError, isRefused } from './errors';
 import { QueueFullError, RequestQueue } from './queue';
 import { dialectFor } from './dialects';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
@@ -226,6 +226,15 @@ export class DeviceClient {
     throw lastError!;
   }
 
+  /**
+   * Reads the module's descriptor, not queued: the config node's proof that the device
+   * accepts the credentials (the version root is public behind the device's nginx).
+   */
+  async readDescriptor(): Promise<unknown> {
+    const version = await this.version();
+    return this.exchange({ method: 'GET', path: `${this.rootPath(version)}/${this.slot}/descriptor` });
+  }
+
   /** Refuses everything still waiting and frees the sockets. */
   close(): void {
     this.closed = true;
@@ -273,6 +282,12 @@ export class DeviceClient {
       throw mapped;
     }
     this.options.onReachability?.();
-    return judgeAnswer(answer, where);
+    try {
+      return judgeAnswer(answer, where);
+    } catch (error) {
+      // Refused credentials concern every node of the module, not just this msg.
+      if (isRefused(error)) this.options.onReachability?.(error);
+      throw error;
+    }
   }
 }

@@ -10,7 +10,7 @@
  * as with the core MQTT broker node and are told every change.
  */
 import { DeviceClient } from './client';
-import { DeviceError, statusText } from './errors';
+import { DeviceError, isRefused, statusText } from './errors';
 import { API_VERSIONS, ApiVersion } from './limits';
 import { apiText, slotProblem } from './version-record';
 
@@ -25,6 +25,8 @@ export type ConnectionState =
       restarted?: boolean;
     }
   | { state: 'unreachable'; reason: string }
+  /** The device (its nginx) refused the config node's credentials. */
+  | { state: 'refused'; reason: string }
   | { state: 'incompatible'; reason: string }
   | { state: 'invalid'; reason: string };
 
@@ -61,6 +63,12 @@ export class Connection {
   private healthTimer?: NodeJS.Timeout;
   /** The last driver_session seen (API 1.0). */
   private session?: string;
+  /**
+   * The credentials were accepted since the last connect. The version root is public behind
+   * the device's nginx, so reading it proves nothing: on each connect one authenticated read
+   * of the module (its descriptor) does, before any node shows green.
+   */
+  private proven = false;
 
   constructor(
     readonly client: DeviceClient,
@@ -89,6 +97,14 @@ export class Connection {
     if (this.closed) return;
     if (!error) {
       if (this.current.state === 'unreachable') void this.probe();
+      return;
+    }
+    if (isRefused(error)) {
+      // A probe on its way judges its own answers (it may be the one asking).
+      if (this.probing) return;
+      this.proven = false;
+      if (this.current.state !== 'refused') this.set({ state: 'refused', reason: statusText(error) });
+      this.scheduleRetry();
       return;
     }
     if (isGone(error)) {
@@ -143,12 +159,14 @@ export class Connection {
         const restarted = session !== undefined && this.session !== undefined && session !== this.session;
         if (session !== undefined) this.session = session;
         next = { state: 'connected', apiVersion, ...(session !== undefined ? { session } : {}), ...(restarted ? { restarted } : {}) };
+        if (!this.proven) await this.proveCredentials();
       }
     } catch (error) {
       const reason = error instanceof DeviceError ? statusText(error) : String(error);
       // A 400 or 404 to the version root is an answer, not an outage: the released
       // services say "Version not compatible" to a version they do not speak.
-      next = isGone(error) ? { state: 'unreachable', reason } : { state: 'incompatible', reason };
+      next = isRefused(error) ? { state: 'refused', reason } : isGone(error) ? { state: 'unreachable', reason } : { state: 'incompatible', reason };
+      this.proven = false;
     } finally {
       this.probing = false;
     }
@@ -164,6 +182,19 @@ export class Connection {
       // Incompatible devices get updated too; keep looking, at the capped pace.
       this.scheduleRetry();
     }
+  }
+
+  /**
+   * One authenticated read. Any answer but 401/403 proves the credentials: nginx refuses
+   * them before the service is asked, so even a service's own error passed the check.
+   */
+  private async proveCredentials(): Promise<void> {
+    try {
+      await this.client.readDescriptor();
+    } catch (error) {
+      if (isRefused(error) || isGone(error)) throw error;
+    }
+    this.proven = true;
   }
 
   toString(): string {

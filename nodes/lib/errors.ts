@@ -86,10 +86,24 @@ export function badResponse(message: string): DeviceError {
 }
 
 /** The few words a status dot has room for: the device's own reason first. */
+/** Whether the device refused the credentials (nginx's Basic auth in front of the services). */
+export function isRefused(error: unknown): error is DeviceError {
+  return error instanceof DeviceError && error.code === 'DEVICE_ERROR' && (error.statusCode === 401 || error.statusCode === 403);
+}
+
+/**
+ * nginx titles its own pages with the status ("401 Authorization Required", "502 Bad
+ * Gateway"): a message that names the status already keeps the words without it.
+ */
+export function withoutStatus(text: string, status: number): string {
+  const prefix = `${status} `;
+  return text.startsWith(prefix) ? text.slice(prefix.length) : text;
+}
+
 export function statusText(error: DeviceError): string {
   // An HTTP refusal: its status and the device's words. (A 2xx refusal, like 1.0's power
   // budget `denied`, explains itself in the message.)
-  if (error.code === 'DEVICE_ERROR' && error.statusCode && error.statusCode >= 300) return `${error.statusCode} ${error.deviceMessage ?? ''}`.trim();
+  if (error.code === 'DEVICE_ERROR' && error.statusCode && error.statusCode >= 300) return `${error.statusCode} ${withoutStatus(error.deviceMessage ?? '', error.statusCode)}`.trim();
   // The method and path are in the error for Catch; the dot needs only the reason.
   return error.message.replace(/^(GET|POST) \S+?:? (failed: )?/, '');
 }

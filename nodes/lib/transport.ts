@@ -70,71 +70,122 @@ function fromNode(error: unknown): TransportError {
   return new TransportError('network', typeof code === 'string' ? code : undefined);
 }
 
+/**
+ * A kept-alive socket that the device (its nginx: `keepalive_timeout`) closed while idle can
+ * be handed out just as the close is on its way: the request then meets a reset or an EOF
+ * before a byte of the answer, one round trip after it left. The device never read it, so
+ * it is sent once more on a new connection. Only that case: a reset after any byte of the
+ * answer, on a new socket, or after the request had time to be acted on (a device that
+ * held it and then went away) stays a failure, so nothing is sent twice.
+ */
+export const STALE_SOCKET_WINDOW_MS = 500;
+
+function isStaleSocket(error: unknown, reused: boolean, answered: boolean, elapsedMs: number): boolean {
+  if (!reused || answered || elapsedMs > STALE_SOCKET_WINDOW_MS) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 export function exchange(x: Exchange): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const data = x.body === undefined ? undefined : JSON.stringify(x.body);
-    const headers: Record<string, string | number> = { ...x.headers };
-    if (data !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(data);
-    }
     let settled = false;
-    let status: number | undefined;
-    let received = 0;
+    let current: http.ClientRequest | undefined;
     const finish = (error: TransportError | undefined, answer?: Answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (error) {
         // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
-        req.destroy();
+        current?.destroy();
         reject(error);
       } else resolve(answer!);
     };
-    const secure = x.base.protocol === 'https:';
-    const req = (secure ? https : http).request(
-      {
-        // URL keeps IPv6 hosts in brackets; http.request wants them bare.
-        hostname: x.base.hostname.replace(/^\[|\]$/g, ''),
-        port: x.base.port || undefined,
-        method: x.method,
-        path: x.path,
-        headers,
-        agent: x.agent,
-      },
-      (res) => {
-        status = res.statusCode ?? 0;
-        const announced = Number(res.headers['content-length']);
-        if (announced > x.maxBytes) {
-          finish(new TransportError('too-large', undefined, status, announced));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > x.maxBytes) finish(new TransportError('too-large', undefined, status, received));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          const type = String(res.headers['content-type'] ?? '').toLowerCase();
-          finish(undefined, { status: status!, type, text: Buffer.concat(chunks).toString('utf8') });
-        });
-        const cutOff = () => finish(new TransportError('cut-off', undefined, status, received));
-        res.on('error', cutOff);
-        res.on('aborted', cutOff);
-        res.on('close', () => {
-          if (!res.complete) cutOff();
-        });
-      },
-    );
-    // One timer for the whole exchange: connect, send, wait and read. Timers run before the
-    // poll phase: when the loop was busy past the deadline, an answer may be waiting in the
-    // socket already, so let one poll phase read it before calling it a timeout (a burst of
-    // 100,000 msgs once counted 2 answered requests as TIMEOUT).
+    // One timer for the whole exchange (a retry included): connect, send, wait and read.
+    // Timers run before the poll phase: when the loop was busy past the deadline, an answer
+    // may be waiting in the socket already, so let one poll phase read it before calling it
+    // a timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
+    let status: number | undefined;
+    let received = 0;
     const timer = setTimeout(() => {
       setImmediate(() => finish(new TransportError(status === undefined ? 'timeout' : 'incomplete', undefined, status, received)));
     }, x.timeoutMs);
-    req.on('error', (error) => finish(fromNode(error)));
-    req.end(data);
+    const send = (fresh: boolean) => {
+      const sentAt = Date.now();
+      const req = open(x, fresh, {
+        answered: (code) => {
+          status = code;
+        },
+        received: (bytes) => {
+          received = bytes;
+        },
+        finish,
+      });
+      current = req;
+      req.on('error', (error) => {
+        if (!fresh && isStaleSocket(error, req.reusedSocket, status !== undefined, Date.now() - sentAt)) send(true);
+        else finish(fromNode(error));
+      });
+    };
+    send(false);
   });
+}
+
+interface Progress {
+  answered(status: number): void;
+  received(bytes: number): void;
+  finish(error: TransportError | undefined, answer?: Answer): void;
+}
+
+/** Sends the request once: on the agent's sockets, or on a new connection of its own (`fresh`). */
+function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
+  const data = x.body === undefined ? undefined : JSON.stringify(x.body);
+  const headers: Record<string, string | number> = { ...x.headers };
+  if (data !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = Buffer.byteLength(data);
+  }
+  const secure = x.base.protocol === 'https:';
+  // A fresh connection borrows the agent's TLS options but not its pool of sockets.
+  const { ca, cert, key, passphrase, servername, rejectUnauthorized } = (x.agent as unknown as { options?: https.RequestOptions }).options ?? {};
+  const tls = secure ? { ca, cert, key, passphrase, servername, rejectUnauthorized } : {};
+  const req = (secure ? https : http).request(
+    {
+      ...(fresh ? { ...tls, agent: false } : { agent: x.agent }),
+      // URL keeps IPv6 hosts in brackets; http.request wants them bare.
+      hostname: x.base.hostname.replace(/^\[|\]$/g, ''),
+      port: x.base.port || undefined,
+      method: x.method,
+      path: x.path,
+      headers,
+    },
+    (res) => {
+      const status = res.statusCode ?? 0;
+      p.answered(status);
+      const announced = Number(res.headers['content-length']);
+      if (announced > x.maxBytes) {
+        p.finish(new TransportError('too-large', undefined, status, announced));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        p.received(received);
+        if (received > x.maxBytes) p.finish(new TransportError('too-large', undefined, status, received));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        const type = String(res.headers['content-type'] ?? '').toLowerCase();
+        p.finish(undefined, { status, type, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      const cutOff = () => p.finish(new TransportError('cut-off', undefined, status, received));
+      res.on('error', cutOff);
+      res.on('aborted', cutOff);
+      res.on('close', () => {
+        if (!res.complete) cutOff();
+      });
+    },
+  );
+  req.end(data);
+  return req;
 }

@@ -4,7 +4,7 @@
  * printable, linear); everything else in a message is ours (method, wire path, host).
  */
 import { errorMessage, parseAnswer, printable } from './answer';
-import { DeviceError } from './errors';
+import { DeviceError, withoutStatus } from './errors';
 import { ANSWER_BOUNDS } from './limits';
 import type { Answer, TransportError } from './transport';
 
@@ -72,8 +72,9 @@ export function judgeAnswer(answer: Answer, w: Where): unknown {
       throw bad(w, status, `an error answer (${status}) of ${bytes} bytes, larger than any device error (${kib(ANSWER_BOUNDS.maxErrorBytes)})`);
     }
     const deviceMessage = errorMessage(text, parseAnswer(text));
+    const words = withoutStatus(deviceMessage, status);
     const hint = status === 401 ? ` (the device refused the credentials: check the ${w.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
-    throw new DeviceError(`${method} ${path} failed: ${status}${deviceMessage ? ` ${deviceMessage}` : ''}${hint}`, {
+    throw new DeviceError(`${method} ${path} failed: ${status}${words ? ` ${words}` : ''}${hint}`, {
       code: 'DEVICE_ERROR',
       statusCode: status,
       deviceMessage,

@@ -21,7 +21,7 @@ import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage } from '../../nodes/lib/red';
 import { ActionDef, CaughtMsg, ioFlow, lastSeq, Outcomes, send } from './io-nodes';
 import { deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
-import { httpJson, LogEntry, SimControl } from './sim-control';
+import { httpJson, isProbe, LogEntry, SimControl } from './sim-control';
 
 export type { ActionDef, CaughtMsg };
 export { Outcomes };
@@ -78,9 +78,9 @@ export async function loadBmcPower(
   return outcomes;
 }
 
-/** Device requests after seq `since` (version-record probes left out). */
+/** Device requests after seq `since` (the config node's probes left out). */
 export async function deviceRequests(ctl: SimControl, since = 0): Promise<LogEntry[]> {
-  return (await ctl.log(since)).filter((e) => !/^\/api\/[a-z]+\/\d+\.\d+$/.test(e.path));
+  return (await ctl.log(since)).filter((e) => !isProbe(e));
 }
 
 /** Device requests after `since` as [method, path, body] rows. */

@@ -67,6 +67,14 @@ export interface FaultRule {
   body?: 'truncated' | 'nonjson' | 'empty';
 }
 
+/**
+ * The config node's own reads on connect: the version record (`/api/<svc>/<ver>`) and the
+ * descriptor read that proves the credentials. Tests of what nodes send leave them out.
+ */
+export function isProbe(e: Pick<LogEntry, 'method' | 'path'>): boolean {
+  return /^\/api\/[a-z]+\/\d+\.\d+(\/\d+\/descriptor)?$/.test(e.path) && e.method === 'GET';
+}
+
 /** The control API of one running simulator. */
 export class SimControl {
   constructor(readonly sim: Simulator) {}
@@ -111,9 +119,9 @@ export class SimControl {
     return (await this.call('GET', `/sim/log?since=${since}`)).entries;
   }
 
-  /** Device requests other than the version record (the config node's probe). */
+  /** Device requests other than the config node's connection probes (see isProbe). */
   async requests(): Promise<LogEntry[]> {
-    return (await this.log()).filter((e) => !/^\/api\/[a-z]+\/\d+\.\d+$/.test(e.path));
+    return (await this.log()).filter((e) => !isProbe(e));
   }
 
   state(): Promise<any> {

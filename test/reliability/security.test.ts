@@ -112,7 +112,9 @@ describe('reliability: security (runtime, simulator)', function () {
 
     it('a wrong password: one clear 401 error at Catch naming the credentials, red status', async () => {
       const outcomes = await loadCollect(flow(), creds('wrong-password'), [TLS_MODULE, ...ALL_MODULES]);
-      await waitConnected('dev'); // the version root stays public, as on a device
+      // The version root stays public, as on a device: the config node proves the
+      // credentials with one read of the descriptor, and every node shows the refusal.
+      await waitAllStatus(['read'], isRed(/^credentials refused: 401 Unauthorized$/), 'red: credentials refused');
       const fate = await readOnce(outcomes);
       fate.errors.should.have.length(1);
       const error = fate.errors[0].error;
@@ -121,8 +123,8 @@ describe('reliability: security (runtime, simulator)', function () {
       error.message.should.equal(
         'DeviceError: GET /api/io/0.9/2/input/values failed: 401 Unauthorized (the device refused the credentials: check the user name and password of the config node)',
       );
-      await waitAllStatus(['read'], isRed(/^401 Unauthorized/), 'red: 401 Unauthorized');
-      sim.log.entries().filter((e) => e.status === 401).map((e) => e.path).should.eql(['/api/io/0.9/2/input/values']);
+      await waitAllStatus(['read'], isRed(/^credentials refused: 401 Unauthorized$/), 'still red: credentials refused');
+      sim.log.entries().filter((e) => e.status === 401).map((e) => e.path).should.eql(['/api/io/0.9/2/descriptor', '/api/io/0.9/2/input/values']);
     });
 
     it('the CA not given: the certificate is refused (UNREACHABLE, "not trusted"), nothing reaches the device', async () => {
@@ -163,7 +165,7 @@ describe('reliability: security (runtime, simulator)', function () {
         // A wrong token: 401 with the hint to check the token.
         await helper.unload();
         outcomes = await loadCollect(reliabilityFlow([ioRead()], [tlsNode('tls', true), device('tls')]), { dev: { token: 'not-the-token' }, tls: { cadata: certs.selfCert } }, [TLS_MODULE, ...ALL_MODULES]);
-        await waitConnected('dev');
+        await waitAllStatus(['read'], isRed(/^credentials refused/), 'red: credentials refused');
         fate = await readOnce(outcomes);
         fate.errors[0].error.message.should.match(/failed: 401 Unauthorized \(the device refused the credentials: check the token of the config node\)$/);
       } finally {

@@ -55,9 +55,10 @@ describe('modular-device config node (runtime, simulator)', function () {
         state.session.should.match(/^[A-Z0-9]{64}$/);
         state.should.eql({ state: 'connected', apiVersion: '1.0', session: state.session });
       } else state.should.eql({ state: 'connected', apiVersion: '0.9' });
-      // "auto" asks the newest version first: a 0.9 device refuses 1.0 with 400.
+      // "auto" asks the newest version first: a 0.9 device refuses 1.0 with 400. Then one
+      // read of the descriptor proves the credentials (the version root is public).
       (await ctl.wireLog()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql(
-        IS_API10 ? ['GET /api/io/1.0 200'] : ['GET /api/io/1.0 400', 'GET /api/io/0.9 200'],
+        IS_API10 ? ['GET /api/io/1.0 200', 'GET /api/io/1.0/2/descriptor 200'] : ['GET /api/io/1.0 400', 'GET /api/io/0.9 200', 'GET /api/io/0.9/2/descriptor 200'],
       );
     });
 
@@ -116,7 +117,7 @@ describe('modular-device config node (runtime, simulator)', function () {
     it('a fixed API version needs no detection and connects the same', async () => {
       await loadFlow(ioFlow({ url: sim.url, apiVersion: TEST_API }));
       await waitStatus('out', 'green', 'ring', CONNECTED);
-      (await ctl.wireLog()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql([`GET ${ROOT} 200`]);
+      (await ctl.wireLog()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql([`GET ${ROOT} 200`, `GET ${ROOT}/2/descriptor 200`]);
     });
   });
 

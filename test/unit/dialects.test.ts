@@ -318,7 +318,7 @@ describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
       await waitStatus('info', 'green', 'ring', `connected (API ${api})`);
       device().connection!.state.should.containEql({ state: 'connected', apiVersion: api });
       // Newest first: a 0.9 device answers 1.0 with 400 and is asked again in 0.9.
-      (await ctls[api].wireLog()).map((e) => `${e.path} ${e.status}`).should.eql(api === '1.0' ? ['/api/io/1.0 200'] : ['/api/io/1.0 400', '/api/io/0.9 200']);
+      (await ctls[api].wireLog()).map((e) => `${e.path} ${e.status}`).should.eql(api === '1.0' ? ['/api/io/1.0 200', '/api/io/1.0/2/descriptor 200'] : ['/api/io/1.0 400', '/api/io/0.9 200', '/api/io/0.9/2/descriptor 200']);
     });
   }
 
