@@ -1,7 +1,7 @@
 /**
  * The HTTP server: body reading with a size cap, the /sim control API, services down
  * (nginx 502), fault injection, dispatch to the dialect's router, the request log.
- * Node's own http module only; no timers left behind (latency timers are tracked).
+ * Node's own http module only; no timers left behind (fault timers are tracked).
  */
 import http, { IncomingMessage, ServerResponse } from 'http';
 import https from 'https';
@@ -119,6 +119,15 @@ export class SimServer {
     });
   }
 
+  /** Runs `action` after `ms`, unless the server stops first. */
+  private later(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
   private destroySockets(): void {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
@@ -193,20 +202,18 @@ export class SimServer {
         }
         log.add(received, method, pathname, logged, status);
       };
-      if (fault?.latency_ms) {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          answer();
-        }, fault.latency_ms);
-        this.timers.add(timer);
-      } else answer();
+      if (fault?.latency_ms) this.later(fault.latency_ms, answer);
+      else answer();
     } catch (error) {
       // A bug must not take the simulator down: answer 500 and keep serving.
       send(res, 500, envelope(500, `simulator error: ${(error as Error).message}`));
     }
   }
 
-  /** Answers a device API request, applying a fault if one matched; returns the status (0 = reset). */
+  /**
+   * Answers a device API request, applying a fault if one matched; returns the status
+   * (0 = no answer: reset before, or answer dropped after processing).
+   */
   private answerDevice(req: IncomingMessage, res: ServerResponse, method: string, segments: string[], body: ParsedBody, fault?: FaultRule): number {
     if (res.destroyed) return 0;
     if (fault?.reset) {
@@ -221,7 +228,12 @@ export class SimServer {
     this.parts.device.tick(now);
     const request = { method, segments, body, accept: req.headers.accept };
     const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, request, now);
-    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);
-    return answer.status;
+    const deliver = (): void => {
+      if (fault?.drop_answer) req.socket.destroy();
+      else send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);
+    };
+    if (fault?.answer_delay_ms) this.later(fault.answer_delay_ms, deliver);
+    else deliver();
+    return fault?.drop_answer ? 0 : answer.status;
   }
 }
