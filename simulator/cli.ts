@@ -2,10 +2,11 @@
 /**
  * modular-device-sim --port 8080 [--host 127.0.0.1] [--api 0.9|1.0] [--modules bmc:0,power:1,io:2,io:3] [--fan-delay 3000]
  *   [--tls-key key.pem --tls-cert cert.pem] [--user name --password pw | --token t]
+ *   [--nginx] [--keepalive-timeout ms] [--keepalive-requests n] [--keepalive-header s]
  */
 import fs from 'fs';
 import { Service, SERVICES } from './facts';
-import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, startSimulator } from './index';
+import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, NGINX_DEFAULTS, NginxOptions, startSimulator } from './index';
 
 const USAGE = `Usage: modular-device-sim [options]
 
@@ -24,6 +25,13 @@ Options:
   --password <pw>   ... and this password (needs --user)
   --token <token>   require 'Authorization: Bearer <token>' instead
                     (auth applies to every /api request but the version roots)
+  --nginx           behave like the device's nginx: its keep-alive handling below, and
+                    with auth only /api/<svc>/<ver> public and nginx's 401 page
+  --keepalive-timeout <ms>   close idle kept-alive connections after this (default
+                    ${NGINX_DEFAULTS.keepAliveTimeoutMs}; 0 = no keep-alive); implies --nginx
+  --keepalive-requests <n>   the nth answer on a connection closes it (default
+                    ${NGINX_DEFAULTS.keepAliveRequests}); implies --nginx
+  --keepalive-header <s>     announce 'Keep-Alive: timeout=<s>' (default: none); implies --nginx
   --help            show this text
 `;
 
@@ -52,6 +60,7 @@ async function main(argv: string[]): Promise<void> {
   let modules = DEFAULT_MODULES.map((m) => ({ ...m }));
   let fanApplyDelayMs = DEFAULT_FAN_APPLY_DELAY_MS;
   let api: '0.9' | '1.0' = '0.9';
+  let nginx: NginxOptions | undefined;
   const secure: Record<'tlsKey' | 'tlsCert' | 'user' | 'password' | 'token', string | undefined> = {
     tlsKey: undefined,
     tlsCert: undefined,
@@ -79,6 +88,10 @@ async function main(argv: string[]): Promise<void> {
     else if (arg === '--user') secure.user = value(arg, argv[++i]);
     else if (arg === '--password') secure.password = value(arg, argv[++i]);
     else if (arg === '--token') secure.token = value(arg, argv[++i]);
+    else if (arg === '--nginx') nginx ??= {};
+    else if (arg === '--keepalive-timeout') nginx = { ...nginx, keepAliveTimeoutMs: integer(arg, argv[++i]) };
+    else if (arg === '--keepalive-requests') nginx = { ...nginx, keepAliveRequests: integer(arg, argv[++i]) };
+    else if (arg === '--keepalive-header') nginx = { ...nginx, keepAliveHeaderS: integer(arg, argv[++i]) };
     else fail(`unknown option ${arg}`);
   }
   if (port > 65535) fail('--port must be at most 65535');
@@ -95,11 +108,11 @@ async function main(argv: string[]): Promise<void> {
 
   let sim;
   try {
-    sim = await startSimulator({ port, host, modules, fanApplyDelayMs, api, tls, auth });
+    sim = await startSimulator({ port, host, modules, fanApplyDelayMs, api, tls, auth, nginx });
   } catch (error) {
     fail((error as Error).message);
   }
-  process.stdout.write(`modular-device-sim listening on ${sim.url} (API ${api})\n`);
+  process.stdout.write(`modular-device-sim listening on ${sim.url} (API ${api}${nginx ? ', behind nginx' : ''})\n`);
   for (const m of [...modules].sort((a, b) => a.slot - b.slot)) {
     process.stdout.write(`  slot ${m.slot}: ${m.service}  ${sim.url}/api/${m.service}/${api}/${m.slot}/descriptor\n`);
   }

@@ -1,6 +1,9 @@
 /**
  * Fault injection on device API requests: latency, an error status, a connection reset or
  * a mangled body, on chosen paths and methods, for a number of requests or until removed.
+ * `latency_ms` and `reset` act before the device sees the request; `answer_delay_ms` and
+ * `drop_answer` act after it processed it (state changed, notification flags cleared), the
+ * case where an answer the client never gets loses what the device handed out.
  */
 import { checkShape, ObjectSchema } from './schema';
 
@@ -19,6 +22,10 @@ export interface FaultRule {
   readonly message?: string;
   readonly reset?: boolean;
   readonly body?: BodyFault;
+  /** Process the request, then hold the answer this long. */
+  readonly answer_delay_ms?: number;
+  /** Process the request, then destroy the connection without answering (after answer_delay_ms, if set). */
+  readonly drop_answer?: boolean;
   hits: number;
 }
 
@@ -31,6 +38,8 @@ const FAULT_SCHEMA: ObjectSchema = {
   message: { type: 'string', optional: true },
   reset: { type: 'bool', optional: true },
   body: { type: 'string', optional: true },
+  answer_delay_ms: { type: 'u32', optional: true },
+  drop_answer: { type: 'bool', optional: true },
 };
 
 /** Longest injectable latency: long enough for any client timeout test, short enough to end. */
@@ -48,12 +57,17 @@ export class Faults {
     const b = input as Record<string, any>;
     if (b.path.length === 0) return 'path must be a non-empty substring of the request path, or "*"';
     if (b.count === 0) return 'count must be at least 1 (omit it for unlimited)';
-    if (b.latency_ms !== undefined && b.latency_ms > MAX_LATENCY_MS) return `latency_ms must be at most ${MAX_LATENCY_MS}`;
+    for (const field of ['latency_ms', 'answer_delay_ms']) {
+      if (b[field] !== undefined && b[field] > MAX_LATENCY_MS) return `${field} must be at most ${MAX_LATENCY_MS}`;
+    }
     if (b.status !== undefined && (b.status < 100 || b.status > 599)) return 'status must be an HTTP status from 100 to 599';
     if (b.body !== undefined && b.body !== null && !BODY_FAULTS.includes(b.body)) return `body must be one of ${BODY_FAULTS.join(', ')}`;
-    const effects = [b.status !== undefined && b.status !== null, b.reset === true, b.body !== undefined && b.body !== null];
-    if (effects.filter(Boolean).length > 1) return 'give at most one of status, reset and body';
-    if (!effects.some(Boolean) && !b.latency_ms) return 'a fault needs latency_ms, status, reset or body';
+    const unprocessed = [b.status !== undefined && b.status !== null, b.reset === true];
+    const effects = [...unprocessed, b.body !== undefined && b.body !== null, b.drop_answer === true];
+    if (effects.filter(Boolean).length > 1) return 'give at most one of status, reset, body and drop_answer';
+    // Without processing there is no answer of the device's to hold back: latency_ms is the delay then.
+    if (unprocessed.some(Boolean) && b.answer_delay_ms) return 'answer_delay_ms needs a processed request: not with status or reset (use latency_ms)';
+    if (!effects.some(Boolean) && !b.latency_ms && !b.answer_delay_ms) return 'a fault needs latency_ms, answer_delay_ms, status, reset, body or drop_answer';
     const rule: FaultRule = {
       id: String(this.nextId++),
       path: b.path,
@@ -64,6 +78,8 @@ export class Faults {
       message: b.message ?? undefined,
       reset: b.reset === true ? true : undefined,
       body: b.body ?? undefined,
+      answer_delay_ms: b.answer_delay_ms || undefined,
+      drop_answer: b.drop_answer === true ? true : undefined,
       hits: 0,
     };
     this.rules.push(rule);

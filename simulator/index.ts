@@ -9,10 +9,11 @@ import { API10 } from './api10';
 import { checkFanDelay, checkModules, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, Device, ModuleSpec } from './device';
 import { Faults } from './faults';
 import { DEFAULT_LOG_CAPACITY, LogEntry, RequestLog, RingLog } from './log';
+import { NGINX_DEFAULTS, NginxOptions, nginxSettings } from './nginx';
 import { SimAuth, SimServer } from './server';
 
-export type { LogEntry, RequestLog, ModuleSpec, SimAuth };
-export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_LOG_CAPACITY };
+export type { LogEntry, RequestLog, ModuleSpec, SimAuth, NginxOptions };
+export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_LOG_CAPACITY, NGINX_DEFAULTS };
 
 export interface SimulatorOptions {
   /** TCP port; 0 (default) = an ephemeral port, read it from `port`. */
@@ -34,6 +35,13 @@ export interface SimulatorOptions {
    * /api request except the version roots /api/<svc>/<ver>; others get 401.
    */
   auth?: SimAuth;
+  /**
+   * Behave like the device's nginx (`true` for its defaults): idle keep-alive connections
+   * closed after keepAliveTimeoutMs (75 s), `Connection: close` on the keepAliveRequests-th
+   * answer of a connection (1000), `Keep-Alive: timeout=<keepAliveHeaderS>` only when set;
+   * with `auth`, only the version root public and nginx's HTML page for 401.
+   */
+  nginx?: true | NginxOptions;
 }
 
 export interface Simulator {
@@ -62,7 +70,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log = new RingLog(options.logCapacity ?? DEFAULT_LOG_CAPACITY);
   if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0') throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
   const dialect = options.api === '1.0' ? API10 : API09;
-  const server = new SimServer({ device, log, faults: new Faults(), dialect, tls: options.tls, auth: options.auth });
+  const nginx = options.nginx ? nginxSettings(options.nginx) : undefined;
+  const server = new SimServer({ device, log, faults: new Faults(), dialect, tls: options.tls, auth: options.auth, nginx });
   const port = await server.listen(options.port ?? 0, host);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let state: 'running' | 'paused' | 'closed' = 'running';

@@ -1,7 +1,8 @@
 /**
- * The HTTP server: body reading with a size cap, the /sim control API, services down
- * (nginx 502), fault injection, dispatch to the dialect's router, the request log.
- * Node's own http module only; no timers left behind (latency timers are tracked).
+ * The HTTP server: body reading with a size cap, the /sim control API, auth and services
+ * down (nginx's 401 and 502), nginx's keep-alive when asked, fault injection, dispatch to
+ * the dialect's router, the request log. Node's own http module only; no timers left
+ * behind (fault timers are tracked).
  */
 import http, { IncomingMessage, ServerResponse } from 'http';
 import https from 'https';
@@ -11,16 +12,13 @@ import { Device } from './device';
 import { envelope } from './errors';
 import { Faults, FaultRule, mangle } from './faults';
 import { RingLog } from './log';
+import { BAD_GATEWAY_HTML, isPublicRoot, KeepAlive, NginxSettings, UNAUTHORIZED_HTML } from './nginx';
 import { Dialect, handleDeviceRequest, ParsedBody, segmentsOf, serviceOf } from './router';
 
 /** Bodies above this answer 413 (the released services' JSON limit, real-service.md §2). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Beyond this we stop draining and drop the connection: nobody needs 16 MiB read to learn "413". */
 const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
-
-/** What nginx answers when the upstream service is down. */
-const BAD_GATEWAY_HTML =
-  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 const NO_BODY: ParsedBody = { kind: 'none' };
 
@@ -33,6 +31,8 @@ export interface ServerParts {
   readonly tls?: { key: string | Buffer; cert: string | Buffer };
   /** Require these credentials on every /api request but the version roots, as nginx does on a device. */
   readonly auth?: SimAuth;
+  /** Behave like the device's nginx: its keep-alive handling, its public root and 401 page. */
+  readonly nginx?: NginxSettings;
 }
 
 /** Basic auth (user name and password) or a bearer token. */
@@ -43,9 +43,12 @@ function expectedAuthorization(auth: SimAuth): string {
   return 'token' in auth ? `Bearer ${auth.token}` : `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
 }
 
-/** A version root `/api/<svc>/<ver>` stays public, like nginx in front of the released services. */
-function needsAuth(segments: readonly string[]): boolean {
-  return segments[0] === 'api' && segments.length !== 3;
+/**
+ * A version root `/api/<svc>/<ver>` stays public, like nginx in front of the released
+ * services; without the nginx mode any three-segment /api path counts as one, as before.
+ */
+function needsAuth(segments: readonly string[], pathname: string, nginx: boolean): boolean {
+  return nginx ? !isPublicRoot(pathname) : segments[0] === 'api' && segments.length !== 3;
 }
 
 /** Bytes that are not UTF-8 are refused, as Rocket's string read refuses them; a BOM is kept (and is bad JSON). */
@@ -78,10 +81,15 @@ export class SimServer {
   readonly http: http.Server;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly keepAlive?: KeepAlive;
 
   constructor(private readonly parts: ServerParts) {
     const handler = (req: IncomingMessage, res: ServerResponse): void => this.onRequest(req, res);
     this.http = parts.tls ? https.createServer({ keepAlive: true, key: parts.tls.key, cert: parts.tls.cert }, handler) : http.createServer({ keepAlive: true }, handler);
+    if (parts.nginx) {
+      this.keepAlive = new KeepAlive(parts.nginx);
+      this.keepAlive.install(this.http);
+    }
     this.http.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -119,6 +127,15 @@ export class SimServer {
     });
   }
 
+  /** Runs `action` after `ms`, unless the server stops first. */
+  private later(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
   private destroySockets(): void {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
@@ -126,6 +143,7 @@ export class SimServer {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const received = Date.now();
+    this.keepAlive?.onRequest(req, res);
     // Requests without a body (the hot path: GET input/values) skip the chunk machinery.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       req.resume();
@@ -171,9 +189,11 @@ export class SimServer {
         return;
       }
       const logged = body.kind === 'json' ? body.value : null;
-      if (this.parts.auth && needsAuth(segments) && req.headers.authorization !== expectedAuthorization(this.parts.auth)) {
-        res.setHeader('WWW-Authenticate', `${'token' in this.parts.auth ? 'Bearer' : 'Basic'} realm="modular-device"`);
-        send(res, 401, envelope(401));
+      const { auth, nginx } = this.parts;
+      if (auth && needsAuth(segments, pathname, nginx !== undefined) && req.headers.authorization !== expectedAuthorization(auth)) {
+        res.setHeader('WWW-Authenticate', `${'token' in auth ? 'Bearer' : 'Basic'} realm="modular-device"`);
+        if (nginx) send(res, 401, UNAUTHORIZED_HTML, 'text/html');
+        else send(res, 401, envelope(401));
         log.add(received, method, pathname, logged, 401);
         return;
       }
@@ -193,20 +213,18 @@ export class SimServer {
         }
         log.add(received, method, pathname, logged, status);
       };
-      if (fault?.latency_ms) {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          answer();
-        }, fault.latency_ms);
-        this.timers.add(timer);
-      } else answer();
+      if (fault?.latency_ms) this.later(fault.latency_ms, answer);
+      else answer();
     } catch (error) {
       // A bug must not take the simulator down: answer 500 and keep serving.
       send(res, 500, envelope(500, `simulator error: ${(error as Error).message}`));
     }
   }
 
-  /** Answers a device API request, applying a fault if one matched; returns the status (0 = reset). */
+  /**
+   * Answers a device API request, applying a fault if one matched; returns the status
+   * (0 = no answer: reset before, or answer dropped after processing).
+   */
   private answerDevice(req: IncomingMessage, res: ServerResponse, method: string, segments: string[], body: ParsedBody, fault?: FaultRule): number {
     if (res.destroyed) return 0;
     if (fault?.reset) {
@@ -221,7 +239,12 @@ export class SimServer {
     this.parts.device.tick(now);
     const request = { method, segments, body, accept: req.headers.accept };
     const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, request, now);
-    send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);
-    return answer.status;
+    const deliver = (): void => {
+      if (fault?.drop_answer) req.socket.destroy();
+      else send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);
+    };
+    if (fault?.answer_delay_ms) this.later(fault.answer_delay_ms, deliver);
+    else deliver();
+    return fault?.drop_answer ? 0 : answer.status;
   }
 }
