@@ -18,7 +18,7 @@ import { expectRefused, sendOne, wireSince } from './bmc-power';
 import { lastSeq } from './io-nodes';
 import { deviceNode, waitConnected } from './node-red';
 import { loadCollect, reliabilityFlow, SLOT } from './reliability';
-import { SimControl } from './sim-control';
+import { SimControl, simulatorSuite } from './sim-control';
 
 export type Service = 'io' | 'bmc' | 'power';
 
@@ -162,4 +162,16 @@ export function title(c: FieldCase): string {
   const others = (c.refusedSaying ?? []).map((r) => r.value);
   if (c.label) return `${c.node.type} ${c.field}: ${c.label}`;
   return `${c.node.type} ${c.field}: ${list(c.accepted)} reach the device as given; ${list([...c.refused, ...others])} refused, nothing sent`;
+}
+
+/** A mocha suite of cases: a simulator of the API under test, one test per case. */
+export function fieldSuite(name: string, cases: FieldCase[]): void {
+  describe(name, function () {
+    this.timeout(30000);
+    let ctl: SimControl;
+    simulatorSuite((_s, c) => {
+      ctl = c;
+    }, { server: true });
+    for (const c of cases) it(title(c), () => runCase(ctl, c));
+  });
 }

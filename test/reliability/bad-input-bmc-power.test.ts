@@ -12,8 +12,7 @@
  */
 import type { NodeMessage } from '../../nodes/lib/red';
 import { IS_API10 } from '../helpers/api';
-import { boolCase, FieldCase, intCase, NodeUnderTest, Refusal, runCase, title, wordCase } from '../helpers/field-cases';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { boolCase, FieldCase, fieldSuite, intCase, NodeUnderTest, Refusal, wordCase } from '../helpers/field-cases';
 
 // "from msg.operation", confirmed: every operation a case needs can be chosen by its msg.
 const WATCHDOG: NodeUnderTest = {
@@ -106,12 +105,4 @@ const CASES: FieldCase[] = [
   }),
 ];
 
-describe('reliability: bad input to the bmc and power nodes, case by case (runtime, simulator)', function () {
-  this.timeout(30000);
-  let ctl: SimControl;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  }, { server: true });
-
-  for (const c of CASES) it(title(c), () => runCase(ctl, c));
-});
+fieldSuite('reliability: bad input to the bmc and power nodes, case by case (runtime, simulator)', CASES);

@@ -10,8 +10,7 @@
  * value both APIs accept), the case says so. The same cases run on 0.9 and on 1.0 (MD_API).
  */
 import type { NodeMessage } from '../../nodes/lib/red';
-import { FieldCase, intCase, NodeUnderTest, Req, runCase, title, wordCase } from '../helpers/field-cases';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { FieldCase, fieldSuite, intCase, NodeUnderTest, Req, wordCase } from '../helpers/field-cases';
 
 const OUTPUT: NodeUnderTest = {
   type: 'io-output',
@@ -141,12 +140,4 @@ const CASES: FieldCase[] = [
   },
 ];
 
-describe('reliability: bad input to the io nodes, case by case (runtime, simulator)', function () {
-  this.timeout(30000);
-  let ctl: SimControl;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  }, { server: true });
-
-  for (const c of CASES) it(title(c), () => runCase(ctl, c));
-});
+fieldSuite('reliability: bad input to the io nodes, case by case (runtime, simulator)', CASES);
