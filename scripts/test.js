@@ -23,8 +23,15 @@ const mocha = require.resolve('mocha/bin/mocha.js', { paths: [root] });
 const STRICT = ['--forbid-only', '--forbid-pending'];
 /** The runtime suite alone, without .mocharc.json's spec list (which would add every suite). */
 const RUNTIME_ONLY = ['--no-config', '--timeout', '10000', '--reporter', 'spec', ...STRICT, 'dist/test/runtime/**/*.test.js'];
-/** What runs again on API 1.0: the runtime suite, and the reliability suites that talk to a device in every way it can fail. */
-const API10 = [...RUNTIME_ONLY, 'dist/test/reliability/faults.test.js', 'dist/test/reliability/load.test.js'];
+/** What runs again on API 1.0: the runtime suite, the reliability suites that talk to a device in every way it can fail, and bad input. */
+const API10 = [
+  ...RUNTIME_ONLY,
+  'dist/test/reliability/faults.test.js',
+  'dist/test/reliability/load.test.js',
+  'dist/test/reliability/bad-input-io.test.js',
+  'dist/test/reliability/bad-input-bmc-power.test.js',
+  'dist/test/reliability/bad-input-invariants.test.js',
+];
 
 /** Runs a command, passing its output through; resolves with exit code and mocha's counts. */
 function run(command, args, env = {}) {

@@ -149,12 +149,13 @@ export const LIMITS = {
   // ---- power ----------------------------------------------------------------------------
   /**
    * Current limits in mA. The spec states exclusive bounds ("greater than 1000 and less
-   * than 5950") yet its own sample sets the bound values; the released services accept the
-   * bounds inclusively (real §0 and §3.4: "Valid limit_3v3 range 1000 - 5950"). We accept them.
+   * than 5950"); its sample sets the upper values themselves, and nothing shows a 0.9
+   * device taking the lower ones. The released services accept both bounds (real §0, §3.4).
+   * Both accept: above the lower bound, up to and including the upper one.
    */
-  limit_3v3: { kind: 'int', min: 1000, max: 5950, unit: 'mA', source: 'spec (exclusive); real §3.4 (inclusive)' },
-  limit_5v0: { kind: 'int', min: 1000, max: 4950, unit: 'mA', source: 'spec (exclusive); real §3.4 (inclusive)' },
-  limit_12v: { kind: 'int', min: 100, max: 2400, unit: 'mA', source: 'spec (exclusive); real §3.4 (inclusive)' },
+  limit_3v3: { kind: 'int', min: 1001, max: 5950, unit: 'mA', source: 'spec (> 1000; sample sets 5950); real §3.4 (1000..5950)' },
+  limit_5v0: { kind: 'int', min: 1001, max: 4950, unit: 'mA', source: 'spec (> 1000; sample sets 4950); real §3.4 (1000..4950)' },
+  limit_12v: { kind: 'int', min: 101, max: 2400, unit: 'mA', source: 'spec (> 100; sample sets 2400); real §3.4 (100..2400)' },
   fan_mode: { kind: 'intSet', values: [0, 20, 40, 60, 80, 100], unit: '%', source: SPEC },
 } as const satisfies Record<string, Limit>;
 

@@ -294,6 +294,24 @@ export function guardProcess(): void {
   });
 }
 
+/**
+ * The hooks of a suite on the test helper's Node-RED with its HTTP server (admin routes,
+ * adminAuth): the crash guard, the server up for the whole suite, the flow unloaded after
+ * each test.
+ */
+export function serverSuite(): void {
+  guardProcess();
+  before(async () => {
+    await helper.startServer();
+  });
+  after(async () => {
+    await helper.stopServer();
+  });
+  afterEach(async () => {
+    await helper.unload();
+  });
+}
+
 // ---- resources and memory ---------------------------------------------------------------------
 
 /**

@@ -35,10 +35,10 @@ const INT_BOUNDS: Array<[LimitName, number, number, number[]]> = [
   ['buzzer_mode', 0, 5, []],
   ['buzzer_duration', 1, 1000, []],
   ['usb_port', 2, 8, []],
-  // Inclusive although the spec says exclusive: the released services accept the bounds.
-  ['limit_3v3', 1000, 5950, []],
-  ['limit_5v0', 1000, 4950, []],
-  ['limit_12v', 100, 2400, []],
+  // The spec's lower bounds are exclusive (nothing shows a 0.9 device taking them); its sample sets the upper ones.
+  ['limit_3v3', 1001, 5950, []],
+  ['limit_5v0', 1001, 4950, []],
+  ['limit_12v', 101, 2400, []],
 ];
 
 const WORDS: Array<[LimitName, string[]]> = [
