@@ -68,6 +68,7 @@ function throughputTable(r) {
     ['ours, 32 msgs in flight', f['ours (pipelined)']],
     ['ours: the client alone (no Node-RED)', f['ours (client only)']],
     ['core http request node (keep-alive, JSON)', f['http request']],
+    ['minimal node: one plain `http.request` per msg (keep-alive, JSON)', f['plain node']],
     ['axios loop (keep-alive, maxRedirects 0)', f.axios],
     ['axios loop (keep-alive, defaults)', f['axios default']],
     ['raw `http.request` loop (keep-alive)', f['raw http']],
@@ -83,6 +84,7 @@ function ratioLine(r) {
   return (
     `ours / http request node = **${fmt(q.oursToHttpRequest)}×** (target ≥ ${TARGETS.throughputToHttpRequest}×: ${yes(q.oursToHttpRequest >= TARGETS.throughputToHttpRequest)}); ` +
     `ours / raw http = **${fmt(q.oursToRawHttp)}×** (target ≥ ${TARGETS.throughputToRawHttp}×: ${yes(q.oursToRawHttp >= TARGETS.throughputToRawHttp)}); ` +
+    `ours / minimal node (the limit of a Node-RED node) = **${fmt(q.oursToPlainNode)}×**; that limit is ${fmt(q.plainNodeToHttpRequest)}× the http request node, the raw loop ${fmt(q.rawHttpToHttpRequest)}×; ` +
     `ours / axios = ${fmt(q.oursToAxios)}×; 32 in flight: ${fmt(q.pipelinedToHttpRequest)}× http request, ${fmt(q.pipelinedToRawHttp)}× raw http. ` +
     `${r.n} msgs per client in ${r.rounds} interleaved rounds; out of order: ${r.outOfOrder}; errors: ${r.errors}.`
   );
