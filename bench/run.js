@@ -7,7 +7,7 @@
  *
  *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,memory] [--pins 1,2]
  *
- * --quick: small counts (a smoke run of a minute, figures not comparable).
+ * --quick: small counts (a smoke run of a few minutes, figures not comparable).
  * --pins: the pins the scale scenarios' notification-poll nodes watch (default: all six).
  * BENCH_ROOT=<dir>: measure another build of the package (see lib.js).
  */
