@@ -267,7 +267,7 @@ async function startRed({ flows, level = process.env.BENCH_LOG || 'error' } = {}
     logging: { console: { level, metrics: false, audit: false } },
   });
   await RED.start();
-  for (const type of ['modular-device', 'io-output', 'io-read', 'notification-poll', 'bench-sink']) {
+  for (const type of ['modular-device', 'io-output', 'io-read', 'notification-poll', 'bench-sink', 'bench-plain-http']) {
     if (!RED.nodes.getType(type)) throw new Error(`node type ${type} did not load in Node-RED (see the log above)`);
   }
   const red = {

@@ -5,9 +5,10 @@
  * README's "Performance" section) and writes bench/results.json. A benchmark, not a test:
  * it exits 0 whatever the figures; non-zero only when a scenario could not run.
  *
- *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,memory]
+ *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,memory] [--pins 1,2]
  *
- * --quick: small counts (a smoke run of a minute, figures not comparable).
+ * --quick: small counts (a smoke run of a few minutes, figures not comparable).
+ * --pins: the pins the scale scenarios' notification-poll nodes watch (default: all six).
  * BENCH_ROOT=<dir>: measure another build of the package (see lib.js).
  */
 'use strict';
@@ -21,6 +22,8 @@ const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const onlyIndex = argv.indexOf('--only');
 const only = onlyIndex >= 0 ? argv[onlyIndex + 1].split(',') : null;
+const pinsIndex = argv.indexOf('--pins');
+const scaleArgs = [...(quick ? ['--seconds', '5', '--segments', '1'] : []), ...(pinsIndex >= 0 ? ['--pins', argv[pinsIndex + 1]] : [])];
 
 const TARGETS = {
   throughputToHttpRequest: 3,
@@ -68,6 +71,7 @@ function throughputTable(r) {
     ['ours, 32 msgs in flight', f['ours (pipelined)']],
     ['ours: the client alone (no Node-RED)', f['ours (client only)']],
     ['core http request node (keep-alive, JSON)', f['http request']],
+    ['minimal node: one plain `http.request` per msg (keep-alive, JSON)', f['plain node']],
     ['axios loop (keep-alive, maxRedirects 0)', f.axios],
     ['axios loop (keep-alive, defaults)', f['axios default']],
     ['raw `http.request` loop (keep-alive)', f['raw http']],
@@ -83,6 +87,7 @@ function ratioLine(r) {
   return (
     `ours / http request node = **${fmt(q.oursToHttpRequest)}×** (target ≥ ${TARGETS.throughputToHttpRequest}×: ${yes(q.oursToHttpRequest >= TARGETS.throughputToHttpRequest)}); ` +
     `ours / raw http = **${fmt(q.oursToRawHttp)}×** (target ≥ ${TARGETS.throughputToRawHttp}×: ${yes(q.oursToRawHttp >= TARGETS.throughputToRawHttp)}); ` +
+    `ours / minimal node (the limit of a Node-RED node) = **${fmt(q.oursToPlainNode)}×**; that limit is ${fmt(q.plainNodeToHttpRequest)}× the http request node, the raw loop ${fmt(q.rawHttpToHttpRequest)}×; ` +
     `ours / axios = ${fmt(q.oursToAxios)}×; 32 in flight: ${fmt(q.pipelinedToHttpRequest)}× http request, ${fmt(q.pipelinedToRawHttp)}× raw http. ` +
     `${r.n} msgs per client in ${r.rounds} interleaved rounds; out of order: ${r.outOfOrder}; errors: ${r.errors}.`
   );
@@ -124,10 +129,10 @@ function report(results, facts) {
   const scales = [results.scale, results.scale10].filter(Boolean);
   if (scales.length) {
     const s0 = scales[0];
-    out.push(`\n### 4. Scale: ${s0.modules} modules, notification-poll every ${s0.intervalMs} ms on each, ${lib.round(s0.seconds, 0)} s\n`);
+    out.push(`\n### 4. Scale: ${s0.modules} modules, notification-poll every ${s0.intervalMs} ms on each (pins: ${s0.pins}), ${lib.round(s0.seconds, 0)} s in ${s0.segments} turns\n`);
     out.push(
       table(
-        ['device API', 'Node-RED process CPU (target < 25 % of one core)', 'event-loop delay p99 (max) (target < 20 ms)', 'idle process alongside: p99 (max)', 'device requests/s', 'CPU µs/request', 'alerts', 'missed', 'alert latency p50 / p99'],
+        ['device API', 'Node-RED process CPU (target < 25 % of one core)', 'event-loop delay p99 (max) (target < 20 ms)', 'idle process alongside: p99 (max)', 'device requests/s', 'CPU µs/request', 'alerts', 'missed', 'alert latency p50 / p99', 'plain `http.request` poller: CPU, requests/s', 'ours / plain: CPU (per request)'],
         scales.map((s) => [
           s.api,
           `${fmt(s.cpuPercentOfOneCore, 1)} % (${yes(s.cpuPercentOfOneCore < TARGETS.scaleCpuPercent)})`,
@@ -138,10 +143,16 @@ function report(results, facts) {
           s.alerts,
           s.missed,
           `${fmt(s.alertLatencyMs.p50, 1)} / ${fmt(s.alertLatencyMs.p99, 1)} ms`,
+          s.plain ? `${fmt(s.plain.cpuPercentOfOneCore, 1)} %, ${s.plain.requestsPerSecond}` : '–',
+          s.ratios ? `**${fmt(s.ratios.cpuToPlain)}×** (${fmt(s.ratios.cpuPerRequestToPlain)}×)` : '–',
         ]),
       ),
     );
-    if (results.scale10) out.push('\nAPI 1.0 (the released services) reads notifications pin by pin: six requests per round instead of one.');
+    if (results.scale10) out.push('\nAPI 1.0 (the released services) reads notifications pin by pin: one request per watched pin per round instead of one.');
+    out.push(
+      '\nThe plain poller (one plain `http.request` per device request, keep-alive) makes the same requests at the same pace against the same simulator, ' +
+        'taking turns with ours in the same run: ours / plain is the figure a busy machine does not distort.',
+    );
   }
   if (results.memory) {
     const m = results.memory;
@@ -207,11 +218,11 @@ async function main() {
   }
   if (want('scale')) {
     progress('4. scale (30 s)');
-    results.scale = await scenario('scale.js', quick ? ['--seconds', '5'] : []);
+    results.scale = await scenario('scale.js', scaleArgs);
   }
   if (want('scale10') && simulatorSpeaks('1.0')) {
     progress('4b. scale against API 1.0 (30 s)');
-    results.scale10 = await scenario('scale.js', ['--api', '1.0', ...(quick ? ['--seconds', '5'] : [])]);
+    results.scale10 = await scenario('scale.js', ['--api', '1.0', ...scaleArgs]);
   }
   if (want('memory')) {
     progress('5. memory');

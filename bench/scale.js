@@ -3,16 +3,29 @@
  * slots 0..99), 100 modular-device config nodes in one Node-RED process, each polled by a
  * notification-poll node at 10 Hz (100 ms) for 30 s. Measured on the Node-RED process only:
  * CPU (process.cpuUsage, % of one core), event-loop delay (perf_hooks.monitorEventLoopDelay,
- * p99), and alerts missed out of ~10 per second raised at random on random modules, pins
- * and kinds (the control requests are sent from this process; they cost ~0.1 % CPU).
+ * p99), and alerts missed out of ~10 per second raised at random on random modules, watched
+ * pins and kinds (the control requests are sent from this process; they cost ~0.1 % CPU).
  *
- *   node bench/scale.js [--modules 100] [--seconds 30] [--interval 100] [--api 1.0]
+ * In the same run, the physical limit: plain `http.request` pollers (bench/plain-poller.js)
+ * making the same requests at the same pace against the same simulator process, while our
+ * pollers are paused ("stop"). The two take turns in segments (rotated order), so the CPU
+ * ratio ours / plain is one that a busy machine does not distort: a noisy neighbour hits
+ * both contestants of a segment alike.
+ *
+ *   node bench/scale.js [--modules 100] [--seconds 30] [--segments 3] [--interval 100] [--api 1.0] [--pins 1,2]
+ *
+ * --seconds: measured time of each contestant, split in --segments turns.
+ * --pins: the pins every notification-poll watches (its `pins` setting; default: its own
+ * default, all six); alerts are raised on these pins only, and on API 1.0 the plain poller
+ * reads only these.
  */
 'use strict';
 const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const lib = require('./lib');
+const { startPlainPoller } = require('./plain-poller');
 
 const KINDS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert', 'custom_voltage_alert'];
+const ALL_PINS = [1, 2, 3, 4, 5, 6];
 
 function args() {
   const a = process.argv.slice(2);
@@ -23,120 +36,191 @@ function args() {
   return {
     modules: Number(get('modules', 100)),
     seconds: Number(get('seconds', process.env.BENCH_SCALE_SECONDS || 30)),
+    segments: Number(get('segments', 3)),
     interval: Number(get('interval', 100)),
     alertsPerSecond: Number(get('alerts-per-second', 10)),
     /** The device's API version (the simulator's --api); default 0.9. */
     api: get('api', undefined),
+    /** Watched pins; empty: the node's default (all six). */
+    pins: String(get('pins', '')).split(',').filter(Boolean).map(Number),
   };
+}
+
+function pollNode(slot, opt) {
+  return {
+    id: `poll-${slot}`,
+    type: 'notification-poll',
+    z: lib.TAB,
+    x: 300,
+    y: 40 + slot * 40,
+    name: '',
+    device: `dev-${slot}`,
+    interval: String(opt.interval),
+    pins: opt.pins.join(','),
+    alerts: '',
+    combined: false,
+    wires: [[`sink-${slot}`]],
+  };
+}
+
+/** Sum of `f` over `list`. */
+const sum = (list, f) => list.reduce((total, x) => total + f(x), 0);
+
+/**
+ * Event-loop delays of several turns, each measured by a histogram of its own (a histogram
+ * disabled and enabled again counts the whole pause as one delay): median p50 and p99, max.
+ */
+function turnsDelay(delays) {
+  if (!delays.length) return null;
+  return { p50: lib.median(delays.map((d) => d.p50)), p99: lib.median(delays.map((d) => d.p99)), max: Math.max(...delays.map((d) => d.max)) };
 }
 
 async function main() {
   const opt = args();
   lib.checkBuilt();
+  const api = opt.api || '0.9';
+  const watched = opt.pins.length ? opt.pins : ALL_PINS;
   const slots = Array.from({ length: opt.modules }, (_, i) => i);
   const sim = await lib.startSim({ modules: slots.map((slot) => ({ service: 'io', slot })), api: opt.api });
   const red = await lib.startRed();
+  let plain;
   try {
     const nodes = [lib.tab()];
-    for (const slot of slots) {
-      nodes.push(lib.deviceNode(`dev-${slot}`, sim.url, slot));
-      nodes.push({
-        id: `poll-${slot}`,
-        type: 'notification-poll',
-        z: lib.TAB,
-        x: 300,
-        y: 40 + slot * 40,
-        name: '',
-        device: `dev-${slot}`,
-        interval: String(opt.interval),
-        pins: '',
-        alerts: '',
-        combined: false,
-        wires: [[`sink-${slot}`]],
-      });
-      nodes.push(lib.sinkNode(`sink-${slot}`, 40 + slot * 40));
-    }
+    for (const slot of slots) nodes.push(lib.deviceNode(`dev-${slot}`, sim.url, slot), pollNode(slot, opt), lib.sinkNode(`sink-${slot}`, 40 + slot * 40));
     nodes.push(...lib.catchTo('caught'));
     await red.deploy(nodes);
     await lib.waitConnected(red, slots.map((s) => `dev-${s}`), 30000);
 
-    const waiting = new Map(); // "slot/pin/kind" -> tSend
-    const latency = [];
+    const waiting = new Map(); // "slot/pin/kind" -> { t: time raised, by: the contestant polling then }
+    const latency = { ours: [], plain: [] };
     let unexpected = 0;
     let errors = 0;
-    red.onSink('caught', () => errors++);
-    for (const slot of slots) {
-      red.onSink(`sink-${slot}`, (msg) => {
-        const t = performance.now();
-        const pin = Number(String(msg.topic).split('/')[1]);
-        for (const kind of msg.alerts || []) {
-          const key = `${slot}/${pin}/${kind}`;
-          if (!waiting.has(key)) {
-            unexpected++;
-            continue;
-          }
-          latency.push(t - waiting.get(key));
-          waiting.delete(key);
+    const settle = (who, slot, pin, kinds) => {
+      const t = performance.now();
+      for (const kind of kinds) {
+        const key = `${slot}/${pin}/${kind}`;
+        if (!waiting.has(key)) {
+          unexpected++;
+          continue;
         }
-      });
-    }
+        latency[who].push(t - waiting.get(key).t);
+        waiting.delete(key);
+      }
+    };
+    red.onSink('caught', () => errors++);
+    for (const slot of slots) red.onSink(`sink-${slot}`, (msg) => settle('ours', slot, Number(String(msg.topic).split('/')[1]), msg.alerts || []));
     // Warm up: every poller running, sockets open, JIT warm.
     await lib.sleep(3000);
     unexpected = 0;
     errors = 0;
-    await sim.call('DELETE', '/sim/log');
 
-    // The machine's own noise: an idle Node process measuring its event-loop delay alongside.
-    const idle = lib.idleLoopDelay(opt.seconds * 1000);
-    const loop = monitorEventLoopDelay({ resolution: lib.LOOP_RESOLUTION_MS });
-    const cpu0 = process.cpuUsage();
-    const simCpu0 = sim.cpuMs();
-    const t0 = performance.now();
-    loop.enable();
-    let raised = 0;
-    const end = t0 + opt.seconds * 1000;
-    const meanGap = 1000 / opt.alertsPerSecond;
-    while (performance.now() < end) {
-      await lib.sleep(Math.random() * 2 * meanGap);
-      const slot = Math.floor(Math.random() * opt.modules);
-      const pin = 1 + Math.floor(Math.random() * 6);
-      const kind = KINDS[Math.floor(Math.random() * KINDS.length)];
-      const key = `${slot}/${pin}/${kind}`;
-      if (waiting.has(key)) continue; // it would coalesce with the one waiting (one flag per pin and kind)
-      waiting.set(key, performance.now());
-      const answer = await sim.call('POST', `/sim/io/${slot}/pins/${pin}/alert`, { alert: kind });
-      if (answer.status !== 200) throw new Error(`alert: ${answer.status} ${JSON.stringify(answer.body)}`);
-      raised++;
+    /** Raises alerts at random for `ms`; resolves how many. */
+    const raiseFor = async (ms, by) => {
+      let raised = 0;
+      const end = performance.now() + ms;
+      const meanGap = 1000 / opt.alertsPerSecond;
+      while (performance.now() < end) {
+        await lib.sleep(Math.random() * 2 * meanGap);
+        const slot = Math.floor(Math.random() * opt.modules);
+        const pin = watched[Math.floor(Math.random() * watched.length)];
+        const kind = KINDS[Math.floor(Math.random() * KINDS.length)];
+        const key = `${slot}/${pin}/${kind}`;
+        if (waiting.has(key)) continue; // it would coalesce with the one waiting (one flag per pin and kind)
+        waiting.set(key, { t: performance.now(), by });
+        const answer = await sim.call('POST', `/sim/io/${slot}/pins/${pin}/alert`, { alert: kind });
+        if (answer.status !== 200) throw new Error(`alert: ${answer.status} ${JSON.stringify(answer.body)}`);
+        raised++;
+      }
+      return raised;
+    };
+
+    const pauseOurs = (payload) => slots.forEach((slot) => red.getNode(`poll-${slot}`).receive({ payload }));
+    const onRecord = (slot, pin, record) => settle('plain', slot, pin, KINDS.filter((kind) => record[kind] === true));
+    const contestants = {
+      ours: { start: () => pauseOurs('start'), stop: async () => pauseOurs('stop') },
+      plain: {
+        start: () => (plain = startPlainPoller({ url: sim.url, api, slots, pins: watched, intervalMs: opt.interval, onRecord })),
+        stop: async () => {
+          const p = plain;
+          plain = undefined;
+          await p.stop();
+        },
+      },
+    };
+    const turns = { ours: [], plain: [] };
+    const turnMs = (opt.seconds * 1000) / opt.segments;
+    let running = 'ours';
+    for (let segment = 0; segment < opt.segments; segment++) {
+      for (const who of segment % 2 ? ['plain', 'ours'] : ['ours', 'plain']) {
+        if (running !== who) {
+          contestants[who].start();
+          running = who;
+          await lib.sleep(1000); // into its pace: the first round of every module goes out at once
+        }
+        await sim.call('DELETE', '/sim/log');
+        const idle = who === 'ours' ? lib.idleLoopDelay(turnMs) : null; // the machine's own noise alongside
+        const cpu0 = process.cpuUsage();
+        const simCpu0 = sim.cpuMs();
+        const t0 = performance.now();
+        const loop = monitorEventLoopDelay({ resolution: lib.LOOP_RESOLUTION_MS });
+        loop.enable();
+        const raised = await raiseFor(turnMs, who);
+        loop.disable();
+        const elapsedMs = performance.now() - t0;
+        const cpu = process.cpuUsage(cpu0);
+        const simCpuMs = sim.cpuMs() - simCpu0;
+        const log = await sim.call('GET', '/sim/log?since=999999999999');
+        turns[who].push({ elapsedMs, user: cpu.user, system: cpu.system, simCpuMs, requests: log.body.total, raised, loop: lib.loopDelay(loop), idle: await idle });
+        // Drain: the alerts of this turn are read by the poller that was running when raised.
+        await lib.sleep(1000 + opt.interval * 3);
+        await contestants[who].stop();
+        running = undefined;
+        await lib.sleep(opt.interval * 2); // a round of ours on the wire when paused still ends
+      }
     }
-    loop.disable();
-    const elapsed = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    const simCpu = sim.cpuMs() - simCpu0;
-    const log = await sim.call('GET', '/sim/log?since=999999999999');
-    await lib.sleep(1000 + opt.interval * 3);
-    const polls = log.body.total;
+
+    const figures = (who) => {
+      const list = turns[who];
+      const ms = sum(list, (x) => x.elapsedMs);
+      const cpuUs = sum(list, (x) => x.user + x.system);
+      const requests = sum(list, (x) => x.requests);
+      return {
+        seconds: lib.round(ms / 1000, 1),
+        cpuPercentOfOneCore: lib.round((cpuUs / 1000 / ms) * 100, 1),
+        cpuUserPercent: lib.round((sum(list, (x) => x.user) / 1000 / ms) * 100, 1),
+        cpuSystemPercent: lib.round((sum(list, (x) => x.system) / 1000 / ms) * 100, 1),
+        eventLoopDelayMs: turnsDelay(list.map((x) => x.loop)),
+        requestsPerSecond: Math.round((requests * 1000) / ms),
+        cpuUsPerRequest: Math.round((cpuUs / requests) * 10) / 10,
+        simulatorCpuPercent: lib.round((sum(list, (x) => x.simCpuMs) / ms) * 100, 1),
+        alerts: sum(list, (x) => x.raised),
+        missed: [...waiting.values()].filter((w) => w.by === who).length,
+        alertLatencyMs: { p50: lib.round(lib.percentile(latency[who], 50), 1), p99: lib.round(lib.percentile(latency[who], 99), 1) },
+      };
+    };
+    // Ours / plain per segment (the two turns of a segment ran seconds apart), then the median.
+    const ratio = (f) => lib.round(lib.median(turns.ours.map((o, k) => f(o) / f(turns.plain[k]))), 2);
+    const cpuShare = (x) => (x.user + x.system) / x.elapsedMs;
     return {
       scenario: 'scale',
-      api: opt.api || '0.9',
+      api,
       modules: opt.modules,
       intervalMs: opt.interval,
-      seconds: lib.round(elapsed / 1000, 1),
-      cpuPercentOfOneCore: lib.round(((cpu.user + cpu.system) / 1000 / elapsed) * 100, 1),
-      cpuUserPercent: lib.round((cpu.user / 1000 / elapsed) * 100, 1),
-      cpuSystemPercent: lib.round((cpu.system / 1000 / elapsed) * 100, 1),
-      eventLoopDelayMs: lib.loopDelay(loop),
-      idleProcessEventLoopDelayMs: await idle,
-      requestsPerSecond: Math.round((polls * 1000) / elapsed),
-      cpuUsPerRequest: Math.round(((cpu.user + cpu.system) / polls) * 10) / 10,
-      simulatorCpuPercent: lib.round((simCpu / elapsed) * 100, 1),
-      alerts: raised,
-      missed: waiting.size,
+      pins: opt.pins.length ? opt.pins.join(',') : 'all six (the node default)',
+      segments: opt.segments,
+      ...figures('ours'),
+      idleProcessEventLoopDelayMs: turnsDelay(turns.ours.map((x) => x.idle).filter(Boolean)),
       unexpected,
       errors,
-      alertLatencyMs: { p50: lib.round(lib.percentile(latency, 50), 1), p99: lib.round(lib.percentile(latency, 99), 1) },
+      plain: figures('plain'),
+      ratios: {
+        cpuToPlain: ratio(cpuShare),
+        cpuPerRequestToPlain: ratio((x) => (x.user + x.system) / x.requests),
+      },
       targets: { cpuPercent: 25, eventLoopP99Ms: 20 },
     };
   } finally {
+    if (plain) await plain.stop().catch(() => {});
     await red.stop().catch(() => {});
     await sim.stop();
   }

@@ -6,6 +6,8 @@
  *   ours          the package's node, msg in with node.receive(), msg out at a sink node
  *   http request  the core node, keep-alive on ("persist"), JSON parsed ("ret: obj"),
  *                 same URL, method and body, msg in and out the same way
+ *   plain node    bench/nodes/bench-plain-http: one plain http.request per msg inside a
+ *                 Node-RED node, msg in and out the same way: the limit any node can reach
  *   axios         a plain loop in this process: keep-alive agent, maxRedirects 0
  *   axios default the same with axios' defaults (follow-redirects in the path)
  *   raw http      a plain http.request loop, keep-alive agent: the limit of a Node client
@@ -23,6 +25,7 @@
 const http = require('http');
 const { performance } = require('perf_hooks');
 const lib = require('./lib');
+const { plainRequest, keepAliveAgent } = require('./plain-http');
 
 function args() {
   const a = process.argv.slice(2);
@@ -89,6 +92,8 @@ function flows(url, scenario) {
         wires: [['http-sink']],
       },
       lib.sinkNode('http-sink', 200),
+      { id: 'plain', type: 'bench-plain-http', z: lib.TAB, x: 300, y: 300, name: '', url: `${url}${path}`, method, wires: [['plain-sink']] },
+      lib.sinkNode('plain-sink', 300),
       ...lib.catchTo('caught'),
     ],
   };
@@ -159,11 +164,11 @@ async function main() {
     const errors = [];
     const ours = nodeDriver(red, 'ours', 'ours-sink');
     const httpNode = nodeDriver(red, 'httpreq', 'http-sink');
+    const plainNode = nodeDriver(red, 'plain', 'plain-sink');
     red.onSink('caught', (msg) => {
       errors.push(msg.error && msg.error.message);
       const error = new Error(`Catch: ${msg.error && msg.error.message}`);
-      ours.fail(error);
-      httpNode.fail(error);
+      for (const driver of [ours, httpNode, plainNode]) driver.fail(error);
     });
 
     let outOfOrder = 0;
@@ -176,39 +181,12 @@ async function main() {
     const msgFor = (i) => (write ? { payload: writeBody(i), seq: i } : { seq: i });
 
     const url = `${sim.url}${f.path}`;
-    const rawAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const rawAgent = keepAliveAgent();
     const axios = require(require.resolve('axios', { paths: [lib.ROOT] }));
     const axiosTuned = axios.create({ httpAgent: new http.Agent({ keepAlive: true, maxSockets: 1 }), maxRedirects: 0, proxy: false });
     const axiosDefault = axios.create({ httpAgent: new http.Agent({ keepAlive: true, maxSockets: 1 }) });
 
-    const rawOnce = (i) =>
-      new Promise((resolve, reject) => {
-        const data = write ? JSON.stringify(writeBody(i)) : undefined;
-        const req = http.request(
-          url,
-          {
-            method: f.method,
-            agent: rawAgent,
-            headers: data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), Accept: 'application/json' } : { Accept: 'application/json' },
-          },
-          (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (c) => (text += c));
-            res.on('end', () => {
-              try {
-                const body = JSON.parse(text);
-                if (res.statusCode !== 200) throw new Error(`raw http: ${res.statusCode} ${text}`);
-                resolve(body);
-              } catch (error) {
-                reject(error);
-              }
-            });
-          },
-        );
-        req.on('error', reject);
-        req.end(data);
-      });
+    const rawOnce = (i) => plainRequest(rawAgent, url, f.method, write ? JSON.stringify(writeBody(i)) : undefined);
     const axiosOnce = (instance) => async (i) => {
       const res = await instance.request({ method: f.method, url, data: write ? writeBody(i) : undefined });
       if (res.status !== 200 || typeof res.data !== 'object') throw new Error(`axios: ${res.status}`);
@@ -227,6 +205,7 @@ async function main() {
       ours: async (i) => check(await ours.send(msgFor(i)), i, oursOk),
       'ours (client only)': clientOnce,
       'http request': async (i) => check(await httpNode.send(msgFor(i)), i, httpOk),
+      'plain node': async (i) => check(await plainNode.send(msgFor(i)), i, oursOk),
       axios: axiosOnce(axiosTuned),
       'axios default': axiosOnce(axiosDefault),
       'raw http': rawOnce,
@@ -296,6 +275,9 @@ async function main() {
       ratios: {
         oursToHttpRequest: ratio('ours', 'http request'),
         oursToRawHttp: ratio('ours', 'raw http'),
+        oursToPlainNode: ratio('ours', 'plain node'),
+        plainNodeToHttpRequest: ratio('plain node', 'http request'),
+        rawHttpToHttpRequest: ratio('raw http', 'http request'),
         oursToAxios: ratio('ours', 'axios'),
         pipelinedToHttpRequest: ratio('ours (pipelined)', 'http request'),
         pipelinedToRawHttp: ratio('ours (pipelined)', 'raw http'),
