@@ -42,6 +42,8 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   onConnect?(settings: S): Operation<X> | undefined;
   /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
   onRestart?(node: ActionNode, settings: S): void;
+  /** Per-node work beside requests (e.g. a timer watching the keep-alive); returns its stop. */
+  start?(node: ActionNode, settings: S): (() => void) | undefined;
   /** Polling: the interval (0 = off) and what one round sends. */
   poll?: {
     interval(settings: S): number;
@@ -121,6 +123,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     };
     if (node.device) node.device.register(user);
     else node.status({ fill: 'red', shape: 'ring', text: say('status.noDevice') });
+    const stopOwn = settings !== undefined && !problem ? spec.start?.(node, settings) : undefined;
     polling.begin();
 
     node.on('input', inputHandler<X>({
@@ -136,6 +139,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     }));
 
     node.on('close', (_removed: boolean, closed: () => void) => {
+      stopOwn?.();
       polling.close();
       node.device?.deregister(user);
       dot.close();

@@ -98,6 +98,12 @@ export function parseBaseUrl(url: string): URL {
   return parsed;
 }
 
+/** Which queue a request waits in: the module's ordered queue, or the keep-alive's own lane. */
+export type Lane = 'ordered' | 'keep-alive';
+
+/** Keep-alive rounds never overlap; a few waiting are already a failing device. */
+const KEEP_ALIVE_QUEUE_LIMIT = 4;
+
 export class DeviceClient {
   readonly service: Service;
   readonly slot: number;
@@ -106,6 +112,12 @@ export class DeviceClient {
   private readonly headers: Readonly<Record<string, string>>;
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly queue: RequestQueue;
+  /**
+   * The keep-alive's own lane: a watchdog alive never waits behind the module's other
+   * requests (a slow answer or a flood there would let the device reset). It runs beside
+   * the ordered queue, on a socket of its own; its few requests are bounded too.
+   */
+  private readonly keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT);
   private readonly timeout: number;
   private readonly maxBytes: number;
   private detected?: ApiVersion;
@@ -164,10 +176,10 @@ export class DeviceClient {
    * another msg runs between them), stopping at the first failure. Resolves with the answer
    * of the last request and every wire call of them all.
    */
-  request<T = unknown>(requests: DeviceRequest | DeviceRequest[]): Promise<DeviceResult<T>> {
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered'): Promise<DeviceResult<T>> {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
-    return this.queue
+    return (lane === 'keep-alive' ? this.keepAliveQueue : this.queue)
       .add(async () => {
         const results: DeviceResult[] = [];
         for (const req of list) results.push(await this.send(req));
@@ -238,7 +250,9 @@ export class DeviceClient {
   /** Refuses everything still waiting and frees the sockets. */
   close(): void {
     this.closed = true;
-    this.queue.clear(new DeviceError('the node was closed (redeploy or stop) before this request was sent', { code: 'NOT_CONFIGURED' }));
+    const unsent = new DeviceError('the node was closed (redeploy or stop) before this request was sent', { code: 'NOT_CONFIGURED' });
+    this.queue.clear(unsent);
+    this.keepAliveQueue.clear(unsent);
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
