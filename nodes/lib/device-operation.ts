@@ -8,6 +8,7 @@
  * was asked), typed per node; most nodes need nothing.
  */
 import type { DeviceClient, DeviceRequest, DeviceResult, Lane } from './client';
+import type { DeviceError } from './errors';
 import type { NodeMessage } from './red';
 
 /** A conversation with the device: requests chosen from the answers so far. */
@@ -52,4 +53,9 @@ export function busyStatusOf(op: StatusTexts): string {
 export interface Outcome {
   msgs: NodeMessage[];
   status?: string;
+  /**
+   * Part of it failed: the msgs still go out (what arrived is never thrown away), then this
+   * error ends the msg (done(err)) or counts the poll round as failed.
+   */
+  error?: DeviceError;
 }
