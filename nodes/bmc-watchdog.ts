@@ -22,6 +22,7 @@ import { check, checkKeepAlive } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation, requireConfirm } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
+import { KeepAliveWatch } from './lib/keep-alive-watch';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
@@ -29,6 +30,8 @@ type Op = (typeof OPERATIONS)[number];
 const DANGEROUS: readonly Op[] = ['timeout', 'save', 'shutdown', 'sw_shutdown_timeout'];
 
 interface Settings {
+  /** Watches the keep-alive while it runs (see lib/keep-alive-watch.ts). */
+  watch?: KeepAliveWatch;
   operation: unknown;
   timeout: unknown;
   swShutdownTimeout: unknown;
@@ -75,7 +78,8 @@ function build(msg: NodeMessage, s: Settings): Operation<Round> {
       return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, status: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }) };
     }
     case 'alive':
-      return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, status: t('bmc-watchdog.alive') };
+      // Alives from a flow are keep-alives too: they take the lane that never waits.
+      return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog', 'alive'] }, lane: 'keep-alive', status: t('bmc-watchdog.alive') };
     case 'save':
       return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, status: t('bmc-watchdog.saved') };
     case 'shutdown':
@@ -103,15 +107,18 @@ function keepAliveRound(s: Settings): Operation<Round> {
     kind: 'conversation',
     run: async (client: DeviceClient) => {
       let rearmed = false;
+      // Every request of the round in the keep-alive's own lane: none waits behind the
+      // module's other requests.
       try {
-        await client.request(alive);
+        await client.request(alive, 'keep-alive');
       } catch (error) {
         if (!(error instanceof DeviceError && error.statusCode === 500 && /not enabled/.test(error.deviceMessage ?? ''))) throw error;
-        await client.request({ method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } });
-        await client.request(alive);
+        await client.request({ method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, 'keep-alive');
+        await client.request(alive, 'keep-alive');
         rearmed = true;
       }
-      const state = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] });
+      s.watch?.alive();
+      const state = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] }, 'keep-alive');
       return { data: { ...state.data, rearmed }, request: state.request };
     },
     status: t('bmc-watchdog.alive'),
@@ -140,5 +147,15 @@ export = function (RED: NodeAPI) {
     onConnect: (s) =>
       s.keepAlive ? { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, status: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
     poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
+    start(node, s) {
+      if (!s.keepAlive) return undefined;
+      // Late alives are told while there is time to act: status and a msg on the output.
+      s.watch = new KeepAliveWatch(s.interval as number, s.timeout as number, (late) => {
+        node.report({ fill: 'yellow', shape: 'dot', text: t('bmc-watchdog.keepAliveLate', { since: late.sinceMs, left: late.resetInMs }) });
+        node.send({ topic: 'keepalive-late', payload: { since_ms: late.sinceMs, timeout_ms: late.timeoutMs, reset_in_ms: late.resetInMs } });
+      });
+      s.watch.start();
+      return () => s.watch?.stop();
+    },
   });
 };

@@ -41,8 +41,10 @@ export = function (RED: NodeAPI) {
 
     node.on('close', (_removed, done) => {
       node.connection?.close();
-      node.connection?.client.close();
-      done();
+      // Reads on the wire finish first (bounded by the timeout): see DeviceClient.close.
+      const client = node.connection?.client;
+      if (client) void client.close().then(done, done);
+      else done();
     });
   }
 

@@ -8,9 +8,9 @@
  * resumes by itself.
  */
 import { registerActionNode } from './lib/action-node';
-import { DeviceResult } from './lib/client';
+import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
-import { badResponse, ensure, invalidInput } from './lib/errors';
+import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
 import { t } from './lib/i18n';
 import { ALERT_FLAGS, AlertFlag, check, LIMITS } from './lib/limits';
 import { boolSetting, intSetting } from './lib/settings';
@@ -23,6 +23,8 @@ interface Settings {
   combined: boolean;
   /** Status text of the last alert sent, kept between rounds. */
   lastAlert?: string;
+  /** When each watched pin was last read whole (or its loss announced): where a loss window starts. */
+  readAt: Map<number, number>;
 }
 
 type NotificationRecord = { pin: number } & Partial<Record<AlertFlag, boolean>>;
@@ -48,19 +50,49 @@ function readSettings(def: NodeDef): Settings {
     pins: new Set(pins.length ? (pins as number[]) : allPins),
     alerts: new Set((alerts.length ? alerts : ALERT_FLAGS) as AlertFlag[]),
     combined: boolSetting(def.combined, false),
+    readAt: new Map(),
   };
 }
 
+/**
+ * One read of the watched pins (on API 1.0 a request per pin, the others not asked). A read
+ * that failed as a whole still answers, with every pin unread, so that output can tell a
+ * possible loss (a read the device may have acted on clears its flags there).
+ */
 function read(s: Settings): Operation {
-  return { kind: 'requests', requests: { method: 'GET', endpoint: ['notification'] }, status: t('notification-poll.polling', { interval: s.interval }) };
+  const request = { method: 'GET' as const, endpoint: ['notification'], pins: [...s.pins] };
+  return {
+    kind: 'conversation',
+    run: async (client: DeviceClient) => {
+      try {
+        return await client.request(request);
+      } catch (error) {
+        if (!(error instanceof DeviceError)) throw error;
+        return { data: { notification: [], unread: [...s.pins].map((pin) => ({ pin, error })) }, request: [] };
+      }
+    },
+    status: t('notification-poll.polling', { interval: s.interval }),
+  };
+}
+
+/** The msg announcing flags that may be lost: which pins, since when, and why. */
+function lostMsg(s: Settings, pins: number[], reason: string): NodeMessage {
+  const now = Date.now();
+  const from = Math.min(...pins.map((pin) => s.readAt.get(pin) ?? now));
+  // The window closes here: the next loss is counted from now.
+  for (const pin of pins) s.readAt.set(pin, now);
+  return { topic: 'notifications-lost', payload: { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString(), reason }, alerts: [] };
 }
 
 function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
-  const records = (result.data as { notification?: unknown })?.notification;
+  const data = result.data as { notification?: unknown; unread?: Array<{ pin: number; error: DeviceError }> };
+  const records = data?.notification;
   if (!Array.isArray(records)) throw badResponse(t('notification-poll.noNotifications'));
+  const now = Date.now();
   const raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> = [];
   for (const record of records as NotificationRecord[]) {
     if (!record || !s.pins.has(record.pin)) continue;
+    s.readAt.set(record.pin, now);
     const alerts = ALERT_FLAGS.filter((flag) => record[flag] === true && s.alerts.has(flag));
     if (alerts.length) raised.push({ record, alerts });
   }
@@ -69,13 +101,16 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
     s.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: last.alerts.join(', '), time: new Date().toLocaleTimeString() });
   }
   const status = s.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
-  if (!raised.length) return { msgs: [], status };
-  if (s.combined) {
+  const msgs: NodeMessage[] = [];
+  if (s.combined && raised.length) {
     const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
-    return { msgs: [{ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts }], status };
-  }
-  const msgs = raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts }));
-  return { msgs, status };
+    msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts });
+  } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts })));
+  // What arrived goes out; pins whose read may have cleared flags unseen are announced.
+  const unread = (data.unread ?? []).filter((u) => s.pins.has(u.pin));
+  const maybeLost = unread.filter((u) => mayHaveReachedDevice(u.error));
+  if (maybeLost.length) msgs.push(lostMsg(s, maybeLost.map((u) => u.pin), t('notification-poll.maybeLost', { problem: statusText(maybeLost[0].error) })));
+  return { msgs, status, error: unread[0]?.error };
 }
 
 export = function (RED: NodeAPI) {
@@ -85,12 +120,13 @@ export = function (RED: NodeAPI) {
     // stop/start are handled by action-node for every polling node; any other msg reads now.
     build: (_msg, s) => read(s),
     output,
-    poll: { interval: (s) => s.interval, build: read },
-    onRestart(node) {
+    // Reads clear the flags on the device: a round on the wire at a redeploy is delivered.
+    poll: { interval: (s) => s.interval, build: read, handOver: true },
+    onRestart(node, s) {
       // The released service caches notifications per pin; a restart of it lost them.
       const text = t('notification-poll.lost');
       node.warn(text);
-      node.send({ topic: 'notifications-lost', payload: { reason: text }, alerts: [] });
+      node.send(lostMsg(s, [...s.pins], text));
     },
   });
 };

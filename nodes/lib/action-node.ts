@@ -14,6 +14,7 @@ import { DeviceNode } from './device-settings';
 import { NoExtra, Operation, Outcome, perform } from './device-operation';
 import { asDeviceError, DeviceError } from './errors';
 import { say, t, useRuntimeLanguage } from './i18n';
+import { handOver, takeOver } from './hand-over';
 import { inputHandler } from './input-handler';
 import { Poller } from './poller';
 import { PollingLifecycle } from './polling-lifecycle';
@@ -42,12 +43,20 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   onConnect?(settings: S): Operation<X> | undefined;
   /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
   onRestart?(node: ActionNode, settings: S): void;
+  /** Per-node work beside requests (e.g. a timer watching the keep-alive); returns its stop. */
+  start?(node: ActionNode, settings: S): (() => void) | undefined;
   /** Polling: the interval (0 = off) and what one round sends. */
   poll?: {
     interval(settings: S): number;
     build(settings: S): Operation<X>;
     /** false: keep the pace while failing (a keep-alive must not slow down). */
     backoff?: boolean;
+    /**
+     * What a round reads is gone from the device once read (notifications): on close the
+     * node waits for a round on the wire (bounded by the request timeout) and hands its
+     * msgs to the node that takes its place after a redeploy (lib/hand-over.ts).
+     */
+    handOver?: boolean;
   };
 }
 
@@ -77,6 +86,17 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     node.report = (status) => dot.report(status);
     const client = () => node.device?.connection?.client;
 
+    /** Set once the node closes; `removed`: deleted for good (no successor). */
+    let closing: { removed: boolean } | undefined;
+    /** Poll rounds on the wire (waited for on close when the spec hands over). */
+    const rounds = new Set<Promise<void>>();
+    const emit = (msgs: NodeMessage[]) => {
+      if (!closing) for (const m of msgs) node.send(m);
+      else if (!closing.removed) handOver(node.id, msgs);
+      // Deleted for good: nobody to deliver to; the log says what it carried.
+      else if (msgs.length) node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
+    };
+
     /** Runs an operation that no msg asked for (on connect, a poll round). */
     const runOwn = async (op: Operation<X>, fromPoll = false): Promise<void> => {
       const c = client();
@@ -84,9 +104,16 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       const outcome = output(await perform(c, op), {}, settings as S, op);
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
-      if (!fromPoll || polling.active) dot.succeeded(outcome.status ?? op.status);
+      if (!outcome.error && !closing && (!fromPoll || polling.active)) dot.succeeded(outcome.status ?? op.status);
       // Applying a setting on connect answers no msg: status only, nothing sent on.
-      if (fromPoll) for (const m of outcome.msgs) node.send(m);
+      if (fromPoll) emit(outcome.msgs);
+      if (outcome.error) throw outcome.error;
+    };
+    const pollRound = () => {
+      const round = runOwn(spec.poll!.build(settings as S), true);
+      const tracked = round.catch(() => undefined).finally(() => rounds.delete(tracked));
+      rounds.add(tracked);
+      return round;
     };
     const failedOwn = (error: unknown) => {
       const err = asDeviceError(error, 'BAD_RESPONSE');
@@ -98,7 +125,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const interval = poll && settings !== undefined && !problem ? poll.interval(settings) : 0;
     const poller = poll && interval > 0
       ? new Poller(interval, {
-          round: () => runOwn(poll.build(settings as S), true),
+          round: pollRound,
           // Every failed round shows (a reconnection clears a red dot, the next round must
           // set it again); Catch hears of the first one of an outage only. Node-RED hands an
           // error to Catch nodes only with a msg: give it an empty one.
@@ -121,6 +148,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     };
     if (node.device) node.device.register(user);
     else node.status({ fill: 'red', shape: 'ring', text: say('status.noDevice') });
+    const stopOwn = settings !== undefined && !problem ? spec.start?.(node, settings) : undefined;
     polling.begin();
 
     node.on('input', inputHandler<X>({
@@ -135,11 +163,22 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       polling,
     }));
 
-    node.on('close', (_removed: boolean, closed: () => void) => {
+    // The predecessor's last round (a redeploy) reaches this node's wires.
+    const released = spec.poll?.handOver ? takeOver(node.id, (msgs) => afterStart(RED, () => emit(msgs))) : undefined;
+
+    node.on('close', (removed: boolean, closed: () => void) => {
+      closing = { removed };
+      stopOwn?.();
       polling.close();
+      released?.();
       node.device?.deregister(user);
-      dot.close();
-      closed();
+      const finish = () => {
+        dot.close();
+        closed();
+      };
+      if (!spec.poll?.handOver || !rounds.size) return finish();
+      // A round on the wire finishes first (its client waits too, bounded by the timeout).
+      void Promise.all(rounds).then(finish);
     });
   }
   RED.nodes.registerType(type, ActionNodeConstructor);
@@ -164,6 +203,27 @@ function deploySettings<S, X extends object>(spec: ActionSpec<S, X>, def: NodeDe
     return { settings, problem: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/**
+ * Runs `deliver` once the flows have started: msgs handed over at deploy must wait until
+ * every node of the new flows is there to receive them.
+ */
+function afterStart(RED: NodeAPI, deliver: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    RED.events?.removeListener('flows:started', once);
+    deliver();
+  };
+  RED.events?.once('flows:started', once);
+  // Later hand-overs (the old round ended after the new flows started), or a runtime
+  // without the event: a turn of the event loop is then enough.
+  setTimeout(once, FLOWS_STARTED_FALLBACK_MS);
+}
+
+/** How long a handed-over msg waits for the flows:started event at most. */
+const FLOWS_STARTED_FALLBACK_MS = 1000;
 
 /** The error a msg gets when the node has no usable device configuration. */
 function noDevice(node: ActionNode): DeviceError {

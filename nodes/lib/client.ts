@@ -9,16 +9,20 @@
  */
 import http from 'http';
 import https from 'https';
-import { API_VERSIONS, ApiVersion, describe, LIMITS, Service, SERVICES } from './limits';
-import { DeviceError, isRefused } from './errors';
+import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from './limits';
+import { asDeviceError, DeviceError, isRefused } from './errors';
 import { QueueFullError, RequestQueue } from './queue';
-import { dialectFor } from './dialects';
+import { CallFailure, dialectFor } from './dialects';
+import { parseBaseUrl, segment } from './wire-path';
+import type { ClientOptions } from './client-options';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
 import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
 
 export type { VersionRecord };
+export { parseBaseUrl };
+export type { ClientOptions, Credentials, TlsOptions } from './client-options';
 export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
 
 export interface DeviceResult<T = unknown> {
@@ -27,76 +31,17 @@ export interface DeviceResult<T = unknown> {
   request: SentRequests;
 }
 
-export interface Credentials {
-  username?: string;
-  password?: string;
-  token?: string;
-}
 
-/** TLS options as the core tls-config node's addTLSOptions fills them in. */
-export interface TlsOptions {
-  ca?: string | Buffer;
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  passphrase?: string;
-  servername?: string;
-  rejectUnauthorized?: boolean;
-}
+const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
 
-export interface ClientOptions {
-  /** Base URL of the device, e.g. http://127.0.0.1:8080 (a path prefix is kept). */
-  url: string;
-  service: Service;
-  slot: number;
-  /** 'auto' detects the version from the version record. */
-  apiVersion: 'auto' | ApiVersion;
-  /** ms per request, from leaving the queue to the last byte of the answer. */
-  timeout?: number;
-  /** How many requests may wait in the queue. */
-  queueLimit?: number;
-  /** The most one answer may carry, KiB (limits.ts answer_limit). */
-  answerLimitKiB?: number;
-  auth?: 'none' | 'basic' | 'bearer';
-  credentials?: Credentials;
-  tls?: TlsOptions;
-  /** Told after each request whether the device was reachable (for connection state). */
-  onReachability?: (error?: DeviceError) => void;
-}
+/** Beyond the timeout, how long a closing client waits for its last answers. */
+const CLOSE_GRACE_MS = 1000;
 
-const WORD = /^[a-z0-9][a-z0-9_-]*$/;
+/** Which queue a request waits in: the module's ordered queue, or the keep-alive's own lane. */
+export type Lane = 'ordered' | 'keep-alive';
 
-/** One path segment: a fixed lowercase word or a non-negative integer, nothing else. */
-function segment(value: string | number): string {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  if (typeof value === 'string' && WORD.test(value)) return value;
-  // Reaching this is a bug in a node (it must validate first); never send such a path.
-  throw new DeviceError(`refused to build a device path from ${JSON.stringify(String(value)).slice(0, 40)}`, {
-    code: 'INVALID_INPUT',
-  });
-}
-
-/**
- * Parses the configured base URL with the WHATWG parser. A user name or password belongs in
- * the credentials: any `@` is refused before parsing, so no shape of URL (`http:u:pw@h`,
- * `https:/u:pw@[::1`, ...) can carry one past here, and a refused URL is never repeated in
- * the message when it has an `@` in it.
- */
-export function parseBaseUrl(url: string): URL {
-  const notConfigured = (message: string) => new DeviceError(message, { code: 'NOT_CONFIGURED' });
-  if (url.includes('@')) throw notConfigured('url must not contain a user name or password (no "@"): use the credentials fields');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw notConfigured(`url must be an http:// or https:// URL with a host, got ${describe(url)}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw notConfigured(`url must be an http:// or https:// URL, got ${describe(parsed.protocol)}`);
-  }
-  if (parsed.username || parsed.password) throw notConfigured('url must not contain a user name or password: use the credentials fields');
-  if (parsed.search || parsed.hash) throw notConfigured('url must not have a query (?) or fragment (#): give the device\'s base URL');
-  return parsed;
-}
+/** Keep-alive rounds never overlap; a few waiting are already a failing device. */
+const KEEP_ALIVE_QUEUE_LIMIT = 4;
 
 export class DeviceClient {
   readonly service: Service;
@@ -106,6 +51,12 @@ export class DeviceClient {
   private readonly headers: Readonly<Record<string, string>>;
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly queue: RequestQueue;
+  /**
+   * The keep-alive's own lane: a watchdog alive never waits behind the module's other
+   * requests (a slow answer or a flood there would let the device reset). It runs beside
+   * the ordered queue, on a socket of its own; its few requests are bounded too.
+   */
+  private readonly keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT);
   private readonly timeout: number;
   private readonly maxBytes: number;
   private detected?: ApiVersion;
@@ -164,10 +115,10 @@ export class DeviceClient {
    * another msg runs between them), stopping at the first failure. Resolves with the answer
    * of the last request and every wire call of them all.
    */
-  request<T = unknown>(requests: DeviceRequest | DeviceRequest[]): Promise<DeviceResult<T>> {
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered'): Promise<DeviceResult<T>> {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
-    return this.queue
+    return (lane === 'keep-alive' ? this.keepAliveQueue : this.queue)
       .add(async () => {
         const results: DeviceResult[] = [];
         for (const req of list) results.push(await this.send(req));
@@ -235,12 +186,25 @@ export class DeviceClient {
     return this.exchange({ method: 'GET', path: `${this.rootPath(version)}/${this.slot}/descriptor` });
   }
 
-  /** Refuses everything still waiting and frees the sockets. */
-  close(): void {
+  /**
+   * Refuses everything still waiting (never sent: nothing lost) and lets what is on the
+   * wire finish, bounded by the timeout, before freeing the sockets: a notification read the
+   * device already answered must not be cut off by a redeploy (its flags are cleared there).
+   */
+  close(): Promise<void> {
     this.closed = true;
-    this.queue.clear(new DeviceError('the node was closed (redeploy or stop) before this request was sent', { code: 'NOT_CONFIGURED' }));
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    const unsent = new DeviceError(CLOSED_UNSENT, { code: 'NOT_CONFIGURED' });
+    this.queue.clear(unsent);
+    this.keepAliveQueue.clear(unsent);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.timeout + CLOSE_GRACE_MS);
+    });
+    return Promise.race([Promise.all([this.queue.idle(), this.keepAliveQueue.idle()]), bound]).then(() => {
+      clearTimeout(timer);
+      this.agents.http.destroy();
+      this.agents.https.destroy();
+    });
   }
 
   private rootPath(version: ApiVersion): string {
@@ -258,14 +222,32 @@ export class DeviceClient {
     const translation = dialectFor(version).translate(req);
     const answers: unknown[] = [];
     const sent: SentRequest[] = [];
-    for (const call of translation.calls) {
+    const failures: CallFailure[] = [];
+    for (const [index, call] of translation.calls.entries()) {
       const under = call.scope === 'service' ? [] : [this.slot];
       const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
       const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
-      answers.push(await this.exchange(request));
-      sent.push(request);
+      if (!translation.independent) {
+        answers.push(await this.exchange(request));
+        sent.push(request);
+        continue;
+      }
+      // Closed mid-way (a redeploy): the calls not yet sent stay unsent, nothing is lost.
+      if (this.closed) {
+        failures.push({ index, error: new DeviceError(`${call.method} ${path}: ${CLOSED_UNSENT}`, { code: 'NOT_CONFIGURED', method: call.method, path }) });
+        answers.push(undefined);
+        continue;
+      }
+      try {
+        answers.push(await this.exchange(request));
+        sent.push(request);
+      } catch (error) {
+        failures.push({ index, error: asDeviceError(error, 'UNREACHABLE') });
+        answers.push(undefined);
+        sent.push(request);
+      }
     }
-    return { data: translation.answer(answers, sent), request: sentRequests(sent) };
+    return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
   }
 
   /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */

@@ -7,7 +7,8 @@
  * `X` is what the node's own `output` needs to know about the operation (e.g. which pin
  * was asked), typed per node; most nodes need nothing.
  */
-import type { DeviceClient, DeviceRequest, DeviceResult } from './client';
+import type { DeviceClient, DeviceRequest, DeviceResult, Lane } from './client';
+import type { DeviceError } from './errors';
 import type { NodeMessage } from './red';
 
 /** A conversation with the device: requests chosen from the answers so far. */
@@ -27,6 +28,8 @@ interface StatusTexts {
 export interface RequestsOperation extends StatusTexts {
   kind: 'requests';
   requests: DeviceRequest | DeviceRequest[];
+  /** The keep-alive's own lane instead of the module's ordered queue (see client.ts). */
+  lane?: Lane;
 }
 
 export interface ConversationOperation extends StatusTexts {
@@ -38,7 +41,7 @@ export type Operation<X extends object = NoExtra> = (RequestsOperation | Convers
 
 /** Sends the operation through the client: its requests, or its conversation. */
 export function perform(client: DeviceClient, op: RequestsOperation | ConversationOperation): Promise<DeviceResult> {
-  return op.kind === 'conversation' ? op.run(client) : client.request(op.requests);
+  return op.kind === 'conversation' ? op.run(client) : client.request(op.requests, op.lane);
 }
 
 /** The status text while the operation runs. */
@@ -50,4 +53,9 @@ export function busyStatusOf(op: StatusTexts): string {
 export interface Outcome {
   msgs: NodeMessage[];
   status?: string;
+  /**
+   * Part of it failed: the msgs still go out (what arrived is never thrown away), then this
+   * error ends the msg (done(err)) or counts the poll round as failed.
+   */
+  error?: DeviceError;
 }

@@ -19,7 +19,19 @@ export interface Translation {
    * The answers of `calls` (`sent`: those calls as they went out) turned into the spec's
    * answer; throws a DeviceError when they say the request failed.
    */
-  answer(answers: unknown[], sent: SentRequest[]): unknown;
+  answer(answers: unknown[], sent: SentRequest[], failures?: CallFailure[]): unknown;
+  /**
+   * The calls do not depend on one another (1.0's per-pin notification reads): a failed
+   * one does not stop the rest, its answer is `undefined`, and `answer` gets the failures
+   * to say in the spec's shape what could not be read. Nothing that arrived is thrown away.
+   */
+  independent?: boolean;
+}
+
+/** A wire call of an independent translation that failed (or was not sent: the client closed). */
+export interface CallFailure {
+  index: number;
+  error: DeviceError;
 }
 
 export interface Dialect {
@@ -121,12 +133,19 @@ export const API10_DIALECT: Dialect = {
     switch (key(call)) {
       case 'GET reset':
         return single({ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } });
-      case 'GET notification':
+      case 'GET notification': {
         // One record per pin; reading a pin clears only that pin on the device (real §5).
+        // Only the pins asked for: a pin not watched is a request fewer per round.
+        const pins = PINS.filter((pin) => !call.pins || call.pins.includes(pin));
         return {
-          calls: PINS.map((pin) => ({ method: 'GET' as const, endpoint: ['notification', pin] })),
-          answer: (answers) => ({ notification: answers.map((a, i) => ({ pin: PINS[i], ...(a as object) })) }),
+          calls: pins.map((pin) => ({ method: 'GET' as const, endpoint: ['notification', pin] })),
+          independent: true,
+          answer: (answers, _sent, failures = []) => ({
+            notification: answers.flatMap((a, i) => (a === undefined ? [] : [{ pin: pins[i], ...(a as object) }])),
+            unread: failures.map((f) => ({ pin: pins[f.index], error: f.error })),
+          }),
         };
+      }
       case 'POST input/analog/threshold':
         return single({ ...call, body: rename(call.body, 'threshold_mV', 'threshold_millivolt') });
       case 'POST input/digital/interrupt':

@@ -35,6 +35,8 @@ export interface DeviceErrorDetails {
   path?: string;
   /** What else the device said (e.g. the milliwatts over budget of a denied power-management). */
   detail?: Record<string, unknown>;
+  /** The request never left: no connection could be made (refused, host not found, TLS). */
+  neverSent?: boolean;
 }
 
 export class DeviceError extends Error {
@@ -43,6 +45,7 @@ export class DeviceError extends Error {
   readonly deviceMessage?: string;
   readonly method?: string;
   readonly path?: string;
+  readonly neverSent: boolean;
   readonly cause: { code: DeviceErrorCode; statusCode?: number; deviceMessage?: string; method?: string; path?: string } & Record<string, unknown>;
 
   constructor(message: string, details: DeviceErrorDetails) {
@@ -53,6 +56,7 @@ export class DeviceError extends Error {
     this.deviceMessage = details.deviceMessage;
     this.method = details.method;
     this.path = details.path;
+    this.neverSent = details.neverSent === true;
     this.cause = {
       // Node-RED 3.1 copies only message, stack and cause to Catch: the code travels here too.
       code: details.code,
@@ -86,6 +90,18 @@ export function badResponse(message: string): DeviceError {
 }
 
 /** The few words a status dot has room for: the device's own reason first. */
+/**
+ * Whether the device may have acted on a request that failed: it may have been read and
+ * answered, the answer lost or unreadable (a timeout, a cut-off or broken answer, a reset
+ * after sending). No for an answer that refused it, and for a request that never left
+ * (refused before sending, queue full, closed, no connection made). A notification read
+ * that may have reached the device may have cleared flags: those are announced as lost.
+ */
+export function mayHaveReachedDevice(error: DeviceError): boolean {
+  if (error.code === 'TIMEOUT' || error.code === 'BAD_RESPONSE') return true;
+  return error.code === 'UNREACHABLE' && !error.neverSent;
+}
+
 /** Whether the device refused the credentials (nginx's Basic auth in front of the services). */
 export function isRefused(error: unknown): error is DeviceError {
   return error instanceof DeviceError && error.code === 'DEVICE_ERROR' && (error.statusCode === 401 || error.statusCode === 403);

@@ -56,8 +56,9 @@ export function inputHandler<X extends object>(ctx: InputContext<X>) {
         } catch (error) {
           return refuse(error, 'BAD_RESPONSE');
         }
-        ctx.dot.succeeded(outcome.status ?? asked.status);
         deliver(send, outcome.msgs);
+        if (outcome.error) return refuse(outcome.error, 'BAD_RESPONSE');
+        ctx.dot.succeeded(outcome.status ?? asked.status);
         done();
       },
       (error: unknown) => {

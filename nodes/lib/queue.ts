@@ -23,6 +23,7 @@ export class RequestQueue {
   private waiting: Array<Job<unknown> | undefined> = [];
   private head = 0;
   private running = 0;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly limit: number,
@@ -46,6 +47,12 @@ export class RequestQueue {
       this.waiting.push({ run, resolve, reject } as Job<unknown>);
       this.next();
     });
+  }
+
+  /** Resolves once no job is running (at once when none is). */
+  idle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Refuses every waiting job with `error` (used when the node closes). */
@@ -74,6 +81,7 @@ export class RequestQueue {
       result.then(job.resolve, job.reject).finally(() => {
         this.running--;
         this.next();
+        if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       });
     }
   }

@@ -25,6 +25,8 @@ export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | nul
 export type DoneFn = (err?: Error) => void;
 
 export interface Node {
+  /** The node's id: a redeployed node keeps it. */
+  id: string;
   /** The node's type, e.g. `modular-device` (the admin routes check it). */
   type: string;
   credentials?: Record<string, string | undefined>;
@@ -63,5 +65,6 @@ export interface NodeAPI {
   };
   auth: { needsPermission(permission: string): Handler };
   util: { getSetting?(node: Node | null, name: string): unknown };
+  events?: { once(event: string, listener: () => void): void; removeListener(event: string, listener: () => void): void };
   _: (key: string, substitutions?: Record<string, unknown>) => string;
 }

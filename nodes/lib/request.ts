@@ -16,6 +16,11 @@ export interface DeviceRequest {
   body?: Record<string, unknown>;
   /** Below the module (`<version>/<slot>/...`, the default) or the service root (`<version>/...`). */
   scope?: 'module' | 'service';
+  /**
+   * A notification read: the pins it is for. API 1.0 reads each pin on its own, so a pin
+   * left out is a request fewer; 0.9 reads all six at once whatever this says.
+   */
+  pins?: readonly number[];
 }
 
 /** One wire call as it was sent (no host, no headers, no credentials). */

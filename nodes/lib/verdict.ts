@@ -32,6 +32,9 @@ const NETWORK_REASONS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'TLS: certificate does not match the host name',
 };
 
+/** Failures of making the connection: the request never left. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+
 function kib(bytes: number): string {
   return `${Math.ceil(bytes / 1024)} KiB`;
 }
@@ -56,7 +59,8 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
       return new DeviceError(`${method} ${path}: answer cut off (${w.host})`, { code: 'UNREACHABLE', method, path });
     case 'network': {
       const reason = (error.code && NETWORK_REASONS[error.code]) || `request failed${error.code ? ` (${error.code})` : ''}`;
-      return new DeviceError(`${method} ${path}: ${reason} (${w.host})`, { code: 'UNREACHABLE', method, path });
+      const neverSent = !!error.code && NEVER_SENT.has(error.code);
+      return new DeviceError(`${method} ${path}: ${reason} (${w.host})`, { code: 'UNREACHABLE', method, path, neverSent });
     }
   }
 }

@@ -114,7 +114,16 @@ describe('API dialects (real-service.md §0)', function () {
       const t = v1({ method: 'GET', endpoint: ['notification'] });
       t.calls.should.eql([1, 2, 3, 4, 5, 6].map((pin) => ({ method: 'GET', endpoint: ['notification', pin] })));
       const answers = [1, 2, 3, 4, 5, 6].map((pin) => ({ ...NO_ALERTS, high_current_alert: pin === 4 }));
-      should(answered(t, answers)).eql({ notification: [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, ...NO_ALERTS, high_current_alert: pin === 4 })) });
+      should(answered(t, answers)).eql({ notification: [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, ...NO_ALERTS, high_current_alert: pin === 4 })), unread: [] });
+    });
+
+    it('notifications: only the pins asked for; a failed pin read leaves the others delivered and names the pin unread', function () {
+      const t = v1({ method: 'GET', endpoint: ['notification'], pins: [2, 4, 5] });
+      t.calls.should.eql([2, 4, 5].map((pin) => ({ method: 'GET', endpoint: ['notification', pin] })));
+      t.independent!.should.be.true();
+      const error = new DeviceError('GET .../notification/4: no answer', { code: 'TIMEOUT' });
+      const data = t.answer([{ ...NO_ALERTS, under_voltage_alert: true }, undefined, NO_ALERTS], [], [{ index: 1, error }]);
+      should(data).eql({ notification: [{ pin: 2, ...NO_ALERTS, under_voltage_alert: true }, { pin: 5, ...NO_ALERTS }], unread: [{ pin: 4, error }] });
     });
 
     it('threshold: threshold_mV → threshold_millivolt, the other fields kept', function () {
