@@ -11,7 +11,7 @@ import { DeviceClient, DeviceRequest, DeviceResult } from './client';
 import { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
 import { DeviceError, statusText } from './errors';
-import { say, t, useRuntimeLanguage } from './i18n';
+import { isMessageId, say, t, textOf, useRuntimeLanguage } from './i18n';
 import { Poller } from './poller';
 import type { Service } from './limits';
 import type { DoneFn, Node, NodeAPI, NodeDef, NodeMessage, NodeStatus, SendFn } from './red';
@@ -78,7 +78,7 @@ const STATUS_TEXT_MAX = 60;
 export const BUSY_STATUS_DELAY_MS = 50;
 
 export function short(text: string): string {
-  return text.length > STATUS_TEXT_MAX ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text;
+  return text.length > STATUS_TEXT_MAX && !isMessageId(text) ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text; // an id: the editor says it
 }
 
 /** The status dot for a connection state. */
@@ -89,7 +89,7 @@ export function connectionStatus(state: ConnectionState): NodeStatus {
     case 'connected':
       return { fill: 'green', shape: 'ring', text: say('status.connected', { api: state.apiVersion }) };
     default:
-      return { fill: 'red', shape: 'ring', text: short(`${say(`status.${state.state}`)}: ${state.reason}`) };
+      return { fill: 'red', shape: 'ring', text: short(say(`status.${state.state}`, { reason: state.reason })) };
   }
 }
 
@@ -261,7 +261,7 @@ export function registerActionNode<S>(RED: NodeAPI, type: string, spec: ActionSp
       }
       const running = op;
       inFlight++;
-      busyText = short(running.running ?? `${running.done}...`);
+      busyText = short(running.running ?? `${textOf(running.done)}...`);
       // The blue dot only for a request that takes a while: a status update per msg costs
       // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
       busyTimer ??= setTimeout(() => {

@@ -16,6 +16,8 @@
 import should from 'should';
 import fc from 'fast-check';
 import { check, checkBool, checkPowerConfig, checkPwm, checkValue, describe as describeValue, LIMITS, LimitName, Limit } from '../../nodes/lib/limits';
+import type { Phrase } from '../../nodes/lib/phrase';
+import { english } from '../helpers/i18n';
 import type { NodeMessage } from '../../nodes/lib/red';
 import { deviceNode, helper, waitConnected, waitFor } from '../helpers/node-red';
 import { lastSeq } from '../helpers/io-nodes';
@@ -36,8 +38,8 @@ type Expect = { error: string } | { requests: Req[] };
 class Refused {
   constructor(readonly message: string) {}
 }
-function ok(result: true | string): void {
-  if (result !== true) throw new Refused(result);
+function ok(result: true | Phrase): void {
+  if (result !== true) throw new Refused(english(result));
 }
 function refuse(message: string): never {
   throw new Refused(message);
@@ -239,7 +241,7 @@ const SPECS: Spec[] = [
         if (bare) f.state = bare;
         else if (typeof p === 'string' && p !== '')
           refuse(`msg.payload must be "high", "low", true, false, 1, 0 or an object {pin, state} / {pin, prescaler, period, time_on}, got ${describeValue(p)}`);
-        else if (Array.isArray(p)) refuse(`msg.payload must be a state or an object, got ${describeValue(p)}`);
+        else if (Array.isArray(p)) refuse(`msg.payload must be a state or an object, got ${english(describeValue(p))}`);
         const pin = given(f.pin, 1);
         ok(check('pin', pin));
         const givesPwm = ['prescaler', 'period', 'time_on'].some((k) => k in f);
