@@ -230,6 +230,13 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
       await page.click('#red-ui-tab-debug-link-button').catch(() => undefined);
       await page.screenshot({ path: `${editor.ARTIFACTS}/flow-working.png` });
       should(problems).eql([], 'nodes that did not show a green status and a debug message');
+      // A fixed status text arrives as its message id: the editor must show its words.
+      const unsaid: string[] = [];
+      for (const id of placed.values()) {
+        const text = (await editor.nodeStatus(page, id))?.text ?? '';
+        if (/@modular-device|\.status\./.test(text)) unsaid.push(`${id}: ${text}`);
+      }
+      should(unsaid).eql([], 'status texts the editor showed as message ids');
     });
   });
 
