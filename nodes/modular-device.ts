@@ -6,8 +6,7 @@ import { DeviceClient } from './lib/client';
 import { Connection } from './lib/connection';
 import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/device-settings';
 import { registerAdminRoutes } from './lib/admin-routes';
-import { useTemplates } from './lib/limits';
-import { say, t, useRuntimeLanguage } from './lib/i18n';
+import { t, useRuntimeLanguage } from './lib/i18n';
 import type { NodeAPI, NodeDef } from './lib/red';
 
 export = function (RED: NodeAPI) {
@@ -51,7 +50,6 @@ export = function (RED: NodeAPI) {
   // Runtime texts (status, errors) and limit messages in the runtime's language
   // (settings.lang, else the system's), from the catalogs.
   useRuntimeLanguage(RED);
-  useTemplates((key) => say(`limits.${key}`));
 
   RED.nodes.registerType('modular-device', ModularDeviceNode, {
     credentials: { username: { type: 'text' }, password: { type: 'password' }, token: { type: 'password' } },

@@ -1,24 +1,26 @@
 /**
  * Editor-side helpers, bundled by the build into resources/editor.js and exposed to the
  * node dialogs as the global `ModularDevice`. It carries limits.ts itself, so the editor
- * checks exactly what the runtime checks, with the same messages.
+ * checks exactly what the runtime checks, with the same messages: a check answers with a
+ * phrase, and `ModularDevice.text` says it (validators built by `validator` do so already).
  */
 import * as limits from '../lib/limits';
+import { PhraseValue, render } from '../lib/phrase';
 import { describePwm, planPwm } from '../lib/pwm';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 
+type Editor = { RED?: { _(key: string, values?: Record<string, string>): string } };
+
 /**
- * Limit messages in the editor's language: the browser's, as Node-RED picks it. The
- * catalog is read when a message is made, so it does not matter which loads first.
+ * A check's answer as a dialog shows it: `true`, or the refusal said in the editor's
+ * language (the browser's, as Node-RED picks it) with the editor's own `RED._`. Node-RED
+ * loads the package's catalogs before the dialogs open, so the words are there when said.
  */
-const editorRED = (globalThis as { RED?: { _(key: string): string } }).RED;
-if (editorRED) {
-  limits.useTemplates((key) => {
-    const id = `@modular-device/node-red/modular-device:modular-device.limits.${key}`;
-    const text = editorRED._(id);
-    return text && text !== id ? text : undefined;
-  });
+function text(result: limits.Check | PhraseValue): true | string {
+  if (result === true) return true;
+  const RED = (globalThis as Editor).RED;
+  return render(result, (id, values) => (RED ? RED._(id, values) : id));
 }
 
 type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
@@ -33,7 +35,7 @@ function validator(name: limits.LimitName, field?: string, when?: (node: Record<
     if (when && !when(this)) return true;
     if (limits.isEnvReference(value)) return true;
     const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return limits.check(name, parsed, field ?? name);
+    return text(limits.check(name, parsed, field ?? name));
   };
 }
 
@@ -49,4 +51,4 @@ function current(node: Record<string, unknown>, prop: string): unknown {
   return field.is('[type=checkbox]') ? field.is(':checked') : field.val();
 }
 
-export { limits, planPwm, describePwm, pwmReadout, pinPicker, validator, current };
+export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current };

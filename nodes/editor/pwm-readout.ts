@@ -6,6 +6,7 @@
  * requested frequency. Pure, so it is unit-tested without a browser.
  */
 import { check, checkPwm, isEnvReference, parseInteger } from '../lib/limits';
+import type { Phrase } from '../lib/phrase';
 import { describePwm, planPwm } from '../lib/pwm';
 
 export interface PwmForm {
@@ -35,9 +36,14 @@ export type PwmReadout =
   | {
       ok: false;
       input: 'frequency' | 'raw';
-      /** `env`: a `${VAR}` is resolved only at runtime; `invalid`: see message. */
-      reason: 'env' | 'invalid';
-      message?: string;
+      /**
+       * `env`: a `${VAR}` is resolved only at runtime; `invalid`: a value fails its limit,
+       * `message` says which (ModularDevice.text says it); `unreachable`: no timer setting
+       * gives `frequency` (the dialog says so with io-output's `runtime.unreachableFrequency`).
+       */
+      reason: 'env' | 'invalid' | 'unreachable';
+      message?: Phrase;
+      frequency?: number;
     };
 
 export function pwmReadout(form: PwmForm): PwmReadout {
@@ -59,7 +65,7 @@ export function pwmReadout(form: PwmForm): PwmReadout {
     if (result !== true) return { ok: false, input, reason: 'invalid', message: result };
   }
   const plan = planPwm(frequency as number, duty as number);
-  if (!plan) return { ok: false, input, reason: 'invalid', message: `frequency ${frequency} Hz cannot be reached with the 16-bit timer at 48 MHz` };
+  if (!plan) return { ok: false, input, reason: 'unreachable', frequency: frequency as number };
   return {
     ok: true,
     input,

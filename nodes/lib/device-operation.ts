@@ -9,6 +9,7 @@
  */
 import type { DeviceClient, DeviceRequest, DeviceResult, Lane } from './client';
 import type { DeviceError } from './errors';
+import { textOf } from './i18n';
 import type { NodeMessage } from './red';
 
 /** A conversation with the device: requests chosen from the answers so far. */
@@ -46,7 +47,8 @@ export function perform(client: DeviceClient, op: RequestsOperation | Conversati
 
 /** The status text while the operation runs. */
 export function busyStatusOf(op: StatusTexts): string {
-  return op.busyStatus ?? `${op.status}...`;
+  // A fixed status is a message id (the editor's words): in words first, then "...".
+  return op.busyStatus ?? `${textOf(op.status)}...`;
 }
 
 /** What goes out for an answer: msgs for the output (none to send nothing) and the status text. */

@@ -7,6 +7,8 @@
  * Messages never contain credentials: they name the method and the wire path only, never
  * the base URL (which may carry user:password@) or a header.
  */
+import { spoken } from './i18n';
+import type { Phrase } from './phrase';
 
 export type DeviceErrorCode =
   /** A value from the node or the msg failed the limits; nothing was sent. */
@@ -48,8 +50,9 @@ export class DeviceError extends Error {
   readonly neverSent: boolean;
   readonly cause: { code: DeviceErrorCode; statusCode?: number; deviceMessage?: string; method?: string; path?: string } & Record<string, unknown>;
 
-  constructor(message: string, details: DeviceErrorDetails) {
-    super(message);
+  /** `message`: text, or a limit refusal (a phrase), said in the runtime's language. */
+  constructor(message: string | Phrase, details: DeviceErrorDetails) {
+    super(typeof message === 'string' ? message : spoken(message));
     this.name = 'DeviceError';
     this.code = details.code;
     this.statusCode = details.statusCode;
@@ -70,12 +73,12 @@ export class DeviceError extends Error {
 }
 
 /** A value failed its limit: the message is the one from limits.ts (field, value, range). */
-export function invalidInput(message: string): DeviceError {
+export function invalidInput(message: string | Phrase): DeviceError {
   return new DeviceError(message, { code: 'INVALID_INPUT' });
 }
 
-/** Throws the limits.ts message of a failed check; passes on `true`. */
-export function ensure(result: true | string): void {
+/** Throws the limits.ts refusal of a failed check; passes on `true`. */
+export function ensure(result: true | Phrase): void {
   if (result !== true) throw invalidInput(result);
 }
 

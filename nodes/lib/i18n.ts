@@ -1,67 +1,105 @@
 /**
- * Words of the runtime (status texts, refusals, errors, limit messages), in the runtime's
- * language from the config node's catalog (a node's dialog words, quoted in refusals, from
- * the node's own catalog). When the runtime has no such catalog loaded
- * (node-red-node-test-helper's `RED._` returns the key), the English catalog shipped beside
- * the nodes answers, so a status never shows a bare message id.
+ * Words of the runtime in the runtime's language (settings.lang), through Node-RED's own
+ * `RED._`, from the package's catalogs (locales/<lang>/<catalog>.json, namespace
+ * `@modular-device/node-red/<catalog>`, as Node-RED registers them for each node file):
+ *
+ *  - `t('<type>.<key>', vars)`: a node's runtime text from its own catalog,
+ *    `<type>.runtime.<key>`; `t('common.<key>')` a shared one, `modular-device.runtime.common.<key>`.
+ *  - A fixed status text (no values: `<type>.status.<key>`, `modular-device.status.common.<key>`
+ *    for `t('common.<key>')`, `modular-device.status.<key>` for `say('status.<key>')`) is not
+ *    said here: its message id is the status text, and Node-RED's editor says it in the
+ *    editor's language (it translates a status text that is a `namespace:key` id).
+ *  - `spoken(phrase)`: a limit refusal of checks.ts / limits.ts (see phrase.ts).
  */
-import fs from 'fs';
-import path from 'path';
+import { isPhrase, PhraseValue, render } from './phrase';
 import type { NodeAPI } from './red';
 
 const PACKAGE = '@modular-device/node-red';
 
-/** English catalogs by file name (`modular-device`, `<type>`), read once each. */
-const english = new Map<string, Record<string, unknown>>();
-
-function englishCatalog(name: string): Record<string, unknown> {
-  let catalog = english.get(name);
-  if (!catalog) {
-    // The build puts locales/ beside the compiled nodes: dist/nodes/locales/.
-    const file = path.join(__dirname, '..', 'locales', 'en-US', `${name}.json`);
-    catalog = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    english.set(name, catalog);
-  }
-  return catalog;
-}
-
-function fromEnglish(key: string, vars: Record<string, unknown> = {}, catalog = 'modular-device'): string {
-  const value = key.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), englishCatalog(catalog));
-  if (typeof value !== 'string') return key;
-  return value.replace(/__(\w+)__/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
-}
-
-/** The runtime's translator, installed once by `useRuntimeLanguage`; none = English only. */
+/** The runtime's translator, installed by `useRuntimeLanguage`. */
 let runtime: NodeAPI['_'] | undefined;
+/** Whether a message id is in the catalogs, per id (a fixed set: the keys the code uses). */
+const known = new Map<string, boolean>();
 
 /**
  * Installs the runtime's language (registerActionNode and the config node do, with their
- * RED); undefined goes back to English only, e.g. after a test.
+ * RED); undefined uninstalls it (then every text is its message id, as Node-RED shows a
+ * missing one).
  */
-export function useRuntimeLanguage(RED: NodeAPI | undefined): void {
+export function useRuntimeLanguage(RED: Pick<NodeAPI, '_'> | undefined): void {
   runtime = RED ? RED._.bind(RED) : undefined;
+  known.clear();
 }
 
-/** `say('status.connected', {api})` → `modular-device.status.connected` in the runtime's language. */
+/** The message id `@modular-device/node-red/<catalog>:<catalog>.<key>`. */
+function idOf(catalog: string, key: string): string {
+  return `${PACKAGE}/${catalog}:${catalog}.${key}`;
+}
+
+/** True for a message id of this package's catalogs (what a fixed status text is). */
+export function isMessageId(text: unknown): boolean {
+  return typeof text === 'string' && text.startsWith(`${PACKAGE}/`) && /^[^:\s]+:[\w.-]+$/.test(text);
+}
+
+/** An id said in the runtime's language; Node-RED answers a missing one with its key. */
+function lookup(id: string, vars?: Record<string, unknown>): string {
+  const text = runtime?.(id, vars);
+  return typeof text === 'string' ? text : id;
+}
+
+function has(id: string): boolean {
+  let found = known.get(id);
+  if (found === undefined) {
+    const text = lookup(id);
+    found = text !== id && text !== id.slice(id.indexOf(':') + 1);
+    known.set(id, found);
+  }
+  return found;
+}
+
+/** Values as the runtime says them: a phrase (a refusal passed on) in its language. */
+function sayValues(vars: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!vars) return vars;
+  const said: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(vars)) said[name] = isPhrase(value) ? spoken(value) : value;
+  return said;
+}
+
+/** A fixed status text's id when `key` is one and there are no values to fill in. */
+function statusId(catalog: string, key: string, vars: Record<string, unknown> | undefined): string | undefined {
+  if (vars && Object.keys(vars).length) return undefined;
+  const id = idOf(catalog, `status.${key}`);
+  return has(id) ? id : undefined;
+}
+
+/** `say('status.connected', {api})`: the shared catalog's `modular-device.<key>`. */
 export function say(key: string, vars?: Record<string, unknown>): string {
-  return translate('modular-device', key, vars);
-}
-
-/** `<catalog>.<key>` from the package's catalog `<catalog>`, in the runtime's language, else English. */
-function translate(catalog: string, key: string, vars?: Record<string, unknown>): string {
-  const id = `${catalog}.${key}`;
-  const full = `${PACKAGE}/${catalog}:${id}`;
-  const text = runtime?.(full, vars);
-  return typeof text === 'string' && text !== full && text !== id ? text : fromEnglish(id, vars, catalog);
+  const status = key.startsWith('status.') ? statusId('modular-device', key.slice('status.'.length), vars) : undefined;
+  return status ?? lookup(idOf('modular-device', key), sayValues(vars));
 }
 
 /**
- * Runtime texts (status texts, refusals, errors) of every node and of the shared code, from
- * `modular-device.runtime.<type>.<key>` / `modular-device.runtime.common.<key>`:
+ * A runtime text of a node, or a shared one (`common.`):
  * `t('io-output.pinState', {pin: 3, state: 'high'})` → `pin 3 high`.
  */
 export function t(key: string, vars?: Record<string, unknown>): string {
-  return say(`runtime.${key}`, vars);
+  const dot = key.indexOf('.');
+  const type = key.slice(0, dot);
+  const name = key.slice(dot + 1);
+  const catalog = type === 'common' ? 'modular-device' : type;
+  const status = statusId(catalog, type === 'common' ? `common.${name}` : name, vars);
+  if (status) return status;
+  return lookup(idOf(catalog, type === 'common' ? `runtime.common.${name}` : `runtime.${name}`), sayValues(vars));
+}
+
+/** A status text as words: a fixed status's id said here (e.g. to add "..." to it). */
+export function textOf(status: string): string {
+  return isMessageId(status) ? lookup(status) : status;
+}
+
+/** A limit refusal (or any phrase) in the runtime's language. */
+export function spoken(value: PhraseValue): string {
+  return render(value, (id, values) => lookup(id, values));
 }
 
 /**
@@ -69,5 +107,5 @@ export function t(key: string, vars?: Record<string, unknown>): string {
  * names a setting exactly as the user sees it: `nodeText('io-reset', 'label.confirm')`.
  */
 export function nodeText(type: string, key: string): string {
-  return translate(type, key);
+  return lookup(idOf(type, key));
 }

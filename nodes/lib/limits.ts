@@ -1,5 +1,5 @@
 /**
- * THE table of documented limits, and pure validators over it.
+ * THE table of documented limits, and the checks that need its bounds.
  *
  * Every bound the package enforces lives here once: the runtime nodes, the editor forms
  * (this file is bundled into editor code, so it imports nothing from Node-RED or Node.js)
@@ -13,49 +13,13 @@
  * Where the two differ we take the bound that both accept, so a value that passes here is
  * never refused by a device of either version, and say so beside the entry.
  *
- * A validator returns `true` or a message naming the field, the value and the allowed
- * range, for example `threshold_mV must be an integer from 50 to 25000, got 25001`.
- * Validators are strict about types: a number field takes a JSON number, never a string.
- * Editor text goes through `parseInteger` first.
+ * How a value is checked and how a refusal is put (a phrase, said in the reader's
+ * language) is checks.ts; it is re-exported here so callers have one place to import from.
  */
+import { Check, checkValue, describe, isInteger, Limit, mustBe } from './checks';
+import { phrase } from './phrase';
 
-export type Check = true | string;
-
-/** An integer field with inclusive bounds, optionally with extra allowed values. */
-export interface IntLimit {
-  readonly kind: 'int';
-  readonly min: number;
-  readonly max: number;
-  /** Values allowed besides [min, max], e.g. 0 = "off" for the watchdog timeout. */
-  readonly also?: readonly number[];
-  readonly unit?: string;
-  readonly source: string;
-  /** A setting's value when none is given: the one the runtime uses and the dialog starts with. */
-  readonly default?: number;
-}
-
-/** An integer field that takes one of a few listed values. */
-export interface IntSetLimit {
-  readonly kind: 'intSet';
-  readonly values: readonly number[];
-  readonly unit?: string;
-  readonly source: string;
-}
-
-/** A string field that takes one of the listed words. */
-export interface WordLimit {
-  readonly kind: 'word';
-  readonly values: readonly string[];
-  readonly source: string;
-}
-
-/** A boolean field. */
-export interface BoolLimit {
-  readonly kind: 'bool';
-  readonly source: string;
-}
-
-export type Limit = IntLimit | IntSetLimit | WordLimit | BoolLimit;
+export * from './checks';
 
 const SPEC = 'spec, Limits table';
 const u16Max = 0xffff;
@@ -220,105 +184,7 @@ export type AlertFlag = (typeof ALERT_FLAGS)[number];
 /** USB hub record fields of API 0.9. */
 export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'port_slot_5', 'port_slot_6', 'port_slot_7', 'port_slot_8'] as const;
 
-// ---- the words of the messages ------------------------------------------------------------
-
-/**
- * Every sentence this file says, as a template with {{slot}}s, in English. A language is
- * added by the message catalogs (`modular-device.limits.<key>` in locales/<lang>/), which
- * the editor and the runtime hand in with `useTemplates`.
- */
-export const PHRASES = {
-  mustBe: '{{field}} must be {{range}}, got {{got}}',
-  intRange: 'an integer from {{min}} to {{max}}{{unit}}',
-  alsoOr: '{{also}} or {{range}}',
-  oneOf: 'one of {{values}}',
-  trueOrFalse: 'true or false',
-  nothing: 'nothing',
-  anArray: 'an array',
-  anObject: 'an object',
-  aType: 'a {{type}}',
-  timeOnRange: 'an integer from 1 to {{max}} (below period − 1)',
-  timeOnNone: 'at least 1 and below period − 1',
-  pwmTooFast: 'PWM frequency must be at most {{max}} Hz, got {{hz}} Hz (prescaler {{prescaler}}, period {{period}})',
-  keepAliveOff: 'timeout must not be 0 (off) while keep-alive is on',
-  configCount: 'config must be an array of {{count}} entries (one per pin), got {{got}}',
-  entries: '{{count}} entries',
-  configEntry: 'config[{{index}}] must be an object {pin, rail, current}, got {{got}}',
-  configPinTwice: 'config[{{index}}].pin must name each pin once, got {{pin}} twice',
-} as const;
-export type PhraseKey = keyof typeof PHRASES;
-
-let lookup: (key: PhraseKey) => string | undefined = () => undefined;
-
-/** Where translated templates come from (a message catalog); undefined falls back to English. */
-export function useTemplates(templates: (key: PhraseKey) => string | undefined): void {
-  lookup = templates;
-}
-
-/** A phrase with its slots filled. */
-export function say(key: PhraseKey, slots: Record<string, string | number> = {}): string {
-  const template = lookup(key) || PHRASES[key];
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in slots ? String(slots[name]) : whole));
-}
-
-// ---- describing values and ranges ------------------------------------------------------
-
-/** A short, safe rendering of any value for an error message (never the whole object). */
-export function describe(value: unknown): string {
-  if (value === undefined) return say('nothing');
-  if (value === null) return 'null';
-  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
-  if (typeof value === 'string') {
-    const text = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-    return JSON.stringify(text);
-  }
-  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return say('anArray');
-  return typeof value === 'object' ? say('anObject') : say('aType', { type: typeof value });
-}
-
-function listWords(values: readonly (string | number)[]): string {
-  return values.join(', ');
-}
-
-/** The allowed range of a limit in words, as used in messages and help text. */
-export function rangeText(limit: Limit): string {
-  switch (limit.kind) {
-    case 'int': {
-      const span = say('intRange', { min: limit.min, max: limit.max, unit: limit.unit ? ` ${limit.unit}` : '' });
-      return limit.also?.length ? say('alsoOr', { also: listWords(limit.also), range: span }) : span;
-    }
-    case 'intSet':
-    case 'word':
-      return say('oneOf', { values: listWords(limit.values) });
-    case 'bool':
-      return say('trueOrFalse');
-  }
-}
-
-function isInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value);
-}
-
-/** Checks `value` against `limit`; `field` is the name the message uses. */
-export function checkValue(field: string, limit: Limit, value: unknown): Check {
-  let ok: boolean;
-  switch (limit.kind) {
-    case 'int':
-      ok = isInteger(value) && ((value >= limit.min && value <= limit.max) || (limit.also ?? []).includes(value));
-      break;
-    case 'intSet':
-      ok = isInteger(value) && limit.values.includes(value);
-      break;
-    case 'word':
-      ok = typeof value === 'string' && limit.values.includes(value);
-      break;
-    case 'bool':
-      ok = typeof value === 'boolean';
-      break;
-  }
-  return ok ? true : say('mustBe', { field, range: rangeText(limit), got: describe(value) });
-}
+// ---- checks against the table --------------------------------------------------------
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
 export function check(name: LimitName, value: unknown, field: string = name): Check {
@@ -361,12 +227,11 @@ export function checkPwm(pwm: Record<string, unknown>): Check {
   const timeOn = pwm.time_on;
   if (!isInteger(timeOn) || timeOn < 1 || timeOn > period - 2) {
     const max = period - 2;
-    const range = max >= 1 ? say('timeOnRange', { max }) : say('timeOnNone');
-    return say('mustBe', { field: 'time_on', range, got: describe(timeOn) });
+    return mustBe('time_on', max >= 1 ? phrase('limits.timeOnRange', { max }) : phrase('limits.timeOnNone'), timeOn);
   }
   const hz = pwmFrequencyHz({ prescaler: pwm.prescaler as number, period });
   if (hz > FACTS.pwmMaxFrequencyHz) {
-    return say('pwmTooFast', { max: FACTS.pwmMaxFrequencyHz, hz, prescaler: describe(pwm.prescaler), period });
+    return phrase('limits.pwmTooFast', { max: FACTS.pwmMaxFrequencyHz, hz, prescaler: describe(pwm.prescaler), period });
   }
   return true;
 }
@@ -378,7 +243,7 @@ export function checkPwm(pwm: Record<string, unknown>): Check {
 export function checkKeepAlive(interval: unknown, timeout: unknown): Check {
   const t = check('watchdog_timeout', timeout, 'timeout');
   if (t !== true) return t;
-  if (timeout === 0) return say('keepAliveOff');
+  if (timeout === 0) return phrase('limits.keepAliveOff');
   const max = Math.min(LIMITS.keepalive_interval.max, Math.floor((timeout as number) / 2));
   return checkValue('keep-alive interval', { ...LIMITS.keepalive_interval, max, source: 'timeout / 2' }, interval);
 }
@@ -403,18 +268,18 @@ export interface PowerEntry {
  */
 export function checkPowerConfig(config: unknown): Check {
   if (!Array.isArray(config) || config.length !== FACTS.pinCount) {
-    const got = Array.isArray(config) ? say('entries', { count: config.length }) : describe(config);
-    return say('configCount', { count: FACTS.pinCount, got });
+    const got = Array.isArray(config) ? phrase('limits.entries', { count: config.length }) : describe(config);
+    return phrase('limits.configCount', { count: FACTS.pinCount, got });
   }
   const seen = new Set<number>();
   for (let i = 0; i < config.length; i++) {
     const entry = config[i] as Record<string, unknown> | null;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      return say('configEntry', { index: i, got: describe(entry) });
+      return phrase('limits.configEntry', { index: i, got: describe(entry) });
     }
     const pin = check('pin', entry.pin, `config[${i}].pin`);
     if (pin !== true) return pin;
-    if (seen.has(entry.pin as number)) return say('configPinTwice', { index: i, pin: entry.pin as number });
+    if (seen.has(entry.pin as number)) return phrase('limits.configPinTwice', { index: i, pin: entry.pin as number });
     seen.add(entry.pin as number);
     const rail = check('rail', entry.rail, `config[${i}].rail`);
     if (rail !== true) return rail;
@@ -422,29 +287,4 @@ export function checkPowerConfig(config: unknown): Check {
     if (current !== true) return current;
   }
   return true;
-}
-
-// ---- editor text ---------------------------------------------------------------------
-
-/**
- * Reads an integer typed into a form field: optional sign and decimal digits only (no
- * exponent, no hex, no blanks inside). Anything else is returned unchanged, so the
- * validator names what was typed.
- */
-export function parseInteger(text: unknown): unknown {
-  if (typeof text !== 'string') return text;
-  const trimmed = text.trim();
-  return /^[+-]?\d{1,16}$/.test(trimmed) ? Number(trimmed) : text;
-}
-
-/** The variable's name when a value is exactly `${VAR}` or `$(VAR)` (resolved only at runtime). */
-export function envReferenceName(text: unknown): string | undefined {
-  if (typeof text !== 'string') return undefined;
-  const match = /^\s*(?:\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\(([A-Za-z_][A-Za-z0-9_]*)\))\s*$/.exec(text);
-  return match ? match[1] ?? match[2] : undefined;
-}
-
-/** True for a value that is exactly `${VAR}` or `$(VAR)`: resolved only at runtime. */
-export function isEnvReference(text: unknown): boolean {
-  return envReferenceName(text) !== undefined;
 }

@@ -8,7 +8,7 @@
  */
 import type { ConnectionState } from './connection';
 import { DeviceError, statusText } from './errors';
-import { say } from './i18n';
+import { isMessageId, say } from './i18n';
 import type { NodeStatus } from './red';
 
 const STATUS_TEXT_MAX = 60;
@@ -16,7 +16,8 @@ const STATUS_TEXT_MAX = 60;
 export const BUSY_STATUS_DELAY_MS = 50;
 
 export function short(text: string): string {
-  return text.length > STATUS_TEXT_MAX ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text;
+  // A message id is never cut: the editor turns it into words.
+  return text.length > STATUS_TEXT_MAX && !isMessageId(text) ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text;
 }
 
 /** The status dot for a connection state. */
@@ -27,7 +28,7 @@ export function connectionStatus(state: ConnectionState): NodeStatus {
     case 'connected':
       return { fill: 'green', shape: 'ring', text: say('status.connected', { api: state.apiVersion }) };
     default:
-      return { fill: 'red', shape: 'ring', text: short(`${say(`status.${state.state}`)}: ${state.reason}`) };
+      return { fill: 'red', shape: 'ring', text: short(say(`status.${state.state}`, { reason: state.reason })) };
   }
 }
 

@@ -10,6 +10,7 @@
 import fs from 'fs';
 import path from 'path';
 import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue } from '../../nodes/lib/limits';
+import { english } from '../helpers/i18n';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -76,7 +77,7 @@ export function outOfRange(limit: LimitName): number[] {
 export function expectedMessage(f: LimitedField, value: number): string {
   const result = check(f.limit, value, f.field);
   if (result === true) throw new Error(`${value} is within ${f.limit}`);
-  return result;
+  return english(result);
 }
 
 /** A valid value for an integer limit: the minimum (or the first listed value). */
@@ -90,9 +91,12 @@ export function validValue(limit: LimitName): string {
 const pwm = { prescaler: 47, period: 1000 };
 const keepAliveTimeout = 10000;
 
-function msg(result: true | string): string {
-  if (result === true) throw new Error('expected a refusal');
-  return result;
+/**
+ * A field check whose message is the English refusal of `result`, said when read (Node-RED's
+ * i18n has the catalogs only once `catalogsReady` resolved, after CASES is built).
+ */
+function refusal(check: Omit<FieldCheck, 'message'>, result: () => ReturnType<typeof checkValue>): FieldCheck {
+  return Object.defineProperty({ ...check }, 'message', { get: () => english(result()), enumerable: true }) as FieldCheck;
 }
 
 export const CASES: Case[] = [
@@ -100,13 +104,13 @@ export const CASES: Case[] = [
     settings: {},
     props: [],
     // The current table: each row against its rail's bound (checkPowerConfig's per-pin limits).
-    extra: [{ selector: '#io-power-current-1', bad: '301', message: msg(checkValue('pin 1 current', LIMITS.current_5_volt, 301)), good: '100' }],
+    extra: [refusal({ selector: '#io-power-current-1', bad: '301', good: '100' }, () => checkValue('pin 1 current', LIMITS.current_5_volt, 301))],
   }], deploy: {} },
   { type: 'io-output', service: 'io', phases: [
     { settings: { mode: 'state' }, props: ['pin'] },
     { settings: { mode: 'pwm', pwmInput: 'frequency' }, props: ['frequency', 'duty'] },
     { settings: { mode: 'pwm', pwmInput: 'raw' }, props: ['prescaler', 'period'], extra: [
-      { selector: '#node-input-time_on', bad: String(pwm.period - 1), message: msg(checkPwm({ ...pwm, time_on: pwm.period - 1 })), good: '500' },
+      refusal({ selector: '#node-input-time_on', bad: String(pwm.period - 1), good: '500' }, () => checkPwm({ ...pwm, time_on: pwm.period - 1 })),
     ] },
   ], deploy: { mode: 'state', state: 'high' }, deployText: { pin: '1', prescaler: String(pwm.prescaler), period: String(pwm.period), time_on: '500' } },
   { type: 'io-threshold', service: 'io', phases: [{ settings: {}, props: ['pin', 'threshold_mV'] }], deploy: {}, deployText: { pin: '3', threshold_mV: '3000' } },
@@ -120,7 +124,7 @@ export const CASES: Case[] = [
     // A keep-alive arms the watchdog: the runtime refuses it without confirm, so the case ticks it.
     { settings: { operation: 'read', keepAlive: true, confirm: true }, props: [], extra: [
       // The keep-alive interval may be at most half the timeout (checkKeepAlive).
-      { selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), message: msg(checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout)), good: '3000' },
+      refusal({ selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), good: '3000' }, () => checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout)),
     ] },
   ], deploy: { operation: 'read', keepAlive: false }, deployText: { timeout: String(keepAliveTimeout), swShutdownTimeout: '60000' } },
   { type: 'bmc-readings', service: 'bmc', phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }], deploy: { onlyOnChange: false }, deployText: { interval: '0', deadband: '0' } },

@@ -16,6 +16,7 @@ import { startSimulator, Simulator } from '../../simulator';
 import { httpJson } from '../helpers/sim-control';
 import { launchChromium } from './chromium';
 import { NodeRedServer, startNodeRed } from './node-red-server';
+import { catalogsReady } from '../helpers/i18n';
 import { CASES, Case, FieldCheck, Service, declaredTypes, expectedMessage, limitedFields, outOfRange, validValue } from './cases';
 import * as editor from './editor';
 
@@ -73,6 +74,8 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
   let browser: Browser;
 
   before(async function () {
+    // The expected refusals are said by Node-RED's i18n from the package's catalogs.
+    await catalogsReady;
     sim = await startSimulator({ host: '127.0.0.1', port: 0 });
     red = await startNodeRed();
     browser = await launchChromium();
@@ -227,6 +230,13 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
       await page.click('#red-ui-tab-debug-link-button').catch(() => undefined);
       await page.screenshot({ path: `${editor.ARTIFACTS}/flow-working.png` });
       should(problems).eql([], 'nodes that did not show a green status and a debug message');
+      // A fixed status text arrives as its message id: the editor must show its words.
+      const unsaid: string[] = [];
+      for (const id of placed.values()) {
+        const text = (await editor.nodeStatus(page, id))?.text ?? '';
+        if (/@modular-device|\.status\./.test(text)) unsaid.push(`${id}: ${text}`);
+      }
+      should(unsaid).eql([], 'status texts the editor showed as message ids');
     });
   });
 

@@ -4,10 +4,12 @@
  * for a config node + io-output + Catch, collectors for what reaches the helper nodes, the status history of a node, and a polling wait.
  *
  * Nothing of Node-RED or axios is mocked: the helper loads the real runtime, the real core
- * Catch node, and our compiled nodes from dist/nodes.
+ * Catch node, and our compiled nodes from dist/nodes, which speak through Node-RED's real
+ * i18n (see i18n.ts: the helper alone would give them a `RED._` that returns the key).
  */
 import path from 'path';
 import should from 'should';
+import { NODE_RED_MAIN, nodeRedPackage, NodeModule, shownStatus, withRuntimeI18n } from './i18n';
 import modularDevice = require('../../nodes/modular-device');
 import ioOutput = require('../../nodes/io-output');
 import type { DeviceNode } from '../../nodes/lib/device-settings';
@@ -30,15 +32,13 @@ export type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 export const helper: TestHelper = require('node-red-node-test-helper');
-/**
- * The Node-RED the tests run on: MD_NODE_RED (a node-red package folder, e.g. the 3.1 or
- * 5.0 that `npm test` installs under .cache/) or else the devDependency. The helper wants
- * the package's main file (lib/red.js).
- */
-export const NODE_RED_MAIN = process.env.MD_NODE_RED ? require.resolve(path.resolve(process.env.MD_NODE_RED)) : require.resolve('node-red');
+export { NODE_RED_MAIN, nodeRedPackage, NodeModule };
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 export const NODE_RED_VERSION: string = require(path.join(path.dirname(NODE_RED_MAIN), '..', 'package.json')).version;
 helper.init(NODE_RED_MAIN);
+/** Every load, whoever calls it, hands the node modules Node-RED's real i18n (see i18n.ts). */
+const loadWithHelperI18n = helper.load.bind(helper);
+helper.load = (nodes, flow, credentials) => loadWithHelperI18n(withRuntimeI18n(Array.isArray(nodes) ? nodes : [nodes as NodeModule]), flow, credentials);
 
 /**
  * Node-RED 4.x copies the `code` of the error given to done(err) into the Catch node's
@@ -54,15 +54,8 @@ export function expectCode(error: { code?: string; message?: string } | undefine
   else should(error?.code).be.undefined();
 }
 
-export type NodeModule = (RED: any) => void;
 export const MODULES = { modularDevice: modularDevice as NodeModule, ioOutput: ioOutput as NodeModule };
 export const ALL_NODES: NodeModule[] = [MODULES.modularDevice, MODULES.ioOutput];
-
-/** Where node-red's own packages live (for the real editor-api auth module). */
-export function nodeRedPackage(name: string): string {
-  const runtime = path.dirname(require.resolve('@node-red/runtime/package.json', { paths: [path.dirname(NODE_RED_MAIN)] }));
-  return path.dirname(require.resolve(`${name}/package.json`, { paths: [runtime] }));
-}
 
 // ---- waiting ------------------------------------------------------------------------------
 
@@ -208,16 +201,18 @@ export async function waitOutcomes(received: Received, count: number, timeoutMs 
 // ---- status ------------------------------------------------------------------------------
 
 /**
- * Every `status()` call of one node, in order. The helper replaces Node.prototype.status
- * with a sinon spy shared by all nodes; its calls carry the node as `thisValue`.
+ * Every `status()` call of one node, in order, as the editor shows it (a fixed status is a
+ * message id the editor says in its language: here en-US, see i18n.ts `shownStatus`). The
+ * helper replaces Node.prototype.status with a sinon spy shared by all nodes; its calls
+ * carry the node as `thisValue`.
  */
-export function statusHistory(node: { status: unknown }): NodeStatus[] {
+export function statusHistory(node: { status: unknown; type?: string }): NodeStatus[] {
   const spy = node.status as { getCalls?: () => Array<{ thisValue: unknown; args: unknown[] }> };
   if (!spy.getCalls) throw new Error('Node.prototype.status is not a spy: was the flow loaded with helper.load?');
   return spy
     .getCalls()
     .filter((call) => call.thisValue === node)
-    .map((call) => call.args[0] as NodeStatus);
+    .map((call) => shownStatus(call.args[0] as NodeStatus, node.type ?? ''));
 }
 
 /** The node's current status (the last call). */

@@ -16,6 +16,7 @@ import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
 import { device, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { loadIo, Outcomes, send } from '../helpers/io-nodes';
+import { speak } from '../helpers/i18n';
 
 const NO_ALERTS = { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
 
@@ -42,6 +43,8 @@ function refusal(action: () => unknown): DeviceError {
 }
 
 describe('API dialects (real-service.md §0)', function () {
+  // The refusals are said in the runtime's language, as a loaded node would have set it.
+  before(() => speak());
   describe('0.9: the spec, nothing translated', function () {
     const calls: Call[] = [
       { method: 'GET', endpoint: ['reset'] },

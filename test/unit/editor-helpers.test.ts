@@ -7,6 +7,7 @@ import { pwmFrequencyHz } from '../../nodes/lib/limits';
 import { planPwm } from '../../nodes/lib/pwm';
 import { EditorNode, ModuleAddress, outputConflicts, pinNumber, pinUses, roleOf } from '../../nodes/editor/pin-picker';
 import { pwmReadout } from '../../nodes/editor/pwm-readout';
+import { catalogsReady, english } from '../helpers/i18n';
 
 describe('pin picker: pins used on a module', () => {
   const configs: Record<string, ModuleAddress> = {
@@ -60,6 +61,7 @@ describe('pin picker: pins used on a module', () => {
 });
 
 describe('io-output PWM read-out', () => {
+  before(() => catalogsReady);
   it('raw values: the frequency and duty of the device integer maths', () => {
     const r = pwmReadout({ pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '250' });
     r.should.containEql({ ok: true, input: 'raw', prescaler: 47, period: 1000, time_on: 250, frequencyHz: 1000, dutyPercent: 25 });
@@ -79,8 +81,10 @@ describe('io-output PWM read-out', () => {
 
   it('explains values it cannot use, and leaves ${VAR} to the runtime', () => {
     pwmReadout({ pwmInput: 'raw', prescaler: '1', period: '10', time_on: '9' }).should.containEql({ ok: false, reason: 'invalid' });
-    pwmReadout({ pwmInput: 'raw', prescaler: '1', period: '10', time_on: '9' }).should.have.property('message').match(/time_on/);
-    pwmReadout({ pwmInput: 'frequency', frequency: '2000000', duty: '50' }).should.have.property('message').match(/frequency/);
+    // The refusal is a phrase: the dialog says it in the editor's language (English here).
+    const refusal = (r: ReturnType<typeof pwmReadout>) => english(r.ok ? true : r.message ?? true);
+    should(refusal(pwmReadout({ pwmInput: 'raw', prescaler: '1', period: '10', time_on: '9' }))).match(/^time_on must be/);
+    should(refusal(pwmReadout({ pwmInput: 'frequency', frequency: '2000000', duty: '50' }))).match(/^frequency must be/);
     pwmReadout({ pwmInput: 'frequency', frequency: '12.5', duty: '50' }).should.containEql({ ok: false, reason: 'invalid' });
     pwmReadout({ pwmInput: 'frequency', frequency: '${HZ}', duty: '50' }).should.containEql({ ok: false, reason: 'env' });
   });

@@ -13,6 +13,14 @@ import {
   pwmFrequencyHz,
   rangeText,
 } from '../../nodes/lib/limits';
+import type { Check } from '../../nodes/lib/limits';
+import type { PhraseValue } from '../../nodes/lib/phrase';
+import { catalogsReady, english } from '../helpers/i18n';
+
+/** A check's answer as a reader gets it: `true`, or the refusal in English (Node-RED's i18n). */
+function said(result: Check | PhraseValue): true | string {
+  return result === true ? true : english(result);
+}
 
 /**
  * Integer limits at every boundary: [name, min, max, values allowed outside the range].
@@ -57,72 +65,73 @@ const WORDS: Array<[LimitName, string[]]> = [
 const NOT_INTEGERS: unknown[] = [1.5, NaN, Infinity, -Infinity, '5', '', null, undefined, true, [], {}, [3], { pin: 1 }];
 
 describe('limits.ts', function () {
+  before(() => catalogsReady);
   describe('integer limits at their boundaries', function () {
     for (const [name, min, max, also] of INT_BOUNDS) {
       it(`${name}: ${also.length ? `${also.join(',')} or ` : ''}${min}..${max}`, function () {
-        should(check(name, min)).be.true();
-        should(check(name, max)).be.true();
-        for (const value of also) should(check(name, value)).be.true();
+        should(said(check(name, min))).be.true();
+        should(said(check(name, max))).be.true();
+        for (const value of also) should(said(check(name, value))).be.true();
         const below = min - 1;
         if (!also.includes(below)) {
-          should(check(name, below)).be.a.String().and.match(new RegExp(`^${name} must be .*${min} to ${max}.*, got ${below}$`));
+          should(said(check(name, below))).be.a.String().and.match(new RegExp(`^${name} must be .*${min} to ${max}.*, got ${below}$`));
         }
-        should(check(name, max + 1)).equal(`${name} must be ${rangeText(LIMITS[name])}, got ${max + 1}`);
-        for (const bad of NOT_INTEGERS) should(check(name, bad)).be.a.String().and.startWith(`${name} must be`);
+        should(said(check(name, max + 1))).equal(`${name} must be ${english(rangeText(LIMITS[name]))}, got ${max + 1}`);
+        for (const bad of NOT_INTEGERS) should(said(check(name, bad))).be.a.String().and.startWith(`${name} must be`);
       });
     }
     it('names the field, the value and the range (the message users see)', function () {
-      should(check('threshold_mV', 25001)).equal('threshold_mV must be an integer from 50 to 25000 mV, got 25001');
-      should(check('watchdog_timeout', 999, 'timeout')).equal('timeout must be 0 or an integer from 1000 to 600000 ms, got 999');
-      should(check('pin', '1/../../hard_reset')).equal('pin must be an integer from 1 to 6, got "1/../../hard_reset"');
+      should(said(check('threshold_mV', 25001))).equal('threshold_mV must be an integer from 50 to 25000 mV, got 25001');
+      should(said(check('watchdog_timeout', 999, 'timeout'))).equal('timeout must be 0 or an integer from 1000 to 600000 ms, got 999');
+      should(said(check('pin', '1/../../hard_reset'))).equal('pin must be an integer from 1 to 6, got "1/../../hard_reset"');
     });
   });
 
   describe('word limits', function () {
     for (const [name, words] of WORDS) {
       it(`${name}: ${words.join('|')}`, function () {
-        for (const word of words) should(check(name, word)).be.true();
+        for (const word of words) should(said(check(name, word))).be.true();
         for (const bad of [words[0].toUpperCase(), ` ${words[0]}`, '', 1, null, undefined, true, [words[0]]]) {
-          should(check(name, bad)).be.a.String().and.startWith(`${name} must be one of ${words.join(', ')}, got`);
+          should(said(check(name, bad))).be.a.String().and.startWith(`${name} must be one of ${words.join(', ')}, got`);
         }
       });
     }
   });
 
   it('fan_mode takes only 0, 20, 40, 60, 80, 100', function () {
-    for (const mode of [0, 20, 40, 60, 80, 100]) should(check('fan_mode', mode)).be.true();
+    for (const mode of [0, 20, 40, 60, 80, 100]) should(said(check('fan_mode', mode))).be.true();
     for (const bad of [-20, 10, 19, 21, 50, 99, 101, 120, 20.5, '20', null]) {
-      should(check('fan_mode', bad)).be.a.String().and.startWith('fan_mode must be one of 0, 20, 40, 60, 80, 100, got');
+      should(said(check('fan_mode', bad))).be.a.String().and.startWith('fan_mode must be one of 0, 20, 40, 60, 80, 100, got');
     }
   });
 
   it('booleans are booleans', function () {
-    should(checkBool('state', true)).be.true();
-    should(checkBool('state', false)).be.true();
-    for (const bad of [0, 1, 'true', null, undefined]) should(checkBool('state', bad)).be.a.String().and.startWith('state must be true or false');
+    should(said(checkBool('state', true))).be.true();
+    should(said(checkBool('state', false))).be.true();
+    for (const bad of [0, 1, 'true', null, undefined]) should(said(checkBool('state', bad))).be.a.String().and.startWith('state must be true or false');
   });
 
   describe('PWM', function () {
     it('accepts time_on from 1 to period − 2 and refuses the rest', function () {
-      should(checkPwm({ prescaler: 47, period: 100, time_on: 1 })).be.true();
-      should(checkPwm({ prescaler: 47, period: 100, time_on: 98 })).be.true();
-      should(checkPwm({ prescaler: 47, period: 100, time_on: 99 })).equal('time_on must be an integer from 1 to 98 (below period − 1), got 99');
-      should(checkPwm({ prescaler: 47, period: 100, time_on: 100 })).be.a.String();
-      should(checkPwm({ prescaler: 47, period: 100, time_on: 0 })).be.a.String().and.startWith('time_on must be');
-      should(checkPwm({ prescaler: 47, period: 100, time_on: 1.5 })).be.a.String();
-      should(checkPwm({ prescaler: 47, period: 2, time_on: 1 })).equal('time_on must be at least 1 and below period − 1, got 1');
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 1 }))).be.true();
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 98 }))).be.true();
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 99 }))).equal('time_on must be an integer from 1 to 98 (below period − 1), got 99');
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 100 }))).be.a.String();
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 0 }))).be.a.String().and.startWith('time_on must be');
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 1.5 }))).be.a.String();
+      should(said(checkPwm({ prescaler: 47, period: 2, time_on: 1 }))).equal('time_on must be at least 1 and below period − 1, got 1');
     });
     it('checks prescaler and period bounds first', function () {
-      should(checkPwm({ prescaler: 0, period: 100, time_on: 50 })).equal('prescaler must be an integer from 1 to 65534, got 0');
-      should(checkPwm({ prescaler: 65535, period: 100, time_on: 50 })).be.a.String().and.startWith('prescaler must be');
-      should(checkPwm({ prescaler: 47, period: 65536, time_on: 50 })).be.a.String().and.startWith('period must be');
-      should(checkPwm({ prescaler: 47, period: 1, time_on: 0 })).be.a.String().and.startWith('period must be');
+      should(said(checkPwm({ prescaler: 0, period: 100, time_on: 50 }))).equal('prescaler must be an integer from 1 to 65534, got 0');
+      should(said(checkPwm({ prescaler: 65535, period: 100, time_on: 50 }))).be.a.String().and.startWith('prescaler must be');
+      should(said(checkPwm({ prescaler: 47, period: 65536, time_on: 50 }))).be.a.String().and.startWith('period must be');
+      should(said(checkPwm({ prescaler: 47, period: 1, time_on: 0 }))).be.a.String().and.startWith('period must be');
     });
     it('refuses an output frequency above 1 MHz and computes as the device does', function () {
       // 48 MHz / (1 + 1) / 24 = exactly 1 MHz: the bound itself is allowed.
       should(pwmFrequencyHz({ prescaler: 1, period: 24 })).equal(1_000_000);
-      should(checkPwm({ prescaler: 1, period: 24, time_on: 12 })).be.true();
-      should(checkPwm({ prescaler: 1, period: 23, time_on: 12 })).match(/^PWM frequency must be at most 1000000 Hz, got 1043478 Hz/);
+      should(said(checkPwm({ prescaler: 1, period: 24, time_on: 12 }))).be.true();
+      should(said(checkPwm({ prescaler: 1, period: 23, time_on: 12 }))).match(/^PWM frequency must be at most 1000000 Hz, got 1043478 Hz/);
       should(pwmFrequencyHz({ prescaler: 47, period: 1000 })).equal(1000);
       should(pwmDutyPercent({ period: 100, time_on: 60 })).equal(60);
     });
@@ -131,31 +140,31 @@ describe('limits.ts', function () {
   describe('power-management configuration', function () {
     const good = () => [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: pin % 2 ? '5_volt' : '12_volt', current: 100 }));
     it('accepts six entries with per-rail currents at their bounds', function () {
-      should(checkPowerConfig(good())).be.true();
+      should(said(checkPowerConfig(good()))).be.true();
       const bounds = good();
       bounds[0].current = 300; // 5_volt cap
       bounds[1].current = 500; // 12_volt cap
       bounds[2].current = 0;
-      should(checkPowerConfig(bounds)).be.true();
+      should(said(checkPowerConfig(bounds))).be.true();
     });
     it('refuses a wrong count, a repeated pin, a bad rail and a current over the rail cap', function () {
-      should(checkPowerConfig(good().slice(0, 5))).equal('config must be an array of 6 entries (one per pin), got 5 entries');
-      should(checkPowerConfig('x')).equal('config must be an array of 6 entries (one per pin), got "x"');
+      should(said(checkPowerConfig(good().slice(0, 5)))).equal('config must be an array of 6 entries (one per pin), got 5 entries');
+      should(said(checkPowerConfig('x'))).equal('config must be an array of 6 entries (one per pin), got "x"');
       const twice = good();
       twice[5].pin = 1;
-      should(checkPowerConfig(twice)).equal('config[5].pin must name each pin once, got 1 twice');
+      should(said(checkPowerConfig(twice))).equal('config[5].pin must name each pin once, got 1 twice');
       const rail = good() as Array<Record<string, unknown>>;
       rail[2].rail = '3_volt';
-      should(checkPowerConfig(rail)).equal('config[2].rail must be one of 5_volt, 12_volt, got "3_volt"');
+      should(said(checkPowerConfig(rail))).equal('config[2].rail must be one of 5_volt, 12_volt, got "3_volt"');
       const over5 = good();
       over5[0].current = 301;
-      should(checkPowerConfig(over5)).equal('config[0].current must be an integer from 0 to 300 mA, got 301');
+      should(said(checkPowerConfig(over5))).equal('config[0].current must be an integer from 0 to 300 mA, got 301');
       const over12 = good();
       over12[1].current = 501;
-      should(checkPowerConfig(over12)).equal('config[1].current must be an integer from 0 to 500 mA, got 501');
+      should(said(checkPowerConfig(over12))).equal('config[1].current must be an integer from 0 to 500 mA, got 501');
       const nullEntry = good() as unknown[];
       nullEntry[3] = null;
-      should(checkPowerConfig(nullEntry)).equal('config[3] must be an object {pin, rail, current}, got null');
+      should(said(checkPowerConfig(nullEntry))).equal('config[3] must be an object {pin, rail, current}, got null');
     });
   });
 
@@ -175,9 +184,9 @@ describe('limits.ts', function () {
     });
     it('describe keeps messages short and never dumps objects', function () {
       should(describeValue('x'.repeat(100))).have.length(42);
-      should(describeValue({ password: 'secret' })).equal('an object');
-      should(describeValue([1])).equal('an array');
-      should(describeValue(undefined)).equal('nothing');
+      should(said(describeValue({ password: 'secret' }))).equal('an object');
+      should(said(describeValue([1]))).equal('an array');
+      should(said(describeValue(undefined))).equal('nothing');
     });
   });
 });

@@ -1,107 +1,142 @@
 /**
- * Runtime texts in the runtime's language: a node's status texts and refusals, and the
- * shared code's errors, come from `modular-device.runtime.*` of the config node's catalog;
- * the dialog words a refusal quotes (the confirm checkbox's label) from the node's own.
- * Here a `RED._` reads the German catalogs as Node-RED would with `lang: 'de'`; without a
- * catalog (the test helper's `RED._` returns the key) the English ones answer.
+ * Runtime texts in the runtime's language, through Node-RED's real i18n (test/helpers/
+ * i18n.ts) and the package's catalogs:
+ *  - each node's runtime texts sit beside its dialog words, in `locales/<lang>/<type>.json`
+ *    (`<type>.runtime.*`; fixed status texts `<type>.status.*`), the shared ones in
+ *    modular-device.json; every `t('<type>.<key>')` of the code names one, in every language;
+ *  - a fixed status text is sent as its message id, which Node-RED's editor says in the
+ *    editor's language; a text with values is said by the runtime;
+ *  - a German runtime (a real Node-RED with German `RED._`, the simulator) refuses and
+ *    reports in German.
  */
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
+import modularDevice = require('../../nodes/modular-device');
 import ioReset = require('../../nodes/io-reset');
 import { API09_DIALECT } from '../../nodes/lib/dialects';
-import { t, useRuntimeLanguage } from '../../nodes/lib/i18n';
-import type { DoneFn, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../../nodes/lib/red';
+import { t } from '../../nodes/lib/i18n';
+import type { NodeStatus } from '../../nodes/lib/red';
+import { catalogsReady, inLanguage, runtimeTranslate, speak, withRuntimeI18n } from '../helpers/i18n';
+import { deviceNode, helper, NodeModule, waitConnected, waitFor } from '../helpers/node-red';
+import { CaughtMsg, ioFlow, Outcomes, send } from '../helpers/io-nodes';
+import { Simulator, simulatorSuite } from '../helpers/sim-control';
 
-/** The catalogs as Node-RED reads them, from the source tree (dist/test/unit → repo root). */
+/** The source tree (dist/test/unit → repo root). */
 const root = path.resolve(__dirname, '..', '..', '..');
-const catalog = (lang: string, name = 'modular-device'): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, `${name}.json`), 'utf8'));
+const LANGUAGES = ['en-US', 'de'];
+const catalog = (lang: string, name: string): Record<string, any> => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, `${name}.json`), 'utf8'))[name];
 
-/**
- * Node-RED's `RED._` for one language: `namespace:key` (each node file's catalog is the
- * namespace `<package>/<type>`), `__var__` interpolation, the key when missing.
- */
-function translator(lang: string | undefined): NodeAPI['_'] {
-  return (key, vars = {}) => {
-    const match = /^@modular-device\/node-red\/([a-z-]+):(.*)$/.exec(key);
-    if (!lang || !match) return key;
-    const [, file, id] = match;
-    const text = id.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], catalog(lang, file));
-    return typeof text === 'string' ? text.replace(/__(\w+)__/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : key;
-  };
+/** Every `t('<type>.<key>'` (both keys of a `t(cond ? 'a' : 'b'`) in nodes/: the first argument. */
+function keysUsed(): string[] {
+  const files = ['', 'lib'].flatMap((dir) => fs.readdirSync(path.join(root, 'nodes', dir)).filter((f) => f.endsWith('.ts')).map((f) => path.join(root, 'nodes', dir, f)));
+  const keys = new Set<string>();
+  for (const file of files) {
+    const source = fs.readFileSync(file, 'utf8');
+    for (const m of source.matchAll(/\bt\(([^,)]*)/g)) for (const k of m[1].matchAll(/'([a-z0-9-]+\.[A-Za-z0-9]+)'/g)) keys.add(k[1]);
+  }
+  return [...keys].sort();
 }
 
-interface FakeNode {
-  statuses: NodeStatus[];
-  input?: (msg: NodeMessage, send: () => void, done: DoneFn) => void;
-}
-
-/** Loads io-reset into a minimal runtime whose module is connected and answers every request. */
-function loadIoReset(lang: string | undefined, confirm: boolean): FakeNode {
-  let constructor: ((this: unknown, def: NodeDef) => void) | undefined;
-  const device = {
-    connection: { client: { service: 'io', request: async () => ({ data: {}, request: { method: 'GET', path: '/api/io/0.9/2/reset' } }) } },
-    register: (user: { onConnectionState(state: unknown): void }) => user.onConnectionState({ state: 'connected', apiVersion: '0.9' }),
-    deregister: () => undefined,
-  };
-  const RED = {
-    _: translator(lang),
-    nodes: {
-      createNode: () => undefined,
-      getNode: () => device,
-      getCredentials: () => undefined,
-      registerType: (_type: string, c: (this: unknown, def: NodeDef) => void) => (constructor = c),
-    },
-  } as unknown as NodeAPI;
-  ioReset(RED);
-  const node: FakeNode & Record<string, unknown> = {
-    statuses: [],
-    on(event: string, listener: FakeNode['input']) {
-      if (event === 'input') node.input = listener;
-    },
-    status(status: NodeStatus) {
-      node.statuses.push(status);
-    },
-  };
-  constructor!.call(node, { id: 'rs', type: 'io-reset', device: 'dev', confirm });
-  return node;
-}
-
-function send(node: FakeNode): Promise<Error | undefined> {
-  return new Promise((resolve) => node.input!({ payload: true }, () => undefined, resolve));
+/** Where `t(key)` reads: the node's catalog, or the shared one for `common.`. */
+function entry(lang: string, key: string): { status?: unknown; runtime?: unknown } {
+  const [type, name] = key.split('.');
+  if (type === 'common') {
+    const shared = catalog(lang, 'modular-device');
+    return { status: shared.status.common[name], runtime: shared.runtime.common[name] };
+  }
+  const own = catalog(lang, type);
+  return { status: own.status?.[name], runtime: own.runtime?.[name] };
 }
 
 describe('runtime texts in both languages', function () {
-  afterEach(() => useRuntimeLanguage(undefined));
+  before(() => catalogsReady);
 
-  it('the English and German catalogs have the same runtime keys', function () {
-    const keys = (tree: unknown, prefix = ''): string[] =>
-      typeof tree === 'string' ? [prefix] : Object.entries(tree as Record<string, unknown>).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
-    const runtime = (lang: string) => keys((catalog(lang)['modular-device'] as Record<string, unknown>).runtime).sort();
-    should(runtime('de')).eql(runtime('en-US'));
+  it('every runtime text of the code is in the catalog of its node, in every language, once', function () {
+    const used = keysUsed();
+    should(used.length).be.above(50);
+    for (const lang of LANGUAGES) {
+      const missing = used.filter((key) => {
+        const { status, runtime } = entry(lang, key);
+        return (typeof status === 'string') === (typeof runtime === 'string');
+      });
+      should(missing).eql([], `${lang}: keys in neither (or both) of status and runtime`);
+    }
   });
 
-  it('with a German runtime a node says its status and its refusal in German', async function () {
-    const refused = await send(loadIoReset('de', false));
-    // The shared refusal, quoting the German label of the node's confirm checkbox.
-    should(refused?.message).equal('"reset" abgelehnt: "Bestätigen: das Modul zurücksetzen, wenn eine Nachricht eintrifft" im Dialog des Nodes anhaken, um es zu erlauben');
-
-    const node = loadIoReset('de', true);
-    should(await send(node)).be.undefined();
-    should(node.statuses[node.statuses.length - 1]).eql({ fill: 'green', shape: 'dot', text: 'Modul zurückgesetzt' });
+  it('no node keeps runtime texts in the shared catalog; fixed status texts have no values', function () {
+    for (const lang of LANGUAGES) {
+      const shared = catalog(lang, 'modular-device');
+      const types = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes);
+      should(Object.keys(shared.runtime).filter((k) => types.includes(k))).eql([], `${lang}/modular-device.json runtime`);
+      for (const type of types) {
+        const status = type === 'modular-device' ? {} : (catalog(lang, type).status ?? {});
+        for (const [key, text] of Object.entries(status)) should(text).not.match(/__\w+__/, `${lang}/${type}.json status.${key}`);
+      }
+    }
   });
 
-  it('the shared code speaks German too (a dialect refusal, numbers filled in)', function () {
-    useRuntimeLanguage({ _: translator('de') } as unknown as NodeAPI);
-    should(() => API09_DIALECT.translate({ method: 'GET', endpoint: ['usbhub', 'devices'] })).throw(
-      'die Liste der USB-Geräte braucht ein Gerät mit API 1.0 (dieses spricht 0.9)',
+  describe('said by the runtime', function () {
+    before(() => speak(inLanguage('de')));
+    after(() => speak());
+
+    it('texts with values, and the shared code, in German', function () {
+      should(t('bmc-system.buzzer', { mode: 2, duration: 200 })).equal('Summer Modus 2, 200 ms');
+      should(() => API09_DIALECT.translate({ method: 'GET', endpoint: ['usbhub', 'devices'] })).throw(
+        'die Liste der USB-Geräte braucht ein Gerät mit API 1.0 (dieses spricht 0.9)',
+      );
+    });
+
+    it('a fixed status text is its message id, which the editor says in its own language', function () {
+      const id = t('io-reset.done');
+      should(id).equal('@modular-device/node-red/io-reset:io-reset.status.done');
+      should(inLanguage('de')(id)).equal('Modul zurückgesetzt');
+      should(runtimeTranslate(id)).equal('module reset');
+      should(t('common.read')).equal('@modular-device/node-red/modular-device:modular-device.status.common.read');
+      // The shared error text, not the status text of the same name.
+      should(t('common.noDevice')).equal('kein Gerät konfiguriert: einen modular-device-Konfigurations-Node auswählen');
+    });
+  });
+});
+
+describe('a German runtime (real Node-RED, simulator)', function () {
+  this.timeout(15000);
+  let sim: Simulator;
+  simulatorSuite((s) => {
+    sim = s;
+  });
+  after(() => speak());
+
+  async function load(confirm: boolean): Promise<Outcomes> {
+    const modules = withRuntimeI18n([modularDevice as NodeModule, ioReset as NodeModule], inLanguage('de'));
+    await helper.load(modules, ioFlow([{ id: 'rs', type: 'io-reset', confirm }], [deviceNode({ url: sim.url })]));
+    const outcomes = new Outcomes();
+    helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
+    helper.getNode('completed').on('input', (msg: CaughtMsg) => outcomes.completed.push(msg));
+    await waitConnected();
+    return outcomes;
+  }
+
+  /** The node's last status as sent (before the editor says it). */
+  function sentStatus(): NodeStatus {
+    const spy = helper.getNode('rs').status as { getCalls(): Array<{ thisValue: unknown; args: NodeStatus[] }> };
+    const calls = spy.getCalls().filter((c) => c.thisValue === helper.getNode('rs'));
+    return calls[calls.length - 1].args[0];
+  }
+
+  it('refuses in German, quoting the German label of the confirm checkbox', async function () {
+    const outcomes = await load(false);
+    const caught = await send(outcomes, 'rs', { payload: true });
+    should(caught?.error.message).equal(
+      'DeviceError: "reset" abgelehnt: "Bestätigen: das Modul zurücksetzen, wenn eine Nachricht eintrifft" im Dialog des Nodes anhaken, um es zu erlauben',
     );
-    should(t('bmc-system.buzzer', { mode: 2, duration: 200 })).equal('Summer Modus 2, 200 ms');
   });
 
-  it('without a catalog (RED._ returns the key) and before any runtime, English', async function () {
-    should(t('bmc-system.buzzer', { mode: 2, duration: 200 })).equal('buzzer mode 2, 200 ms');
-    const refused = await send(loadIoReset(undefined, false));
-    should(refused?.message).equal('"reset" refused: tick "Confirm: reset the module when a msg arrives" in the node\'s dialog to allow it');
+  it('reports the reset with a status a German editor shows as "Modul zurückgesetzt"', async function () {
+    const outcomes = await load(true);
+    should(await send(outcomes, 'rs', { payload: true })).be.undefined();
+    await waitFor(() => sentStatus().shape === 'dot', 'the status of the reset');
+    should(sentStatus()).eql({ fill: 'green', shape: 'dot', text: '@modular-device/node-red/io-reset:io-reset.status.done' });
+    should(inLanguage('de')(sentStatus().text as string)).equal('Modul zurückgesetzt');
   });
 });
