@@ -65,6 +65,10 @@ export interface FaultRule {
   message?: string;
   reset?: boolean;
   body?: 'truncated' | 'nonjson' | 'empty';
+  /** Process the request, then hold its answer this long (the device acted on it). */
+  answer_delay_ms?: number;
+  /** Process the request, then close the connection without answering. */
+  drop_answer?: boolean;
 }
 
 /**
