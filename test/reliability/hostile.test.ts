@@ -31,7 +31,9 @@ const QUIET: Record<string, Record<string, unknown>> = {
   'power-readings': { interval: '0' },
 };
 const KINDS_QUIET: Kind[] = KINDS.map((k) => ({ ...k, settings: { ...k.settings, ...QUIET[k.type] } }));
-const TIMEOUT_MS = 400;
+// Long enough that a loaded machine still sees the status line of every attack in time
+// (at 400 ms an endless chunked body once ended as TIMEOUT instead of BAD_RESPONSE).
+const TIMEOUT_MS = 1500;
 
 /** The reliability flow with every action node wired to a second helper too, so each sent msg is cloned. */
 function flowFor(url: string): FlowNode[] {
@@ -114,7 +116,12 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
           should(caught.map((m) => m.error.code)).eql(['BAD_RESPONSE'], `${node}: ${caught[0]?.error.message}`);
           caught[0].error.message.length.should.be.below(400, `${node}: a short message`);
         }
-        outcomes.outputs.should.equal(0, 'no msg reached an output');
+        // No answer reached an output. notification-poll's read may have cleared flags on
+        // the device before its answer went bad: it announces that (notifications-lost),
+        // once for its msg, and Node-RED clones it to both wires.
+        const out = [...outcomes.out.values()].flat();
+        out.every((m) => m.topic === 'notifications-lost').should.be.true(`only loss announcements reached an output: ${out.map((m) => m.topic).join(', ')}`);
+        outcomes.outputs.should.be.belowOrEqual(2, 'no msg reached an output but one announcement (two wires)');
 
         // Node-RED and the connection are fine: a healthy answer passes at once.
         device.attack = undefined;
