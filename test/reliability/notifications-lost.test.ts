@@ -92,24 +92,31 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
     return raised;
   }
 
-  it('a full redeploy while a read is on the wire (processed, answer held): its flags reach the new flow', async () => {
-    const seen = new Seen();
-    await helper.load(modules, flow(ctl.url));
-    seen.listen();
-    await waitFor(() => helper.getNode('np') !== undefined, 'np');
-    // The next read is processed at once and its answer held 800 ms; meanwhile: redeploy.
-    await ctl.fault({ path: wirePath(IS_API10 ? '/api/io/0.9/2/notification/1' : '/api/io/0.9/2/notification'), answer_delay_ms: 800, count: 1 });
-    const raised = await raiseAll();
-    await waitFor(async () => (await ctl.state()).faults.length === 0, 'the read on the wire');
-    await deploy(flow(ctl.url), 'full');
-    seen.listen();
-    await waitFor(() => seen.delivered().size + seen.announcedPins().size >= raised.length || seen.delivered().size === raised.length, 'every flag delivered or announced', 10000);
-    await new Promise((r) => setTimeout(r, 300));
-    await helper.unload();
-    const figures = conserved(raised, seen, await stillOnDevice(ctl));
-    console.log(`      [lost] redeploy mid-read: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`);
-    figures.delivered.should.equal(raised.length, 'all delivered: the held answer was handed to the new node');
-  });
+  /** Each kind of redeploy Node-RED does: all nodes; only the config node changed (its users restart with it). */
+  const REDEPLOYS: Array<[string, 'full' | 'nodes', (f: FlowNode[]) => FlowNode[]]> = [
+    ['a full redeploy', 'full', (f) => f],
+    ['a redeploy of the modified config node', 'nodes', (f) => f.map((n) => (n.id === 'dev' ? { ...n, name: 'renamed' } : n))],
+    ['a redeploy of the modified notification-poll', 'nodes', (f) => f.map((n) => (n.id === 'np' ? { ...n, name: 'renamed' } : n))],
+  ];
+  for (const [what, type, change] of REDEPLOYS) {
+    it(`${what} while a read is on the wire (processed, answer held): its flags reach the new flow`, async () => {
+      const seen = new Seen();
+      await helper.load(modules, flow(ctl.url));
+      seen.listen();
+      // The next read is processed at once and its answer held 800 ms; meanwhile: redeploy.
+      await ctl.fault({ path: wirePath(IS_API10 ? '/api/io/0.9/2/notification/1' : '/api/io/0.9/2/notification'), answer_delay_ms: 800, count: 1 });
+      const raised = await raiseAll();
+      await waitFor(async () => (await ctl.state()).faults.length === 0, 'the read on the wire');
+      await deploy(change(flow(ctl.url)), type);
+      seen.listen();
+      await waitFor(() => seen.delivered().size === raised.length || seen.announcedPins().size > 0, 'every flag delivered or announced', 10000);
+      await new Promise((r) => setTimeout(r, 300));
+      await helper.unload();
+      const figures = conserved(raised, seen, await stillOnDevice(ctl));
+      console.log(`      [lost] ${what} mid-read: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`);
+      figures.delivered.should.equal(raised.length, 'all delivered: the held answer was handed to the new node');
+    });
+  }
 
   it('a read processed but never answered (dropped, then timed out): its pins are announced with a time window', async () => {
     const seen = new Seen();
