@@ -14,8 +14,9 @@
  * the point of a watchdog. A failed round is reported at once; the device is about to reset.
  */
 import { registerActionNode } from './lib/action-node';
+import { PHASE } from './lib/desired-state';
 import { DeviceClient, DeviceResult } from './lib/client';
-import { Operation, Outcome } from './lib/device-operation';
+import { bodyOf, Operation, Outcome } from './lib/device-operation';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkKeepAlive } from './lib/limits';
@@ -144,6 +145,14 @@ export = function (RED: NodeAPI) {
     settings: readSettings,
     build,
     output,
+    phase: PHASE.watchdog,
+    // A reset device comes back with the watchdog off unless its timeout was saved.
+    async readBack(setting, client) {
+      const set = bodyOf(setting, 'watchdog');
+      if (typeof set?.timeout !== 'number') return true;
+      const { data } = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] }, 'keep-alive');
+      return data?.timeout === set.timeout;
+    },
     onConnect: (s) =>
       s.keepAlive ? { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, status: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
     poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },

@@ -4,8 +4,9 @@
  * the interrupt and the counter, which the device accepts only in digital mode.
  */
 import { registerActionNode } from './lib/action-node';
+import { PHASE } from './lib/desired-state';
 import { DeviceRequest } from './lib/client';
-import { Operation } from './lib/device-operation';
+import { bodyOf, Operation } from './lib/device-operation';
 import { ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
@@ -75,5 +76,16 @@ export = function (RED: NodeAPI) {
     build,
     checkOnDeploy: true,
     onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
+    // Put back after a reset, after the power configuration; the last msg's setting wins.
+    phase: PHASE.pins,
+    remembers: true,
+    // A pin set digital reads back as digital_input or frequency_hz; a reset makes it analog.
+    async readBack(setting, client) {
+      const mode = bodyOf(setting, 'input/mode');
+      if (mode?.mode !== 'digital') return true;
+      const { data } = await client.request<{ pins?: Array<{ pin: number; pin_type: string }> }>({ method: 'GET', endpoint: ['input', 'values'] });
+      const pin = data?.pins?.find((p) => p.pin === mode.pin);
+      return !pin || pin.pin_type !== 'voltage_mV';
+    },
   });
 };

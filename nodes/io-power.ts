@@ -5,6 +5,7 @@
  * connects: on deploy and again after a device restart.
  */
 import { registerActionNode } from './lib/action-node';
+import { PHASE } from './lib/desired-state';
 import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
@@ -48,5 +49,8 @@ export = function (RED: NodeAPI) {
     build,
     checkOnDeploy: true,
     onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
+    // First after a reset: outputs need it (spec io rule 1). The last msg's configuration wins.
+    phase: PHASE.power,
+    remembers: true,
   });
 };

@@ -24,5 +24,7 @@ export = function (RED: NodeAPI) {
     service: 'io',
     settings: (def: NodeDef) => ({ confirm: boolSetting(def.confirm, false) }),
     build,
+    // What the package set on the module is applied again after the reset.
+    resetsModule: true,
   });
 };

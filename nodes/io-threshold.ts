@@ -6,6 +6,7 @@
  * `input/mode` analog for the pin, in the same turn of the module's queue.
  */
 import { registerActionNode } from './lib/action-node';
+import { PHASE } from './lib/desired-state';
 import { DeviceRequest } from './lib/client';
 import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
@@ -55,5 +56,8 @@ export = function (RED: NodeAPI) {
     build,
     checkOnDeploy: true,
     onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
+    // Put back after a reset, after the power configuration; the last msg's setting wins.
+    phase: PHASE.pins,
+    remembers: true,
   });
 };

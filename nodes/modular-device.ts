@@ -20,8 +20,9 @@ export = function (RED: NodeAPI) {
       options.tls = resolveTls(RED, def.tls);
       let connection: Connection | undefined;
       options.onReachability = (error) => connection?.reachability(error);
+      options.onSettingsLost = (cause) => connection?.settingsLost(cause) !== undefined;
       const client = new DeviceClient(options);
-      connection = new Connection(client, moduleLabel(options, client.location));
+      connection = new Connection(client, moduleLabel(options, client.location), node.id);
       node.connection = connection;
       connection.start();
     } catch (error) {

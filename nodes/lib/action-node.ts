@@ -8,13 +8,14 @@
  * what goes out. The moving parts live in their own files: the status dot (status-dot.ts),
  * when polling runs (polling-lifecycle.ts), what a msg does (input-handler.ts).
  */
-import type { DeviceResult } from './client';
+import type { DeviceClient, DeviceResult } from './client';
 import type { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
 import { NoExtra, Operation, Outcome, perform } from './device-operation';
 import { asDeviceError, DeviceError } from './errors';
-import { say, t, useRuntimeLanguage } from './i18n';
+import { say, t, textOf, useRuntimeLanguage } from './i18n';
 import { handOver, takeOver } from './hand-over';
+import { PHASE } from './desired-state';
 import { inputHandler } from './input-handler';
 import { Poller } from './poller';
 import { PollingLifecycle } from './polling-lifecycle';
@@ -43,6 +44,17 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   onConnect?(settings: S): Operation<X> | undefined;
   /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
   onRestart?(node: ActionNode, settings: S): void;
+  /** Where the on-connect setting goes in the spec's order of applying (desired-state.ts PHASE). */
+  phase?: number;
+  /** Every msg's operation sets what onConnect sets (with other values): the last one is put back after a reset. */
+  remembers?: boolean;
+  /**
+   * API 0.9's cheap check that the setting is still on the module (a pin read back in the
+   * mode it was set to): false = lost. Absent: it cannot be read back.
+   */
+  readBack?(setting: Operation<X>, client: DeviceClient): Promise<boolean>;
+  /** A msg's operation resets the module: what the package set is applied again after it. */
+  resetsModule?: boolean;
   /** Per-node work beside requests (e.g. a timer watching the keep-alive); returns its stop. */
   start?(node: ActionNode, settings: S): (() => void) | undefined;
   /** Polling: the interval (0 = off) and what one round sends. */
@@ -98,13 +110,14 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     };
 
     /** Runs an operation that no msg asked for (on connect, a poll round). */
-    const runOwn = async (op: Operation<X>, fromPoll = false): Promise<void> => {
+    const runOwn = async (op: Operation<X>, fromPoll = false, restored = false): Promise<void> => {
       const c = client();
       if (!c) throw noDevice(node);
       const outcome = output(await perform(c, op), {}, settings as S, op);
+      const status = outcome.status ?? op.status;
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
-      if (!outcome.error && !closing && (!fromPoll || polling.active)) dot.succeeded(outcome.status ?? op.status);
+      if (!outcome.error && !closing && (!fromPoll || polling.active)) dot.succeeded(restored ? t('common.restored', { status: textOf(status) }) : status);
       // Applying a setting on connect answers no msg: status only, nothing sent on.
       if (fromPoll) emit(outcome.msgs);
       if (outcome.error) throw outcome.error;
@@ -136,14 +149,37 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     // Nodes that apply a setting on connect start polling once it is applied; others at once.
     const polling = new PollingLifecycle(poller, !!spec.onConnect);
 
+    // The node's setting is part of what the package set on the module: the config node
+    // applies it on connect and puts it back whenever the module forgot it, in the spec's
+    // order with the other nodes' settings (lib/desired-state.ts).
+    let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
+    const desired = node.device?.connection?.desired;
+    const forget = lastSet && desired
+      ? desired.add({
+          phase: spec.phase ?? PHASE.pins,
+          apply: (cause) => {
+            const restoring = cause !== 'connected';
+            if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
+            const applying = runOwn(lastSet!, false, restoring).catch((error) => {
+              node.error(failedOwn(error), {});
+              throw error;
+            });
+            polling.reconnected(applying.catch(() => undefined));
+            return applying;
+          },
+          inPlace: spec.readBack && (() => spec.readBack!(lastSet!, client()!)),
+        })
+      : undefined;
+
     const user = {
       onConnectionState(state: ConnectionState) {
-        // A restarted device service (a new API 1.0 driver_session) lost what was applied: apply again.
+        // A restarted device service (a new API 1.0 driver_session) lost what was applied.
         if (state.state === 'connected' && state.restarted === true && settings !== undefined) spec.onRestart?.(node, settings);
         const reconnected = dot.connectionIs(state);
         if (!reconnected || settings === undefined || problem) return;
-        const op = spec.onConnect?.(settings);
-        polling.reconnected(op && runOwn(op).catch((error) => node.error(failedOwn(error), {})));
+        // A setting goes back through the config node's reconciliation (which starts the
+        // polling after it); without one, polling goes on at once.
+        if (!forget) polling.reconnected();
       },
     };
     if (node.device) node.device.register(user);
@@ -159,6 +195,11 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
         return spec.build(msg, settings, node);
       },
       output: (result, msg, op) => output(result, msg, settings as S, op),
+      applied: (op) => {
+        // What a msg set is what the module must keep; a reset of the module wants it all back.
+        if (spec.remembers && forget) lastSet = op;
+        if (spec.resetsModule) void node.device?.connection?.desired.restore(t('common.resetBy', { type }));
+      },
       dot,
       polling,
     }));
@@ -171,6 +212,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       stopOwn?.();
       polling.close();
       released?.();
+      forget?.();
       node.device?.deregister(user);
       const finish = () => {
         dot.close();

@@ -36,4 +36,9 @@ export interface ClientOptions {
   tls?: TlsOptions;
   /** Told after each request whether the device was reachable (for connection state). */
   onReachability?: (error?: DeviceError) => void;
+  /**
+   * An answer proved the module lost its settings (`cause`: the device's words). True when
+   * they are being applied again (then the refused msg's error says so).
+   */
+  onSettingsLost?: (cause: string) => boolean;
 }

@@ -11,6 +11,7 @@ import http from 'http';
 import https from 'https';
 import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from './limits';
 import { asDeviceError, DeviceError, isRefused } from './errors';
+import { t } from './i18n';
 import { QueueFullError, RequestQueue } from './queue';
 import { CallFailure, dialectFor } from './dialects';
 import { parseBaseUrl, segment } from './wire-path';
@@ -33,6 +34,15 @@ export interface DeviceResult<T = unknown> {
 
 
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
+
+/**
+ * An answer that proves the module lost its settings: an output refused for a missing power
+ * configuration (spec io rule 1; the released services' 400 "Power config missing", real
+ * §3.2 table C), which only a reset of the module can cause once the package had set one.
+ */
+function settingsGone(error: unknown): boolean {
+  return error instanceof DeviceError && error.statusCode === 400 && /power config missing/i.test(error.deviceMessage ?? '');
+}
 
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
@@ -269,7 +279,21 @@ export class DeviceClient {
     } catch (error) {
       // Refused credentials concern every node of the module, not just this msg.
       if (isRefused(error)) this.options.onReachability?.(error);
-      throw error;
+      throw settingsGone(error) ? this.lostSettings(error as DeviceError) : error;
     }
+  }
+
+  /** The module forgot what the package set: the config node puts it back; the msg says so. */
+  private lostSettings(error: DeviceError): DeviceError {
+    const cause = error.deviceMessage ?? String(error.statusCode);
+    if (!this.options.onSettingsLost?.(cause)) return error;
+    return new DeviceError(`${error.message}: ${t('common.settingsLost', { cause })}`, {
+      code: error.code,
+      statusCode: error.statusCode,
+      deviceMessage: error.deviceMessage,
+      method: error.method,
+      path: error.path,
+      detail: { settingsLost: true },
+    });
   }
 }

@@ -13,6 +13,8 @@ import { DeviceClient } from './client';
 import { DeviceError, isRefused, statusText } from './errors';
 import { API_VERSIONS, ApiVersion } from './limits';
 import { apiText, slotProblem } from './version-record';
+import { DesiredState } from './desired-state';
+import type { HealthModule } from './health';
 
 export type ConnectionState =
   | { state: 'connecting' }
@@ -23,6 +25,8 @@ export type ConnectionState =
       session?: string;
       /** The session changed since the last look: state kept on the device (notifications, settings) is gone. */
       restarted?: boolean;
+      /** API 1.0's device_session of this module: changes whenever the driver re-reads the device (a reset). */
+      deviceSession?: string;
     }
   | { state: 'unreachable'; reason: string }
   /** The device (its nginx) refused the config node's credentials. */
@@ -63,6 +67,10 @@ export class Connection {
   private healthTimer?: NodeJS.Timeout;
   /** The last driver_session seen (API 1.0). */
   private session?: string;
+  /** The last device_session of this module seen (API 1.0). */
+  private deviceSession?: string;
+  /** What the package set on this module, put back whenever the module forgot it. */
+  readonly desired: DesiredState;
   /**
    * The credentials were accepted since the last connect. The version root is public behind
    * the device's nginx, so reading it proves nothing: on each connect one authenticated read
@@ -73,7 +81,26 @@ export class Connection {
   constructor(
     readonly client: DeviceClient,
     private readonly label: string,
-  ) {}
+    /** The config node's id, for health events. */
+    readonly configId = '',
+  ) {
+    this.desired = new DesiredState(() => this.healthModule);
+  }
+
+  /** This module as health events name it. */
+  get healthModule(): HealthModule {
+    return { config: this.configId, service: this.client.service, slot: this.client.slot, device: this.client.location };
+  }
+
+  /**
+   * An answer proved the module lost its settings (an output refused for a missing power
+   * configuration): they are applied again. Returns what to tell the msg that was refused.
+   */
+  settingsLost(cause: string): string | undefined {
+    if (this.closed || !this.desired.size) return undefined;
+    void this.desired.restore(cause);
+    return cause;
+  }
 
   get state(): ConnectionState {
     return this.current;
@@ -120,6 +147,7 @@ export class Connection {
     this.retryTimer = undefined;
     this.healthTimer = undefined;
     this.users.clear();
+    this.desired.close();
   }
 
   private set(state: ConnectionState): void {
@@ -142,6 +170,8 @@ export class Connection {
     if (this.closed || this.probing) return;
     this.probing = true;
     let next: ConnectionState;
+    /** Why the module's settings are gone, when the record shows it (API 1.0 sessions). */
+    let resetCause: string | undefined;
     try {
       const { apiVersion, record } = await this.client.readVersionRecord();
       const api = record.version.api;
@@ -158,7 +188,17 @@ export class Connection {
         const session = typeof record.driver_session === 'string' ? record.driver_session : undefined;
         const restarted = session !== undefined && this.session !== undefined && session !== this.session;
         if (session !== undefined) this.session = session;
-        next = { state: 'connected', apiVersion, ...(session !== undefined ? { session } : {}), ...(restarted ? { restarted } : {}) };
+        const deviceSession = record.devices.find((d) => d.slot_number === this.client.slot)?.device_session;
+        const reset = !restarted && deviceSession !== undefined && this.deviceSession !== undefined && deviceSession !== this.deviceSession;
+        if (deviceSession !== undefined) this.deviceSession = deviceSession;
+        next = {
+          state: 'connected',
+          apiVersion,
+          ...(session !== undefined ? { session } : {}),
+          ...(deviceSession !== undefined ? { deviceSession } : {}),
+          ...(restarted || reset ? { restarted: true } : {}),
+        };
+        resetCause = restarted ? 'driver_session changed (the service restarted)' : reset ? 'device_session changed (the module was reset)' : undefined;
         if (!this.proven) await this.proveCredentials();
       }
     } catch (error) {
@@ -172,8 +212,16 @@ export class Connection {
     }
     if (this.closed) return;
     // A health check that finds everything as it was tells no one.
-    const same = next.state === 'connected' && this.current.state === 'connected' && !next.restarted && next.apiVersion === this.current.apiVersion;
+    const was = this.current.state;
+    const same = next.state === 'connected' && was === 'connected' && !next.restarted && next.apiVersion === this.current.apiVersion;
     if (!same) this.set(next);
+    // Settings go back on the module on connect, after an outage, and after a reset the
+    // sessions show; on API 0.9 (no sessions) a health check reads back what it can.
+    if (next.state === 'connected') {
+      if (resetCause) void this.desired.restore(resetCause);
+      else if (was !== 'connected') void this.desired.restore(was === 'connecting' ? 'connected' : 'reconnected after an outage', false);
+      else if (next.apiVersion === '0.9') void this.desired.check();
+    }
     if (next.state === 'connected') {
       this.retryDelay = BACKOFF.firstMs;
       clearTimeout(this.healthTimer);

@@ -45,6 +45,13 @@ export function perform(client: DeviceClient, op: RequestsOperation | Conversati
   return op.kind === 'conversation' ? op.run(client) : client.request(op.requests, op.lane);
 }
 
+/** The body of the operation's request to `endpoint` (e.g. 'input/mode'), if it sends one. */
+export function bodyOf(op: RequestsOperation | ConversationOperation, endpoint: string): Record<string, unknown> | undefined {
+  if (op.kind !== 'requests') return undefined;
+  const list = Array.isArray(op.requests) ? op.requests : [op.requests];
+  return list.find((r) => r.endpoint.join('/') === endpoint)?.body;
+}
+
 /** The status text while the operation runs. */
 export function busyStatusOf(op: StatusTexts): string {
   // A fixed status is a message id (the editor's words): in words first, then "...".

@@ -19,6 +19,8 @@ export interface InputContext<X extends object> {
   build(msg: NodeMessage): Operation<X> | undefined;
   /** What goes out for the answer; throws when the answer is not what the node can use. */
   output(result: DeviceResult, msg: NodeMessage, op: Operation<X>): Outcome;
+  /** The msg's operation succeeded (the node may remember it as its setting). */
+  applied?(op: Operation<X>): void;
   dot: NodeStatusDot;
   polling: PollingLifecycle;
 }
@@ -58,6 +60,7 @@ export function inputHandler<X extends object>(ctx: InputContext<X>) {
         }
         deliver(send, outcome.msgs);
         if (outcome.error) return refuse(outcome.error, 'BAD_RESPONSE');
+        ctx.applied?.(asked);
         ctx.dot.succeeded(outcome.status ?? asked.status);
         done();
       },

@@ -11,7 +11,8 @@ export interface VersionRecord {
   /** API 1.0: random per start of the device's service (printable, at most 64 characters). */
   driver_session?: string;
   version: { api: { major: number; minor: number; patch: number } };
-  devices: Array<{ slot_number: number }>;
+  /** API 1.0 adds each device's `device_session`: new whenever the driver re-reads the device. */
+  devices: Array<{ slot_number: number; device_session?: string }>;
 }
 
 /** Slots a message lists at most; a device has a handful. */
@@ -34,9 +35,9 @@ export function parseVersionRecord(data: unknown): VersionRecord | undefined {
   if (!Array.isArray(d.devices)) return undefined;
   const devices: VersionRecord['devices'] = [];
   for (const device of d.devices) {
-    const slot = device && typeof device === 'object' ? (device as { slot_number?: unknown }).slot_number : undefined;
+    const { slot_number: slot, device_session: session } = (device && typeof device === 'object' ? device : {}) as { slot_number?: unknown; device_session?: unknown };
     if (!isSlot(slot)) return undefined;
-    devices.push({ slot_number: slot });
+    devices.push(typeof session === 'string' ? { slot_number: slot, device_session: printable(session, 64) } : { slot_number: slot });
   }
   const record: VersionRecord = { version: { api: { major: api.major, minor: api.minor, patch: api.patch } }, devices };
   if (typeof d.driver_session === 'string') record.driver_session = printable(d.driver_session, 64);

@@ -93,12 +93,14 @@ export interface LoadOptions {
   devices?: DeviceOptions[];
   /** Wait until these config nodes are connected (default: every device). */
   waitFor?: string[];
+  /** Node modules to load (default: the io nodes). */
+  modules?: NodeModule[];
 }
 
 /** Loads the flow and starts collecting; waits for the config nodes to connect. */
 export async function loadIo(url: string, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
   const devices = (options.devices ?? [{ url }]).map((d) => deviceNode(d));
-  await helper.load(IO_NODE_MODULES, ioFlow(actions, devices));
+  await helper.load(options.modules ?? IO_NODE_MODULES, ioFlow(actions, devices));
   const outcomes = new Outcomes();
   for (const action of actions) {
     const list: NodeMessage[] = [];
