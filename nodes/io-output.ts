@@ -4,12 +4,14 @@
  * io rule 1); the device refuses them otherwise and the error says so.
  */
 import { registerActionNode } from './lib/action-node';
+import { PHASE } from './lib/desired-state';
 import { Operation } from './lib/device-operation';
 import { ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
 import { badPayload, payloadFields, given } from './lib/msg';
 import { planPwm } from './lib/pwm';
+import { boolSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 interface Settings {
@@ -18,6 +20,8 @@ interface Settings {
   state: unknown;
   /** The timer values: given raw, or planned from frequency and duty at deploy. */
   pwm: Record<keyof Pwm, unknown>;
+  /** Put the last state (or PWM) a msg set back on the pin after the module was reset. */
+  restore: boolean;
 }
 
 const PWM_FIELDS = ['prescaler', 'period', 'time_on'] as const;
@@ -38,7 +42,7 @@ function readSettings(def: NodeDef): Settings {
     if (!plan) throw invalidInput(t('io-output.unreachableFrequency', { frequency }));
     pwm = { prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on };
   }
-  return { pin: parseInteger(def.pin), mode, state: def.state, pwm };
+  return { pin: parseInteger(def.pin), mode, state: def.state, pwm, restore: boolSetting(def.restore, false) };
 }
 
 /** A bare payload that sets the state: true/false, 1/0, "high"/"low". */
@@ -84,6 +88,15 @@ function build(msg: NodeMessage, s: Settings): Operation {
 }
 
 export = function (RED: NodeAPI) {
-  registerActionNode(RED, 'io-output', { service: 'io', settings: readSettings, build, checkOnDeploy: true });
+  registerActionNode(RED, 'io-output', {
+    service: 'io',
+    settings: readSettings,
+    build,
+    checkOnDeploy: true,
+    // Where the user asks: after a reset the pin gets its last state again, after the
+    // power configuration and the pin modes.
+    remembers: (s) => s.restore,
+    phase: PHASE.outputs,
+  });
 };
 

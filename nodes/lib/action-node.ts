@@ -46,8 +46,12 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   onRestart?(node: ActionNode, settings: S): void;
   /** Where the on-connect setting goes in the spec's order of applying (desired-state.ts PHASE). */
   phase?: number;
-  /** Every msg's operation sets what onConnect sets (with other values): the last one is put back after a reset. */
-  remembers?: boolean;
+  /**
+   * Every msg's operation sets what onConnect sets (with other values): the last one is put
+   * back after a reset. A function: whether the node's settings ask for it (io-output's
+   * "restore after a reset"), for a node with nothing to apply on connect.
+   */
+  remembers?: boolean | ((settings: S) => boolean);
   /**
    * API 0.9's cheap check that the setting is still on the module (a pin read back in the
    * mode it was set to): false = lost. Absent: it cannot be read back.
@@ -154,10 +158,16 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     // order with the other nodes' settings (lib/desired-state.ts).
     let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
     const desired = node.device?.connection?.desired;
-    const forget = lastSet && desired
+    const remembers = settings !== undefined && !problem && (typeof spec.remembers === 'function' ? spec.remembers(settings) : spec.remembers === true);
+    const forget = (lastSet || remembers) && desired
       ? desired.add({
           phase: spec.phase ?? PHASE.pins,
           apply: (cause) => {
+            // Nothing set yet (a msg-driven output before its first msg): nothing to put back.
+            if (!lastSet) {
+              polling.reconnected();
+              return Promise.resolve();
+            }
             const restoring = cause !== 'connected';
             if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
             const applying = runOwn(lastSet!, false, restoring).catch((error) => {
@@ -167,7 +177,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
             polling.reconnected(applying.catch(() => undefined));
             return applying;
           },
-          inPlace: spec.readBack && (() => spec.readBack!(lastSet!, client()!)),
+          inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(true))),
         })
       : undefined;
 
@@ -197,7 +207,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       output: (result, msg, op) => output(result, msg, settings as S, op),
       applied: (op) => {
         // What a msg set is what the module must keep; a reset of the module wants it all back.
-        if (spec.remembers && forget) lastSet = op;
+        if (remembers && forget) lastSet = op;
         if (spec.resetsModule) void node.device?.connection?.desired.restore(t('common.resetBy', { type }));
       },
       dot,

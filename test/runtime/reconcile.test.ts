@@ -103,3 +103,27 @@ describe(`reconciliation: settings come back after the module forgot them (runti
     },
   );
 });
+
+describe(`reconciliation: an output's last state, where asked (runtime, simulator, API ${TEST_API})`, function () {
+  this.timeout(40000);
+  let ctl: SimControl;
+  simulatorSuite((_s, c) => {
+    ctl = c;
+  });
+
+  it('io-output with "restore the last state": after a reset the pin is high again, after the power configuration', async () => {
+    const outcomes = await loadIo(ctl.url, [ACTIONS[2], { ...ACTIONS[3], restore: true }], { modules: ALL_MODULES });
+    should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
+    await ctl.restart();
+    const since = (await ctl.log()).slice(-1)[0]?.seq ?? 0;
+    // The reset shows on the next msg (0.9) or the health check (1.0): a msg to another pin.
+    const caught = await send(outcomes, 'out', { payload: { pin: 2, state: 'low' } });
+    should(caught?.error.message).match(/lost its settings/);
+    await waitFor(async () => (await ctl.log(since)).some((e) => e.path.endsWith('/output/state') && e.status === 200), 'the last state put back');
+    const writes = (await ctl.log(since)).filter((e) => e.method === 'POST' && e.status === 200).map((e) => [e.path.replace(/^\/api\/io\/\d\.\d\/2\//, ''), e.body]);
+    // The last state a msg set (the refused msg set nothing), after the power configuration.
+    writes.map(([path]) => path).should.eql(['power-management', 'output/state']);
+    should(writes[1][1]).eql({ pin: 1, state: 'high' });
+    (await ctl.pin(2, 1)).output.should.equal('high');
+  });
+});
