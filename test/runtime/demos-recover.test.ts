@@ -1,0 +1,57 @@
+/**
+ * The demos recover by themselves (issue 16): `npm start`'s io-output, alarm and watchdog
+ * tabs, deployed as they ship (pointed at this test's simulator). Pressing "stop
+ * keep-alive" lets the watchdog reset the whole device; afterwards the io-output tab's
+ * toggling works again and the alarm tab's threshold is back on the module, with no
+ * redeploy: the config nodes noticed the reset and applied what the package had set.
+ */
+import fs from 'fs';
+import path from 'path';
+import { TEST_API } from '../helpers/api';
+import { FlowNode, helper, NodeModule, nodeRedPackage, waitFor } from '../helpers/node-red';
+import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { ALL_MODULES } from '../helpers/reliability';
+import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
+
+const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json'];
+const CORE = ['common/25-catch.js', 'common/90-comment.js', 'network/21-httprequest.js', 'function/rbe.js', 'common/20-inject.js', 'common/21-debug.js', 'function/10-switch.js', 'function/15-change.js', 'function/10-function.js'];
+/** The watchdog demo's timeout: the device resets this long after the last alive. */
+const WATCHDOG_MS = 10000;
+
+function demoFlow(url: string): FlowNode[] {
+  const root = path.resolve(__dirname, '..', '..', '..', 'examples');
+  return DEMOS.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
+}
+
+describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
+  this.timeout(WATCHDOG_MS + 2 * HEALTH_INTERVAL_MS + 20000);
+  let ctl: SimControl;
+  simulatorSuite((_s, c) => {
+    ctl = c;
+  });
+
+  it('"stop keep-alive", the device resets, then the io-output and alarm tabs work again without a redeploy', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const core = CORE.map((file) => require(path.join(nodeRedPackage('@node-red/nodes'), 'core', file)) as NodeModule);
+    // node-red-node-test-helper loads its own copy of the catch module once per catch node
+    // in the flow, and the three demos have one each: hand it the core module once instead.
+    const own = helper as unknown as { _nodeModules: Record<string, unknown> };
+    const preloaded = own._nodeModules;
+    own._nodeModules = {};
+    try {
+      await helper.load([...ALL_MODULES, ...core], demoFlow(ctl.url));
+    } finally {
+      own._nodeModules = preloaded;
+    }
+    const successes = async (suffix: string, since: number) => (await ctl.log(since)).filter((e) => e.method === 'POST' && e.path.endsWith(suffix) && e.status === 200);
+    // The demos are running: the threshold set, pin 1 toggling, the watchdog kept alive.
+    await waitFor(async () => (await successes('/input/analog/threshold', 0)).length > 0 && (await successes('/output/state', 0)).length > 1, 'the demos running', 15000);
+    const resetsBefore = (await ctl.state()).resets;
+    helper.getNode('wdgkeep0i4').receive({}); // the "stop keep-alive" inject
+    await waitFor(async () => (await ctl.state()).resets > resetsBefore, 'the watchdog reset the device', WATCHDOG_MS + 5000);
+    const after = (await ctl.log()).slice(-1)[0]?.seq ?? 0;
+    // No redeploy: the io-output tab toggles again, the alarm tab's threshold is back.
+    await waitFor(async () => (await successes('/output/state', after)).length > 1, 'io-output tab: pin 1 toggles again', 2 * HEALTH_INTERVAL_MS);
+    await waitFor(async () => (await successes('/input/analog/threshold', after)).length > 0, 'alarm tab: the threshold set again', 2 * HEALTH_INTERVAL_MS);
+  });
+});
