@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * modular-device-sim --port 8080 [--host 127.0.0.1] [--api 0.9|1.0] [--modules bmc:0,power:1,io:2,io:3] [--fan-delay 3000]
+ * modular-device-sim --port 8080 [--host 127.0.0.1] [--api 0.9|1.0] [--modules bmc:0,power:1,io:2,io:3] [--fan-delay 3000] [--reboot-ms 3000]
  *   [--tls-key key.pem --tls-cert cert.pem] [--user name --password pw | --token t]
  *   [--nginx] [--keepalive-timeout ms] [--keepalive-requests n] [--keepalive-header s]
  */
 import fs from 'fs';
 import { Service, SERVICES } from './facts';
-import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, NGINX_DEFAULTS, NginxOptions, startSimulator } from './index';
+import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, DEFAULT_REBOOT_MS, NGINX_DEFAULTS, NginxOptions, startSimulator } from './index';
 
 const USAGE = `Usage: modular-device-sim [options]
 
@@ -19,6 +19,8 @@ Options:
   --api <version>   0.9 (the spec, default) or 1.0 (the released services)
   --modules <list>  modules by slot, e.g. bmc:0,power:1,io:2,io:3 (the default)
   --fan-delay <ms>  time the fan takes to reach a new mode, 0..10000 (default ${DEFAULT_FAN_APPLY_DELAY_MS})
+  --reboot-ms <ms>  how long a hard reset or an expired watchdog keeps the device down,
+                    refusing connections, 0..600000 (default ${DEFAULT_REBOOT_MS}; 0 = back at once)
   --tls-key <file>  serve HTTPS with this PEM private key (needs --tls-cert)
   --tls-cert <file> ... and this PEM certificate (needs --tls-key)
   --user <name>     require Basic auth with this user name (needs --password)
@@ -59,6 +61,8 @@ async function main(argv: string[]): Promise<void> {
   let host = '127.0.0.1';
   let modules = DEFAULT_MODULES.map((m) => ({ ...m }));
   let fanApplyDelayMs = DEFAULT_FAN_APPLY_DELAY_MS;
+  // A real board takes seconds to boot; startSimulator's default (0) is the tests'.
+  let rebootMs = DEFAULT_REBOOT_MS;
   let api: '0.9' | '1.0' = '0.9';
   let nginx: NginxOptions | undefined;
   const secure: Record<'tlsKey' | 'tlsCert' | 'user' | 'password' | 'token', string | undefined> = {
@@ -83,6 +87,7 @@ async function main(argv: string[]): Promise<void> {
       api = value;
     }
     else if (arg === '--fan-delay') fanApplyDelayMs = integer('--fan-delay', argv[++i]);
+    else if (arg === '--reboot-ms') rebootMs = integer('--reboot-ms', argv[++i]);
     else if (arg === '--tls-key') secure.tlsKey = value(arg, argv[++i]);
     else if (arg === '--tls-cert') secure.tlsCert = value(arg, argv[++i]);
     else if (arg === '--user') secure.user = value(arg, argv[++i]);
@@ -108,7 +113,7 @@ async function main(argv: string[]): Promise<void> {
 
   let sim;
   try {
-    sim = await startSimulator({ port, host, modules, fanApplyDelayMs, api, tls, auth, nginx });
+    sim = await startSimulator({ port, host, modules, fanApplyDelayMs, rebootMs, api, tls, auth, nginx });
   } catch (error) {
     fail((error as Error).message);
   }

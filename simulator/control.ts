@@ -4,7 +4,7 @@
  * request log and the full state. Not part of the device API and never logged.
  * Every error is the usual envelope: 400 with a readable message, 404 for unknown paths.
  */
-import { checkFanDelay, Device } from './device';
+import { checkFanDelay, checkRebootMs, Device, REBOOT_MAX_MS } from './device';
 import { envelope, SimError } from './errors';
 import { ALERT_FLAGS, AlertFlag, FAN_APPLY_MAX_MS, PIN_COUNT, Service, SERVICES } from './facts';
 import { Faults } from './faults';
@@ -198,18 +198,26 @@ const ROUTES: Array<[string, Handler]> = [
     },
   ],
   ['POST restart', (ctx) => (ctx.device.restart(ctx.now), OK)],
-  ['GET config', (ctx) => ({ fan_apply_delay_ms: ctx.device.fanApplyDelayMs })],
+  ['GET config', (ctx) => config(ctx.device)],
   [
     'POST config',
     (ctx, { body }) => {
-      const b = bodyOf(body, { fan_apply_delay_ms: { type: 'u32', optional: true } });
-      const ok = checkFanDelay(b.fan_apply_delay_ms);
-      if (ok !== true) throw new SimError(400, ok);
-      ctx.device.fanApplyDelayMs = b.fan_apply_delay_ms;
-      return { fan_apply_delay_ms: ctx.device.fanApplyDelayMs, max_ms: FAN_APPLY_MAX_MS };
+      const b = bodyOf(body, { fan_apply_delay_ms: { type: 'u32', optional: true }, reboot_ms: { type: 'u32', optional: true } });
+      // Both checked before either is set: a refused body changes nothing.
+      const fanOk = b.fan_apply_delay_ms === undefined || checkFanDelay(b.fan_apply_delay_ms);
+      if (fanOk !== true) throw new SimError(400, fanOk);
+      const rebootOk = b.reboot_ms === undefined || checkRebootMs(b.reboot_ms);
+      if (rebootOk !== true) throw new SimError(400, rebootOk);
+      if (b.fan_apply_delay_ms !== undefined) ctx.device.fanApplyDelayMs = b.fan_apply_delay_ms;
+      if (b.reboot_ms !== undefined) ctx.device.rebootMs = b.reboot_ms;
+      return config(ctx.device);
     },
   ],
 ];
+
+function config(device: Device): unknown {
+  return { fan_apply_delay_ms: device.fanApplyDelayMs, max_ms: FAN_APPLY_MAX_MS, reboot_ms: device.rebootMs, reboot_max_ms: REBOOT_MAX_MS };
+}
 
 function serviceOf(text: string): Service {
   if (!SERVICES.includes(text as Service)) throw new SimError(404, `no service ${text}; use one of ${SERVICES.join(', ')}`);

@@ -8,6 +8,11 @@
  *  - world: the outside the control API sets (pin signals, temperatures, loads); survives
  *    hard resets too, since rebooting the device does not change the room it is in.
  * A simulator restart (POST /sim/restart, restart()) rebuilds all three: factory state.
+ *
+ * A device hard reset reboots the board: for `rebootMs` the device is down (the server
+ * refuses connections, see outage.ts), then it boots: every module at its defaults, the REST
+ * services started anew (new driver_session) and every module enumerated anew (new
+ * device_session). With rebootMs 0 the boot happens at the moment of the reset.
  */
 import { FAN_APPLY_MAX_MS, Service, SERVICES, SLOT_MAX } from './facts';
 import { BmcModel, BmcPersist, BmcWorld, defaultBmcPersist, defaultBmcWorld } from './models/bmc';
@@ -28,6 +33,14 @@ export const DEFAULT_MODULES: readonly ModuleSpec[] = [
 ];
 
 export const DEFAULT_FAN_APPLY_DELAY_MS = 3000;
+
+/**
+ * A board like this one boots Linux, the module drivers, the REST services and nginx: a few
+ * seconds until connections are accepted again. The CLI's default; startSimulator's is 0.
+ */
+export const DEFAULT_REBOOT_MS = 3000;
+/** Sim-only bound: ten minutes covers any boot; beyond is a typo. */
+export const REBOOT_MAX_MS = 600_000;
 
 type Entry =
   | { service: 'io'; slot: number; world: PinStimulus[]; persist: null; model: IoModel }
@@ -53,6 +66,19 @@ export function checkFanDelay(ms: unknown): true | string {
     : `fan apply delay must be an integer from 0 to ${FAN_APPLY_MAX_MS} ms, got ${String(ms)}`;
 }
 
+export function checkRebootMs(ms: unknown): true | string {
+  return Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= REBOOT_MAX_MS
+    ? true
+    : `reboot time must be an integer from 0 to ${REBOOT_MAX_MS} ms, got ${String(ms)}`;
+}
+
+/** The board is down from a hard reset `since` until it has booted (device time). */
+export interface Outage {
+  readonly since: number;
+  readonly until: number;
+  readonly cause: string;
+}
+
 export class Device implements DeviceHooks {
   private entries = new Map<number, Entry>();
   private readonly bySlotList: Record<Service, number[]> = { io: [], bmc: [], power: [] };
@@ -62,7 +88,9 @@ export class Device implements DeviceHooks {
    */
   private readonly sessions = {} as Record<Service, string>;
   resets = 0;
-  lastReset: { at: number; cause: string } | null = null;
+  lastReset: { at: number; cause: string; upAt: number | null } | null = null;
+  /** Set while the board reboots; nothing of it answers then. */
+  outage: Outage | null = null;
   private readonly down = new Set<Service>();
   /**
    * Added to the wall clock. POST /sim/advance moves it forward so tests can pass the 90 s
@@ -74,6 +102,8 @@ export class Device implements DeviceHooks {
     private readonly specs: readonly ModuleSpec[],
     public fanApplyDelayMs: number,
     now: number,
+    /** How long a hard reset keeps the device down, ms (0: it is back at once). */
+    public rebootMs = 0,
   ) {
     checkModules(specs);
     for (const spec of specs) this.bySlotList[spec.service].push(spec.slot);
@@ -106,17 +136,36 @@ export class Device implements DeviceHooks {
     for (const service of SERVICES) this.sessions[service] = newSession();
     this.resets = 0;
     this.lastReset = null;
+    this.outage = null;
   }
 
-  /** Device hard reset at `at`: every module to defaults; persistent stores and the world stay. */
+  /**
+   * Device hard reset at `at`: the board goes down for rebootMs, then boots. Persistent
+   * stores and the world stay.
+   */
   hardReset(at: number, cause: string): void {
+    this.resets++;
+    this.lastReset = { at, cause, upAt: null };
+    this.outage = { since: at, until: at + this.rebootMs, cause };
+    if (this.rebootMs === 0) this.boot();
+  }
+
+  /**
+   * The board has booted at the end of the outage: every module to defaults (the bmc's
+   * saved watchdog runs from now), every REST service a new process, every module enumerated
+   * anew. Also ends an outage early (Simulator.boot()).
+   */
+  boot(): void {
+    if (this.outage === null) return;
+    const at = Math.min(this.outage.until, Math.max(this.outage.since, this.now()));
     for (const e of this.entries.values()) {
       if (e.service === 'io') e.model = new IoModel(e.world);
       else if (e.service === 'bmc') e.model = new BmcModel(e.world, e.persist, this, at);
       else e.model = new PowerModel(e.world, e.persist, this);
     }
-    this.resets++;
-    this.lastReset = { at, cause };
+    for (const service of SERVICES) this.sessions[service] = newSession();
+    if (this.lastReset) this.lastReset.upAt = at;
+    this.outage = null;
   }
 
   /**
@@ -126,6 +175,11 @@ export class Device implements DeviceHooks {
   tick(now: number): void {
     // A saved 1 s watchdog left alone for days fires ~86,400 times a day: bounded work, no cap needed.
     for (;;) {
+      // A board that is down keeps no deadlines; one whose boot time has passed is up again.
+      if (this.outage !== null) {
+        if (this.outage.until > now) return;
+        this.boot();
+      }
       let best: { at: number; fire(): void } | null = null;
       for (const e of this.entries.values()) {
         const due = e.model.nextDue();
@@ -194,6 +248,9 @@ export class Device implements DeviceHooks {
       sessions: { ...this.sessions },
       resets: this.resets,
       lastReset: this.lastReset,
+      down: this.outage !== null,
+      outage: this.outage,
+      rebootMs: this.rebootMs,
       fanApplyDelayMs: this.fanApplyDelayMs,
       servicesDown: [...this.down],
       clockOffsetMs: this.clockOffsetMs,

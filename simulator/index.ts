@@ -6,14 +6,14 @@
 import type { Service } from './facts';
 import { API09 } from './api09';
 import { API10 } from './api10';
-import { checkFanDelay, checkModules, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, Device, ModuleSpec } from './device';
+import { checkFanDelay, checkModules, checkRebootMs, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, DEFAULT_REBOOT_MS, Device, ModuleSpec, Outage } from './device';
 import { Faults } from './faults';
 import { DEFAULT_LOG_CAPACITY, LogEntry, RequestLog, RingLog } from './log';
 import { NGINX_DEFAULTS, NginxOptions, nginxSettings } from './nginx';
 import { SimAuth, SimServer } from './server';
 
-export type { LogEntry, RequestLog, ModuleSpec, SimAuth, NginxOptions };
-export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_LOG_CAPACITY, NGINX_DEFAULTS };
+export type { LogEntry, RequestLog, ModuleSpec, SimAuth, NginxOptions, Outage };
+export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_REBOOT_MS, DEFAULT_LOG_CAPACITY, NGINX_DEFAULTS };
 
 export interface SimulatorOptions {
   /** TCP port; 0 (default) = an ephemeral port, read it from `port`. */
@@ -24,6 +24,13 @@ export interface SimulatorOptions {
   modules?: Array<{ service: Service; slot: number }>;
   /** Time the fan takes to reach a new mode, ms; default 3000, at most 10000 (the spec's bound). */
   fanApplyDelayMs?: number;
+  /**
+   * How long a device hard reset (hard_reset, watchdog or shutdown expiry, bootloader window
+   * end) keeps the device down, refusing connections, ms; at most 600000. Default 0: back at
+   * once, as the tests expect unless they ask for an outage. The CLI's default is realistic
+   * (DEFAULT_REBOOT_MS).
+   */
+  rebootMs?: number;
   /** Entries the request log keeps; default 50,000. */
   logCapacity?: number;
   /** The API the device speaks: '0.9' (the spec, default) or '1.0' (the released services). */
@@ -53,8 +60,14 @@ export interface Simulator {
   pause(): Promise<void>;
   /** Listen again on the same port. */
   resume(): Promise<void>;
-  /** Device restart: state to defaults (factory state). */
+  /** Device restart: state to defaults (factory state); ends an outage. */
   restart(): void;
+  /** While the device reboots: since when, until when (device time, ms) and why; else null. */
+  readonly outage: Outage | null;
+  /** Ends an outage now: the device boots at once, as if reboot_ms had passed. */
+  boot(): Promise<void>;
+  /** Resolves once the device accepts connections again (at once when it is not down). */
+  whenUp(): Promise<void>;
   readonly log: RequestLog;
 }
 
@@ -66,7 +79,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const fanOk = checkFanDelay(fanDelay);
   if (fanOk !== true) throw new Error(fanOk);
 
-  const device = new Device(modules, fanDelay, Date.now());
+  const rebootMs = options.rebootMs ?? 0;
+  const rebootOk = checkRebootMs(rebootMs);
+  if (rebootOk !== true) throw new Error(rebootOk);
+
+  const device = new Device(modules, fanDelay, Date.now(), rebootMs);
   const log = new RingLog(options.logCapacity ?? DEFAULT_LOG_CAPACITY);
   if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0') throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
   const dialect = options.api === '1.0' ? API10 : API09;
@@ -93,9 +110,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (state !== 'paused') return;
       await server.listen(port, host);
       state = 'running';
+      server.gate.sync(); // still within an outage: shut again until its end
     },
     restart() {
       device.restart(device.now());
+      server.gate.sync();
+    },
+    get outage() {
+      return device.outage;
+    },
+    async boot() {
+      device.boot();
+      server.gate.sync();
+      await server.gate.whenUp();
+    },
+    whenUp() {
+      return server.gate.whenUp();
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The HTTP server: body reading with a size cap, the /sim control API, auth and services
  * down (nginx's 401 and 502), nginx's keep-alive when asked, fault injection, dispatch to
- * the dialect's router, the request log. Node's own http module only; no timers left
- * behind (fault timers are tracked).
+ * the dialect's router, the request log, the port shut while the device reboots
+ * (outage.ts). Node's own http module only; no timers left behind (fault timers are tracked).
  */
 import http, { IncomingMessage, ServerResponse } from 'http';
 import https from 'https';
@@ -13,6 +13,7 @@ import { envelope } from './errors';
 import { Faults, FaultRule, mangle } from './faults';
 import { RingLog } from './log';
 import { BAD_GATEWAY_HTML, isPublicRoot, KeepAlive, NginxSettings, UNAUTHORIZED_HTML } from './nginx';
+import { Listener, OutageGate } from './outage';
 import { Dialect, handleDeviceRequest, ParsedBody, segmentsOf, serviceOf } from './router';
 
 /** Bodies above this answer 413 (the released services' JSON limit, real-service.md §2). */
@@ -77,13 +78,17 @@ function send(res: ServerResponse, status: number, body: string, contentType = '
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-export class SimServer {
+export class SimServer implements Listener {
   readonly http: http.Server;
+  readonly gate: OutageGate;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly keepAlive?: KeepAlive;
+  private address: { port: number; host: string } | null = null;
+  private stops = 0;
 
   constructor(private readonly parts: ServerParts) {
+    this.gate = new OutageGate(parts.device, this);
     const handler = (req: IncomingMessage, res: ServerResponse): void => this.onRequest(req, res);
     this.http = parts.tls ? https.createServer({ keepAlive: true, key: parts.tls.key, cert: parts.tls.cert }, handler) : http.createServer({ keepAlive: true }, handler);
     if (parts.nginx) {
@@ -107,15 +112,35 @@ export class SimServer {
       this.http.once('error', onError);
       this.http.listen(port, host, () => {
         this.http.off('error', onError);
-        resolve((this.http.address() as { port: number }).port);
+        const bound = (this.http.address() as { port: number }).port;
+        this.address = { port: bound, host };
+        resolve(bound);
       });
     });
+  }
+
+  /** Listening again after an outage, on the port it had; not after stop(). */
+  async reopen(): Promise<void> {
+    if (this.address === null || this.http.listening) return;
+    const { port, host } = this.address;
+    const stops = this.stops;
+    await this.listen(port, host);
+    if (this.stops !== stops) this.http.close(); // stopped meanwhile
+  }
+
+  /** The device went down: nothing accepts connections, every open one is gone but `keep`. */
+  shut(keep?: Socket): void {
+    if (this.http.listening) this.http.close();
+    for (const socket of this.sockets) if (socket !== keep) socket.destroy();
   }
 
   /** Stops listening and drops every connection, keep-alive ones included; resolves promptly. */
   stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.address = null;
+    this.stops++;
+    this.gate.stop();
     return new Promise((resolve) => {
       if (!this.http.listening) {
         this.destroySockets();
@@ -181,10 +206,10 @@ export class SimServer {
     const segments = segmentsOf(pathname);
     const { device, log, faults } = this.parts;
     try {
+      if (this.gate.refused(req.socket)) return;
       if (segments[0] === 'sim') {
-        const now = device.now();
-        device.tick(now);
-        const answer = handleControl({ device, log, faults, now }, method, segments, q < 0 ? '' : url.slice(q + 1), body);
+        const answer = handleControl({ device, log, faults, now: device.now() }, method, segments, q < 0 ? '' : url.slice(q + 1), body);
+        this.gate.closeIfDown(req.socket, res);
         send(res, answer.status, answer.body);
         return;
       }
@@ -226,7 +251,7 @@ export class SimServer {
    * (0 = no answer: reset before, or answer dropped after processing).
    */
   private answerDevice(req: IncomingMessage, res: ServerResponse, method: string, segments: string[], body: ParsedBody, fault?: FaultRule): number {
-    if (res.destroyed) return 0;
+    if (res.destroyed || this.gate.refused(req.socket)) return 0;
     if (fault?.reset) {
       req.socket.destroy();
       return 0;
@@ -236,9 +261,9 @@ export class SimServer {
       return fault.status;
     }
     const now = this.parts.device.now();
-    this.parts.device.tick(now);
     const request = { method, segments, body, accept: req.headers.accept };
     const answer = handleDeviceRequest(this.parts.dialect, this.parts.device, request, now);
+    this.gate.closeIfDown(req.socket, res);
     const deliver = (): void => {
       if (fault?.drop_answer) req.socket.destroy();
       else send(res, answer.status, fault?.body ? mangle(fault.body, answer.body) : answer.body, fault?.body ? undefined : answer.contentType);

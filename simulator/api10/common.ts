@@ -6,6 +6,7 @@ import { Device } from '../device';
 import { defaultCatcher, reason, SUCCESS } from '../errors';
 import { Service } from '../facts';
 import { SOFTWARE, v } from '../identity';
+import { newSession } from '../models/types';
 import { DeviceAnswer, ok, Route } from '../router';
 import { check10 } from './limits';
 
@@ -45,12 +46,17 @@ export function error(status: number, message?: string, accept?: string): Device
   return { status, body: `{\n "status": "error",\n "code": ${status},\n "message": ${JSON.stringify(message ?? reason(status))}\n}` };
 }
 
-/** POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its initial state. */
+/**
+ * POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its
+ * initial state. The module is suspended and set running again, and the driver reads its
+ * descriptor anew: a new device_session (real §4), for bmc and power too.
+ */
 export const reset: Route = {
   body: { reset: 'string' },
   check: (b) => check10('reset', b.reset),
-  // bmc and power are suspended and set running again: nothing of theirs is reset.
+  // bmc and power: nothing of theirs is reset but the session.
   handle: ok((ctx) => {
     if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
+    else ctx.device.module(ctx.service, ctx.slot)!.session = newSession();
   }),
 };

@@ -94,7 +94,7 @@ const routes: Array<[string, Route]> = [
         if (over.rail_5v0_milliwatt > 0 || over.rail_12v_milliwatt > 0) return { status: 'denied', too_much_power: over };
         io(ctx).setPowerConfig(entries);
         // The module re-enumerates after a new configuration: a new device_session.
-        (io(ctx) as { session: string }).session = newSession();
+        io(ctx).session = newSession();
         return { status: 'success', too_much_power: over };
       },
     },

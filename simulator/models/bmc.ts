@@ -47,7 +47,7 @@ export function defaultBmcWorld(): BmcWorld {
 
 export class BmcModel implements ModuleModel {
   readonly service = 'bmc' as const;
-  readonly session = newSession();
+  session = newSession();
   watchdogMs: number;
   watchdogDeadline: number | null = null;
   shutdownAt: number | null = null;

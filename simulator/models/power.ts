@@ -70,7 +70,7 @@ export function autoFanMode(tempC: number): number {
 
 export class PowerModel implements ModuleModel {
   readonly service = 'power' as const;
-  readonly session = newSession();
+  session = newSession();
   limitMa: PerRail = { ...FACTORY_LIMIT_MA };
   fanForced = false;
   fanSettingMode = 0;

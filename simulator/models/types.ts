@@ -10,8 +10,11 @@ export interface DueEvent {
 
 export interface ModuleModel {
   readonly service: Service;
-  /** Random id regenerated whenever the module is (re)created, like the released driver's device_session. */
-  readonly session: string;
+  /**
+   * Random id regenerated whenever the driver enumerates the module (created, reset,
+   * reconfigured), like the released driver's device_session (real §4).
+   */
+  session: string;
   nextDue(): DueEvent | null;
   /** Full internal state for GET /sim/state. */
   snapshot(now: number): unknown;

@@ -139,6 +139,7 @@ describe('simulator server', function () {
     it('startSimulator refuses bad options', async function () {
       await startSimulator({ modules: [{ service: 'io', slot: 1 }, { service: 'bmc', slot: 1 }] }).should.be.rejectedWith(/slot 1 holds two modules/);
       await startSimulator({ fanApplyDelayMs: 20000 }).should.be.rejectedWith(/fan apply delay/);
+      await startSimulator({ rebootMs: -1 }).should.be.rejectedWith(/reboot time must be an integer from 0 to 600000 ms, got -1/);
     });
     it('custom modules: the version record follows them', async function () {
       const sim = await startSimulator({ modules: [{ service: 'io', slot: 5 }] });
@@ -166,6 +167,8 @@ describe('simulator server', function () {
         assert.ok(url, `no URL in: ${out}`);
         out.should.match(/slot 0: bmc/);
         (await request(url!, 'GET', '/api/io/0.9', undefined, { agent: false })).body.devices[0].slot_number.should.equal(4);
+        // A real board takes seconds to boot: the CLI's default, unlike startSimulator's 0.
+        (await request(url!, 'GET', '/sim/config', undefined, { agent: false })).body.reboot_ms.should.equal(3000);
       } finally {
         child.kill('SIGTERM');
       }
@@ -186,6 +189,7 @@ describe('simulator server', function () {
       help.out.should.match(/Usage: modular-device-sim/);
       (await run(['--bogus'])).code!.should.equal(2);
       (await run(['--modules', 'disk:1'])).code!.should.equal(2);
+      (await run(['--reboot-ms', '600001'])).code!.should.equal(2);
     });
   });
 });

@@ -22,9 +22,11 @@ export function useSimulator(options: SimulatorOptions = {}): Fixture {
   });
   beforeEach(async () => {
     fixture.sim.restart();
+    await fixture.sim.whenUp(); // a test that left the device rebooting: the port opens again
     (await fixture.api.del('/sim/faults')).status.should.equal(200);
     const delay = options.fanApplyDelayMs ?? FAN_DELAY_MS;
-    (await fixture.api.post('/sim/config', { fan_apply_delay_ms: delay })).status.should.equal(200);
+    const config = { fan_apply_delay_ms: delay, reboot_ms: options.rebootMs ?? 0 };
+    (await fixture.api.post('/sim/config', config)).status.should.equal(200);
     for (const svc of ['io', 'bmc', 'power']) (await fixture.api.post(`/sim/services/${svc}/up`)).status.should.equal(200);
   });
   return fixture;
