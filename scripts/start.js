@@ -141,14 +141,16 @@ function waitForHttp(url, timeoutMs) {
 
 async function main() {
   let startSimulator;
+  let DEFAULT_REBOOT_MS;
   try {
-    ({ startSimulator } = require(path.join(root, 'dist', 'simulator')));
+    ({ startSimulator, DEFAULT_REBOOT_MS } = require(path.join(root, 'dist', 'simulator')));
   } catch {
     fail('dist/ is missing: run `npm install` (it builds the package) or `npm run build`');
   }
   let sim;
   try {
-    sim = await startSimulator({ host, port: simPort });
+    // A reset takes the device down as a real board's boot does: the demos show recovering.
+    sim = await startSimulator({ host, port: simPort, rebootMs: DEFAULT_REBOOT_MS });
   } catch (error) {
     fail(`cannot start the simulator on ${host}:${simPort} (${error.message}); set SIM_PORT to another port`);
   }

@@ -3,7 +3,8 @@
  * tabs, deployed as they ship (pointed at this test's simulator). Pressing "stop
  * keep-alive" lets the watchdog reset the whole device; afterwards the io-output tab's
  * toggling works again and the alarm tab's threshold is back on the module, with no
- * redeploy: the config nodes noticed the reset and applied what the package had set.
+ * redeploy: the config nodes noticed the reset (the device is down 3 s, as a board that
+ * boots) and applied what the package had set.
  */
 import fs from 'fs';
 import path from 'path';
@@ -17,6 +18,8 @@ const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-al
 const CORE = ['common/25-catch.js', 'common/90-comment.js', 'network/21-httprequest.js', 'function/rbe.js', 'common/20-inject.js', 'common/21-debug.js', 'function/10-switch.js', 'function/15-change.js', 'function/10-function.js'];
 /** The watchdog demo's timeout: the device resets this long after the last alive. */
 const WATCHDOG_MS = 10000;
+/** The device is down this long after the reset, as a board that boots again (the simulator's CLI default). */
+const REBOOT_MS = 3000;
 
 function demoFlow(url: string): FlowNode[] {
   const root = path.resolve(__dirname, '..', '..', '..', 'examples');
@@ -24,11 +27,14 @@ function demoFlow(url: string): FlowNode[] {
 }
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
-  this.timeout(WATCHDOG_MS + 2 * HEALTH_INTERVAL_MS + 20000);
+  this.timeout(WATCHDOG_MS + REBOOT_MS + 2 * HEALTH_INTERVAL_MS + 20000);
   let ctl: SimControl;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  simulatorSuite(
+    (_s, c) => {
+      ctl = c;
+    },
+    { simulator: { rebootMs: REBOOT_MS } },
+  );
 
   it('"stop keep-alive", the device resets, then the io-output and alarm tabs work again without a redeploy', async () => {
     // eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -48,7 +54,9 @@ describe(`demos recover after the keep-alive demo's reset (runtime, simulator, A
     await waitFor(async () => (await successes('/input/analog/threshold', 0)).length > 0 && (await successes('/output/state', 0)).length > 1, 'the demos running', 15000);
     const resetsBefore = (await ctl.state()).resets;
     helper.getNode('wdgkeep0i4').receive({}); // the "stop keep-alive" inject
-    await waitFor(async () => (await ctl.state()).resets > resetsBefore, 'the watchdog reset the device', WATCHDOG_MS + 5000);
+    // The reset takes the device down for REBOOT_MS (its port refuses); then it is back.
+    await waitFor(async () => (await ctl.state().catch(() => ({ resets: resetsBefore + 1 }))).resets > resetsBefore, 'the watchdog reset the device', WATCHDOG_MS + 5000);
+    await waitFor(async () => (await ctl.state().then(() => true, () => false)), 'the device up again', REBOOT_MS + 5000);
     const after = (await ctl.log()).slice(-1)[0]?.seq ?? 0;
     // No redeploy: the io-output tab toggles again, the alarm tab's threshold is back.
     await waitFor(async () => (await successes('/output/state', after)).length > 1, 'io-output tab: pin 1 toggles again', 2 * HEALTH_INTERVAL_MS);
