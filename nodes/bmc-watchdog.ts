@@ -24,6 +24,7 @@ import { payloadFields, given } from './lib/msg';
 import { chooseOperation, requireConfirm } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import { KeepAliveWatch } from './lib/keep-alive-watch';
+import { publish } from './lib/health';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
@@ -162,6 +163,8 @@ export = function (RED: NodeAPI) {
       s.watch = new KeepAliveWatch(s.interval as number, s.timeout as number, (late) => {
         node.report({ fill: 'yellow', shape: 'dot', text: t('bmc-watchdog.keepAliveLate', { since: late.sinceMs, left: late.resetInMs }) });
         node.send({ topic: 'keepalive-late', payload: { since_ms: late.sinceMs, timeout_ms: late.timeoutMs, reset_in_ms: late.resetInMs } });
+        const module = node.device?.connection?.healthModule;
+        if (module) publish('keepalive-late', module, `no alive for ${late.sinceMs} ms`, { since_ms: late.sinceMs, timeout_ms: late.timeoutMs, reset_in_ms: late.resetInMs });
       });
       s.watch.start();
       return () => s.watch?.stop();

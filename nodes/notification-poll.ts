@@ -12,6 +12,7 @@ import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
 import { t } from './lib/i18n';
+import { HealthModule, publish } from './lib/health';
 import { ALERT_FLAGS, AlertFlag, check, LIMITS } from './lib/limits';
 import { boolSetting, intSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
@@ -23,6 +24,8 @@ interface Settings {
   combined: boolean;
   /** Status text of the last alert sent, kept between rounds. */
   lastAlert?: string;
+  /** The module, for health events (set once the node runs). */
+  module?: () => HealthModule | undefined;
   /** When each watched pin was last read whole (or its loss announced): where a loss window starts. */
   readAt: Map<number, number>;
 }
@@ -81,6 +84,8 @@ function lostMsg(s: Settings, pins: number[], reason: string): NodeMessage {
   const from = Math.min(...pins.map((pin) => s.readAt.get(pin) ?? now));
   // The window closes here: the next loss is counted from now.
   for (const pin of pins) s.readAt.set(pin, now);
+  const module = s.module?.();
+  if (module) publish('notifications-lost', module, reason, { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString() });
   return { topic: 'notifications-lost', payload: { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString(), reason }, alerts: [] };
 }
 
@@ -122,6 +127,10 @@ export = function (RED: NodeAPI) {
     output,
     // Reads clear the flags on the device: a round on the wire at a redeploy is delivered.
     poll: { interval: (s) => s.interval, build: read, handOver: true },
+    start(node, s) {
+      s.module = () => node.device?.connection?.healthModule;
+      return undefined;
+    },
     onRestart(node, s) {
       // The released service caches notifications per pin; a restart of it lost them.
       const text = t('notification-poll.lost');
