@@ -6,7 +6,9 @@ import { Device } from '../device';
 import { defaultCatcher, reason, SUCCESS } from '../errors';
 import { Service } from '../facts';
 import { SOFTWARE, v } from '../identity';
-import { DeviceAnswer, ok, Route } from '../router';
+import { BmcModel } from '../models/bmc';
+import { PowerModel } from '../models/power';
+import { DeviceAnswer, ok, Route, RouteContext } from '../router';
 import { check10 } from './limits';
 
 /** `api` and `service` are both 1.0.0 in all three services (real §4). */
@@ -45,12 +47,31 @@ export function error(status: number, message?: string, accept?: string): Device
   return { status, body: `{\n "status": "error",\n "code": ${status},\n "message": ${JSON.stringify(message ?? reason(status))}\n}` };
 }
 
-/** POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its initial state. */
+/**
+ * The module suspended and set running again (real §3.1), which the spec calls "equal to a
+ * driver restart" for io: every module's volatile settings back to their defaults and a new
+ * device_session, as after a device reset; its persistent store and the outside world stay.
+ * bmc and power models are rebuilt in place because the device holds them.
+ */
+function restartModule(ctx: RouteContext): void {
+  const { device, slot } = ctx;
+  if (ctx.service === 'io') return device.io(slot)!.reset();
+  if (ctx.service === 'power') {
+    const m = device.power(slot)!;
+    Object.assign(m, new PowerModel(m.world, m.persist, device));
+    return;
+  }
+  const m = device.bmc(slot)!;
+  // An armed USB bootloader waits for the next device reset; a module restart is not one.
+  const armed = m.persist.bootloaderArmed;
+  m.persist.bootloaderArmed = false;
+  Object.assign(m, new BmcModel(m.world, m.persist, device, ctx.now), { bootloaderUntil: m.bootloaderUntil });
+  m.persist.bootloaderArmed = armed;
+}
+
+/** POST reset {"reset":"yes"} on every service (real §3.1): the module back to its initial state. */
 export const reset: Route = {
   body: { reset: 'string' },
   check: (b) => check10('reset', b.reset),
-  // bmc and power are suspended and set running again: nothing of theirs is reset.
-  handle: ok((ctx) => {
-    if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
-  }),
+  handle: ok(restartModule),
 };
