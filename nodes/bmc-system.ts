@@ -1,8 +1,10 @@
 /**
- * bmc-system: the board's hard reset, USB bootloader and buzzer. A hard reset restarts the
- * whole device; the USB bootloader changes how it starts next time (and for up to an hour
- * exposes its storage over USB). Both need the node's "confirm" setting and are only ever
- * sent by a msg.
+ * bmc-system: the board's hard reset, the bmc module's reset (API 1.0), USB bootloader and
+ * buzzer. A hard reset restarts the whole device; a module reset restarts the bmc module
+ * alone (its watchdog back to the saved timeout); the USB bootloader changes how the device
+ * starts next time (and for up to an hour exposes its storage over USB). All three need the
+ * node's "confirm" setting and are only ever sent by a msg. The module reset sits here,
+ * beside the hard reset, so the dialog shows the two resets side by side.
  */
 import { registerActionNode } from './lib/action-node';
 import { Operation } from './lib/device-operation';
@@ -10,12 +12,13 @@ import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
-import { chooseOperation } from './lib/operation';
+import { chooseOperation, moduleReset } from './lib/operation';
+import { requestTo } from './lib/device-operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
-const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset'] as const;
-const DANGEROUS = ['usb_bootloader', 'hard_reset'] as const;
+const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] as const;
+const DANGEROUS = ['usb_bootloader', 'hard_reset', 'module_reset'] as const;
 
 interface Settings {
   operation: unknown;
@@ -43,6 +46,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   if (operation === 'hard_reset') {
     return { kind: 'requests', requests: { method: 'POST', endpoint: ['hard_reset'], body: { reset: 'yes' } }, status: t('bmc-system.hardResetSent') };
   }
+  if (operation === 'module_reset') return { kind: 'requests', requests: moduleReset(), status: t('bmc-system.moduleReset') };
   if (operation === 'usb_bootloader') {
     const enabled = given(f.enabled, s.enabled);
     const timeout = given(f.timeout, s.timeout);
@@ -63,5 +67,11 @@ function build(msg: NodeMessage, s: Settings): Operation {
 }
 
 export = function (RED: NodeAPI) {
-  registerActionNode(RED, 'bmc-system', { service: 'bmc', settings: readSettings, build });
+  registerActionNode(RED, 'bmc-system', {
+    service: 'bmc',
+    settings: readSettings,
+    build,
+    // After the module reset, what the package set on the module is applied again.
+    resetsModule: (op) => requestTo(op, 'reset') !== undefined,
+  });
 };

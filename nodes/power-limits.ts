@@ -1,6 +1,8 @@
 /**
  * power-limits: sets the per-rail current limits (`limits`: limit_3v3, limit_5v0,
- * limit_12v in mA) or reads the stats, which include the limits in force.
+ * limit_12v in mA), reads the stats, which include the limits in force, or resets the power
+ * module (API 1.0 `POST reset`, with the node's confirm). The reset lives here because what
+ * it changes most is the limits (back to the module's defaults, the fan to automatic).
  */
 import { registerActionNode } from './lib/action-node';
 import { Operation } from './lib/device-operation';
@@ -8,27 +10,32 @@ import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
-import { chooseOperation } from './lib/operation';
-import { intSetting, textSetting } from './lib/settings';
+import { chooseOperation, moduleReset } from './lib/operation';
+import { requestTo } from './lib/device-operation';
+import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const RAILS = ['limit_3v3', 'limit_5v0', 'limit_12v'] as const;
-const OPERATIONS = ['set', 'read'] as const;
+const OPERATIONS = ['set', 'read', 'module_reset'] as const;
+const DANGEROUS = ['module_reset'] as const;
 
 interface Settings {
   operation: string;
   limits: Record<(typeof RAILS)[number], unknown>;
+  confirm: boolean;
 }
 
 function readSettings(def: NodeDef): Settings {
   return {
     operation: textSetting(def.operation, 'read'),
     limits: { limit_3v3: intSetting(def.limit_3v3), limit_5v0: intSetting(def.limit_5v0), limit_12v: intSetting(def.limit_12v) },
+    confirm: boolSetting(def.confirm, false),
   };
 }
 
 function build(msg: NodeMessage, s: Settings): Operation {
-  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'power-limits' });
+  const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'power-limits', dangerous: DANGEROUS, confirm: s.confirm });
+  if (operation === 'module_reset') return { kind: 'requests', requests: moduleReset(), status: t('power-limits.moduleReset') };
   if (operation === 'read') return { kind: 'requests', requests: { method: 'GET', endpoint: ['stats'] }, status: t('power-limits.statsRead') };
   const f = payloadFields(msg, RAILS);
   const body: Record<string, unknown> = {};
@@ -44,5 +51,11 @@ function build(msg: NodeMessage, s: Settings): Operation {
 }
 
 export = function (RED: NodeAPI) {
-  registerActionNode(RED, 'power-limits', { service: 'power', settings: readSettings, build });
+  registerActionNode(RED, 'power-limits', {
+    service: 'power',
+    settings: readSettings,
+    build,
+    // After the module reset, what the package set on the module is applied again.
+    resetsModule: (op) => requestTo(op, 'reset') !== undefined,
+  });
 };

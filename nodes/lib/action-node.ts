@@ -58,7 +58,7 @@ export interface ActionSpec<S, X extends object = NoExtra> {
    */
   readBack?(setting: Operation<X>, client: DeviceClient): Promise<boolean>;
   /** A msg's operation resets the module: what the package set is applied again after it. */
-  resetsModule?: boolean;
+  resetsModule?: boolean | ((op: Operation<X>) => boolean);
   /** Per-node work beside requests (e.g. a timer watching the keep-alive); returns its stop. */
   start?(node: ActionNode, settings: S): (() => void) | undefined;
   /** Polling: the interval (0 = off) and what one round sends. */
@@ -208,7 +208,8 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       applied: (op) => {
         // What a msg set is what the module must keep; a reset of the module wants it all back.
         if (remembers && forget) lastSet = op;
-        if (spec.resetsModule) void node.device?.connection?.desired.restore(t('common.resetBy', { type }));
+        const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
+        if (reset) void node.device?.connection?.desired.restore(t('common.resetBy', { type }));
       },
       dot,
       polling,

@@ -45,11 +45,16 @@ export function perform(client: DeviceClient, op: RequestsOperation | Conversati
   return op.kind === 'conversation' ? op.run(client) : client.request(op.requests, op.lane);
 }
 
-/** The body of the operation's request to `endpoint` (e.g. 'input/mode'), if it sends one. */
-export function bodyOf(op: RequestsOperation | ConversationOperation, endpoint: string): Record<string, unknown> | undefined {
+/** The operation's request to `endpoint` (e.g. 'input/mode'), if it sends one. */
+export function requestTo(op: RequestsOperation | ConversationOperation, endpoint: string): DeviceRequest | undefined {
   if (op.kind !== 'requests') return undefined;
   const list = Array.isArray(op.requests) ? op.requests : [op.requests];
-  return list.find((r) => r.endpoint.join('/') === endpoint)?.body;
+  return list.find((r) => r.endpoint.join('/') === endpoint);
+}
+
+/** The body of the operation's request to `endpoint`, if it sends one. */
+export function bodyOf(op: RequestsOperation | ConversationOperation, endpoint: string): Record<string, unknown> | undefined {
+  return requestTo(op, endpoint)?.body;
 }
 
 /** The status text while the operation runs. */

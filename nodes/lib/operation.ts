@@ -12,6 +12,7 @@ import { describe, checkValue } from './limits';
 import { ensure, invalidInput } from './errors';
 import { nodeText, t } from './i18n';
 import type { NodeMessage } from './red';
+import type { DeviceRequest } from './request';
 
 /** The value of the dialog's "from msg.operation" choice. */
 export const FROM_MSG = 'msg';
@@ -54,3 +55,12 @@ export function requireConfirm(type: string, operation: string, confirm: boolean
   if (!confirm) throw invalidInput(t('common.needsConfirm', { operation, confirm: nodeText(type, 'label.confirm') }));
 }
 
+
+/**
+ * The module reset of a bmc or power module: 1.0's `POST reset {"reset":"yes"}` (real §3.1).
+ * The spec (0.9) has a module reset for io only (`GET reset`), so the 0.9 dialect refuses
+ * this before sending. A dangerous operation: callers require the node's confirm.
+ */
+export function moduleReset(): DeviceRequest {
+  return { method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } };
+}

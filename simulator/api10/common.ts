@@ -6,8 +6,9 @@ import { Device } from '../device';
 import { defaultCatcher, reason, SUCCESS } from '../errors';
 import { Service } from '../facts';
 import { SOFTWARE, v } from '../identity';
-import { newSession } from '../models/types';
-import { DeviceAnswer, ok, Route } from '../router';
+import { BmcModel } from '../models/bmc';
+import { PowerModel } from '../models/power';
+import { DeviceAnswer, ok, Route, RouteContext } from '../router';
 import { check10 } from './limits';
 
 /** `api` and `service` are both 1.0.0 in all three services (real §4). */
@@ -47,16 +48,30 @@ export function error(status: number, message?: string, accept?: string): Device
 }
 
 /**
- * POST reset {"reset":"yes"} on every service (real §3.1); the io module returns to its
- * initial state. The module is suspended and set running again, and the driver reads its
- * descriptor anew: a new device_session (real §4), for bmc and power too.
+ * The module suspended and set running again (real §3.1), which the spec calls "equal to a
+ * driver restart" for io: every module's volatile settings back to their defaults and a new
+ * device_session, as after a device reset; its persistent store and the outside world stay.
+ * bmc and power models are rebuilt in place because the device holds them.
  */
+function restartModule(ctx: RouteContext): void {
+  const { device, slot } = ctx;
+  if (ctx.service === 'io') return device.io(slot)!.reset();
+  if (ctx.service === 'power') {
+    const m = device.power(slot)!;
+    Object.assign(m, new PowerModel(m.world, m.persist, device));
+    return;
+  }
+  const m = device.bmc(slot)!;
+  // An armed USB bootloader waits for the next device reset; a module restart is not one.
+  const armed = m.persist.bootloaderArmed;
+  m.persist.bootloaderArmed = false;
+  Object.assign(m, new BmcModel(m.world, m.persist, device, ctx.now), { bootloaderUntil: m.bootloaderUntil });
+  m.persist.bootloaderArmed = armed;
+}
+
+/** POST reset {"reset":"yes"} on every service (real §3.1): the module back to its initial state. */
 export const reset: Route = {
   body: { reset: 'string' },
   check: (b) => check10('reset', b.reset),
-  // bmc and power: nothing of theirs is reset but the session.
-  handle: ok((ctx) => {
-    if (ctx.service === 'io') ctx.device.io(ctx.slot)!.reset();
-    else ctx.device.module(ctx.service, ctx.slot)!.session = newSession();
-  }),
+  handle: ok(restartModule),
 };

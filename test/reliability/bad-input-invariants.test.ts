@@ -59,9 +59,9 @@ const SUBJECTS: Subject[] = [
   { type: 'bmc-watchdog', service: 'bmc', settings: { operation: 'msg', timeout: '0', keepAlive: false, interval: '1000', confirm: false, swShutdownTimeout: '60000' }, fields: ['timeout'], operations: ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] },
   { type: 'bmc-readings', service: 'bmc', settings: { voltage: true, temperature: true, interval: '0', deadband: '0', onlyOnChange: false, output: 'record' }, fields: ['voltage', 'temperature'], always: 'accepted' },
   { type: 'bmc-usbhub', service: 'bmc', settings: { operation: 'msg', port: '2', state: true, confirm: false }, fields: ['port', 'state'], operations: ['read', 'hub', 'port', 'reset', 'devices'] },
-  { type: 'bmc-system', service: 'bmc', settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: false }, fields: ['mode', 'duration', 'enabled', 'timeout'], operations: ['buzzer', 'usb_bootloader', 'hard_reset'] },
+  { type: 'bmc-system', service: 'bmc', settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: false }, fields: ['mode', 'duration', 'enabled', 'timeout'], operations: ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] },
   { type: 'power-fan', service: 'power', settings: { operation: 'msg', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false }, fields: ['fan_forced', 'fan_mode', 'measurement_enabled'], operations: ['read', 'set', 'rpm', 'measurement'] },
-  { type: 'power-limits', service: 'power', settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' }, fields: ['limit_3v3', 'limit_5v0', 'limit_12v'], operations: ['set', 'read'] },
+  { type: 'power-limits', service: 'power', settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000', confirm: false }, fields: ['limit_3v3', 'limit_5v0', 'limit_12v'], operations: ['set', 'read', 'module_reset'] },
   { type: 'power-readings', service: 'power', settings: { stats: true, interval: '0', deadband: '0', onlyOnChange: false, output: 'record' }, fields: ['stats', 'source'], always: 'accepted' },
 ];
 

@@ -35,6 +35,9 @@ describe('reliability: security, dangerous operations and path segments (runtime
       { id: 'save', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'save', keepAlive: false, timeout: '0', path: '/watchdog/save' },
       { id: 'hub', type: 'bmc-usbhub', device: 'dev-bmc', operation: 'reset', path: '/usbhub/reset' },
       { id: 'shutdown', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'shutdown', keepAlive: false, timeout: '0', path: '/watchdog/shutdown' },
+      // The module resets of bmc and power: API 1.0 only, so on this 0.9 device refused even with confirm.
+      { id: 'bmcreset', type: 'bmc-system', device: 'dev-bmc', operation: 'module_reset', path: '/0/reset' },
+      { id: 'powerreset', type: 'power-limits', device: 'dev-power', operation: 'module_reset', path: '/1/reset' },
       { id: 'hard', type: 'bmc-system', device: 'dev-bmc', operation: 'hard_reset', path: '/hard_reset' },
     ];
     const dangerousFlow = (confirm: boolean) =>
@@ -47,19 +50,19 @@ describe('reliability: security, dangerous operations and path segments (runtime
     it('never on deploy, redeploy or reconnection, even with confirm on', async () => {
       const flow = dangerousFlow(true);
       await loadCollect(flow);
-      for (const id of ['dev-io3', 'dev-bmc']) await waitConnected(id);
+      for (const id of ['dev-io3', 'dev-bmc', 'dev-power']) await waitConnected(id);
       await deploy(flow, 'full');
       await sim.pause();
       await sleep(300);
       await sim.resume();
       await sleep(1500); // the retry finds the device again
-      for (const id of ['dev-io3', 'dev-bmc']) await waitConnected(id);
+      for (const id of ['dev-io3', 'dev-bmc', 'dev-power']) await waitConnected(id);
       (await touched()).should.eql([]);
     });
 
     it('refused without the node\'s confirm setting (nothing sent); sent with it', async () => {
       let outcomes = await loadCollect(dangerousFlow(false));
-      for (const id of ['dev-io3', 'dev-bmc']) await waitConnected(id);
+      for (const id of ['dev-io3', 'dev-bmc', 'dev-power']) await waitConnected(id);
       let ids = fire(DANGEROUS.map((d) => [d.id, { payload: { confirm: true, reset: 'yes' }, operation: d.operation }]));
       let fates = await settle(outcomes, DANGEROUS.map((d, i) => [d.id, ids[i]]));
       for (const fate of fates) {
@@ -69,9 +72,13 @@ describe('reliability: security, dangerous operations and path segments (runtime
       (await touched()).should.eql([]);
       await helper.unload();
       outcomes = await loadCollect(dangerousFlow(true));
-      for (const id of ['dev-io3', 'dev-bmc']) await waitConnected(id);
+      for (const id of ['dev-io3', 'dev-bmc', 'dev-power']) await waitConnected(id);
       ids = fire(DANGEROUS.map((d) => [d.id, { payload: {}, operation: d.operation }]));
       fates = await settle(outcomes, DANGEROUS.map((d, i) => [d.id, ids[i]]));
+      // On this 0.9 device the bmc and power module resets are refused before sending, confirm or not.
+      for (const [i, d] of DANGEROUS.entries()) {
+        if (d.operation === 'module_reset') should(fates[i].errors[0]?.error.message).match(/needs a device with API 1\.0/);
+      }
       (await touched()).sort().should.eql([
         'GET /api/bmc/0.9/0/watchdog/save',
         'GET /api/io/0.9/3/reset',

@@ -15,7 +15,7 @@ const BUZZER = apiPath('bmc', 'buzzer');
 const BOOTLOADER = apiPath('bmc', 'usb_bootloader');
 const HARD_RESET = apiPath('bmc', 'hard_reset');
 /** The dialog's label of the confirm checkbox, as the refusal quotes it. */
-const CONFIRM = 'Allow this node to hard reset the device and to switch the USB bootloader';
+const CONFIRM = 'Allow this node to hard reset the device, to reset the bmc module and to switch the USB bootloader';
 
 describe('bmc-system (runtime, simulator)', function () {
   this.timeout(20000);
@@ -135,7 +135,7 @@ describe('bmc-system (runtime, simulator)', function () {
 
     it('"from msg.operation": msg.operation required; buzzer without confirm; bootloader and hard reset only with it', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'msg' }), system({ id: 'yes', operation: 'msg', confirm: true })]);
-      const ops = 'buzzer, usb_bootloader, hard_reset';
+      const ops = 'buzzer, usb_bootloader, hard_reset, module_reset';
       await expectRefused(ctl, outcomes, 'no', { payload: true }, `msg.operation must be one of ${ops}, got nothing`);
       await expectRefused(ctl, outcomes, 'no', { operation: 'beep' }, `msg.operation must be one of ${ops}, got "beep"`);
       await expectRefused(ctl, outcomes, 'no', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } }, needsConfirm('usb_bootloader', CONFIRM));

@@ -106,8 +106,8 @@ describe('power-limits (runtime, simulator)', function () {
 
   it('"from msg.operation": a msg chooses set or read; msg.operation is required and must be one of them', async () => {
     const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'msg' })]);
-    await expectRefused(ctl, outcomes, 'lim', { payload: { limit_12v: 500 } }, 'msg.operation must be one of set, read, got nothing');
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'msg.operation must be one of set, read, got "stats"');
+    await expectRefused(ctl, outcomes, 'lim', { payload: { limit_12v: 500 } }, 'msg.operation must be one of set, read, module_reset, got nothing');
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'msg.operation must be one of set, read, module_reset, got "stats"');
     await sendOk(outcomes, 'lim', { operation: 'set', payload: { limit_12v: 500 } });
     const stats = await sendOne(outcomes, 'lim', { operation: 'read' });
     (stats.payload as Record<string, number>).should.containEql({ limit_3v3: 3000, limit_5v0: 2500, limit_12v: 500 });

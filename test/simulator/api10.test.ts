@@ -145,6 +145,28 @@ describe('simulator API 1.0 (the released services)', function () {
       const pins = (await f.api.get(`${IO}/input/values`)).body.pins;
       pins[3].pin_type.should.equal('voltage_millivolt');
     });
+
+    it('power and bmc reset: volatile settings back to defaults, a new device_session; persistent ones stay', async function () {
+      const sessionOf = async (service: string) => (await versionRecord(f.api, service)).devices[0].device_session;
+      shouldSucceed(await post(`${POWER}/limits`, { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 200 }));
+      shouldSucceed(await post(`${POWER}/fan`, { fan_forced: true, fan_mode: 100 }));
+      shouldSucceed(await post(`${POWER}/fan/rpm`, { measurement_enabled: true }));
+      const power = await sessionOf('power');
+      shouldSucceed(await post(`${POWER}/reset`, { reset: 'yes' }));
+      (await f.api.get(`${POWER}/stats`)).body.should.containEql({ limit_3v3: 5950, limit_5v0: 4950, limit_12v: 2400 });
+      (await f.api.get(`${POWER}/fan`)).body.fan_forced.should.equal(false);
+      (await f.api.get(`${POWER}/fan/rpm`)).body.enabled.should.equal(false);
+      (await sessionOf('power')).should.not.equal(power);
+
+      shouldSucceed(await post(`${BMC}/watchdog`, { timeout: 5000 }));
+      shouldSucceed(await post(`${BMC}/watchdog/sw_shutdown_timeout`, { timeout: 20000 }));
+      shouldSucceed(await post(`${BMC}/usb_bootloader`, { enabled: true, timeout: 0 }));
+      shouldSucceed(await post(`${BMC}/reset`, { reset: 'yes' }));
+      (await f.api.get(`${BMC}/watchdog`)).body.should.containEql({ timeout: 0, timeout_left: 0, shutdown_timeout: 20000 });
+      // The bootloader stays armed for the next device reset: a module restart is not one.
+      const bmc = (await f.api.get('/sim/state')).body.modules.find((m: { slot: number }) => m.slot === 0);
+      bmc.bootloader.should.eql({ armed: true, activeUntil: null });
+    });
   });
 
   describe('io (§3.2)', function () {

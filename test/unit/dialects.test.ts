@@ -71,6 +71,12 @@ describe('API dialects (real-service.md §0)', function () {
       error.message.should.equal('the USB device list needs a device with API 1.0 (this one speaks 0.9)');
     });
 
+    it('POST reset (bmc and power module reset) does not exist in 0.9: refused before sending (INVALID_INPUT)', function () {
+      const error = refusal(() => API09_DIALECT.translate({ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } }));
+      error.code.should.equal('INVALID_INPUT');
+      error.message.should.equal('the module reset of bmc and power modules needs a device with API 1.0 (this one speaks 0.9, where only io modules have a reset)');
+    });
+
     it('dialectFor picks the dialect of a version', function () {
       dialectFor('0.9').should.equal(API09_DIALECT);
       dialectFor('1.0').should.equal(API10_DIALECT);
@@ -221,6 +227,13 @@ describe('API dialects (real-service.md §0)', function () {
         port_slot_7: 'enabled',
         port_slot_8: 'not available',
       });
+    });
+
+    it('POST reset (bmc and power module reset): sent as it is, its success judged', function () {
+      const call = { method: 'POST' as const, endpoint: ['reset'], body: { reset: 'yes' } };
+      const t = v1(call);
+      t.calls.should.eql([call]);
+      should(answered(t, [{ status: 'success' }])).eql({ status: 'success' });
     });
 
     it('usbhub/devices: sent and answered as they are', function () {
