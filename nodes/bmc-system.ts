@@ -7,13 +7,12 @@
  * beside the hard reset, so the dialog shows the two resets side by side.
  */
 import { registerActionNode } from './lib/action-node';
-import { Operation } from './lib/device-operation';
+import { Operation, requestTo } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation, moduleReset } from './lib/operation';
-import { requestTo } from './lib/device-operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 

@@ -5,13 +5,12 @@
  * it changes most is the limits (back to the module's defaults, the fan to automatic).
  */
 import { registerActionNode } from './lib/action-node';
-import { Operation } from './lib/device-operation';
+import { Operation, requestTo } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation, moduleReset } from './lib/operation';
-import { requestTo } from './lib/device-operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 

@@ -29,6 +29,8 @@ export type ConnectionState =
       deviceSession?: string;
     }
   | { state: 'unreachable'; reason: string }
+  /** The device answered, but its service is not there (nginx's 502/503/504). */
+  | { state: 'down'; reason: string }
   /** The device (its nginx) refused the config node's credentials. */
   | { state: 'refused'; reason: string }
   | { state: 'incompatible'; reason: string }
@@ -48,13 +50,30 @@ export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
  */
 export const HEALTH_INTERVAL_MS = 10000;
 
-/** Whether an error means the device (or its service behind nginx) is not there right now. */
-function isGone(error: unknown): boolean {
+/** Whether an error means the device cannot be reached: no answer came (a transport failure). */
+function isUnreachable(error: unknown): boolean {
   if (!(error instanceof DeviceError)) return true;
-  if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE') return true;
-  // 502/503/504 come from nginx when the service behind it is down (also when its page is
-  // too odd to read: then the code is BAD_RESPONSE, the status still says it).
-  return [502, 503, 504].includes(error.statusCode ?? 0);
+  return error.code === 'TIMEOUT' || error.code === 'UNREACHABLE';
+}
+
+/**
+ * Whether the device answered that its service is not there: nginx's 502/503/504 (also when
+ * its page is too odd to read: then the code is BAD_RESPONSE, the status still says it).
+ * The device is reachable; the status says "service down", not "unreachable".
+ */
+function isServiceDown(error: unknown): boolean {
+  return error instanceof DeviceError && [502, 503, 504].includes(error.statusCode ?? 0);
+}
+
+/** Whether the module is not there right now, either way: retried until it is back. */
+function isGone(error: unknown): boolean {
+  return isUnreachable(error) || isServiceDown(error);
+}
+
+/** The state for a module that is gone: unreachable, or its service down. */
+function goneState(error: unknown): ConnectionState {
+  const reason = error instanceof DeviceError ? statusText(error) : String(error);
+  return isServiceDown(error) ? { state: 'down', reason } : { state: 'unreachable', reason };
 }
 
 export class Connection {
@@ -123,7 +142,7 @@ export class Connection {
   reachability(error?: DeviceError): void {
     if (this.closed) return;
     if (!error) {
-      if (this.current.state === 'unreachable') void this.probe();
+      if (this.current.state === 'unreachable' || this.current.state === 'down') void this.probe();
       return;
     }
     if (isRefused(error)) {
@@ -135,7 +154,8 @@ export class Connection {
       return;
     }
     if (isGone(error)) {
-      if (this.current.state !== 'unreachable') this.set({ state: 'unreachable', reason: statusText(error) });
+      const gone = goneState(error);
+      if (this.current.state !== gone.state) this.set(gone);
       this.scheduleRetry();
     }
   }
@@ -205,7 +225,7 @@ export class Connection {
       const reason = error instanceof DeviceError ? statusText(error) : String(error);
       // A 400 or 404 to the version root is an answer, not an outage: the released
       // services say "Version not compatible" to a version they do not speak.
-      next = isRefused(error) ? { state: 'refused', reason } : isGone(error) ? { state: 'unreachable', reason } : { state: 'incompatible', reason };
+      next = isRefused(error) ? { state: 'refused', reason } : isGone(error) ? goneState(error) : { state: 'incompatible', reason };
       this.proven = false;
     } finally {
       this.probing = false;

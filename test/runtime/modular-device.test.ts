@@ -53,7 +53,9 @@ describe('modular-device config node (runtime, simulator)', function () {
       if (IS_API10) {
         // API 1.0 names the run of the device's service: driver_session.
         state.session.should.match(/^[A-Z0-9]{64}$/);
-        state.should.eql({ state: 'connected', apiVersion: '1.0', session: state.session });
+        // And each module's run: device_session (new whenever the module is reset).
+        state.deviceSession.should.match(/^[A-Z0-9]{64}$/);
+        state.should.eql({ state: 'connected', apiVersion: '1.0', session: state.session, deviceSession: state.deviceSession });
       } else state.should.eql({ state: 'connected', apiVersion: '0.9' });
       // "auto" asks the newest version first: a 0.9 device refuses 1.0 with 400. Then one
       // read of the descriptor proves the credentials (the version root is public).
