@@ -1,5 +1,6 @@
 /** How a DeviceClient is set up: the config node's settings, credentials and TLS. */
 import type { DeviceError } from './errors';
+import type { ExchangeInfo } from './exchange-info';
 import type { ApiVersion, Service } from './limits';
 
 export interface Credentials {
@@ -36,4 +37,6 @@ export interface ClientOptions {
   tls?: TlsOptions;
   /** Told after each request whether the device was reachable (for connection state). */
   onReachability?: (error?: DeviceError) => void;
+  /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */
+  onExchange?: (info: ExchangeInfo) => void;
 }

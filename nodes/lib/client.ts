@@ -15,6 +15,7 @@ import { QueueFullError, RequestQueue } from './queue';
 import { CallFailure, dialectFor } from './dialects';
 import { parseBaseUrl, segment } from './wire-path';
 import type { ClientOptions } from './client-options';
+import { exchangeInfo } from './exchange-info';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
@@ -250,8 +251,21 @@ export class DeviceClient {
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
   }
 
+  /** One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. */
+  private async exchange(request: SentRequest): Promise<unknown> {
+    const started = performance.now();
+    let failure: unknown;
+    try {
+      return await this.exchangeOnce(request);
+    } catch (error) {
+      throw (failure = error);
+    } finally {
+      this.options.onExchange?.(exchangeInfo(request, started, failure, this.queue.size));
+    }
+  }
+
   /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
-  private async exchange({ method, path, body }: SentRequest): Promise<unknown> {
+  private async exchangeOnce({ method, path, body }: SentRequest): Promise<unknown> {
     const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
     let answer: Answer;
     try {
