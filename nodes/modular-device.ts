@@ -7,6 +7,8 @@ import { Connection } from './lib/connection';
 import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/device-settings';
 import { registerAdminRoutes } from './lib/admin-routes';
 import { t, useRuntimeLanguage } from './lib/i18n';
+import { LIMITS } from './lib/limits';
+import { MetricNode, ModuleHealth } from './lib/module-health';
 import type { NodeAPI, NodeDef } from './lib/red';
 
 export = function (RED: NodeAPI) {
@@ -21,9 +23,13 @@ export = function (RED: NodeAPI) {
       let connection: Connection | undefined;
       options.onReachability = (error) => connection?.reachability(error);
       options.onSettingsLost = (cause) => connection?.settingsLost(cause) !== undefined;
+      // Health events and metrics of the module (lib/module-health.ts).
+      const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
+      options.onExchange = health.onExchange;
       const client = new DeviceClient(options);
       connection = new Connection(client, moduleLabel(options, client.location), node.id);
       node.connection = connection;
+      health.watch(connection);
       connection.start();
     } catch (error) {
       node.problem = error instanceof Error ? error.message : String(error);

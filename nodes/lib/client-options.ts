@@ -1,5 +1,6 @@
 /** How a DeviceClient is set up: the config node's settings, credentials and TLS. */
 import type { DeviceError } from './errors';
+import type { ExchangeInfo } from './exchange-info';
 import type { ApiVersion, Service } from './limits';
 
 export interface Credentials {
@@ -41,4 +42,6 @@ export interface ClientOptions {
    * they are being applied again (then the refused msg's error says so).
    */
   onSettingsLost?: (cause: string) => boolean;
+  /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */
+  onExchange?: (info: ExchangeInfo) => void;
 }

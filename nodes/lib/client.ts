@@ -11,11 +11,12 @@ import http from 'http';
 import https from 'https';
 import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from './limits';
 import { asDeviceError, DeviceError, isRefused } from './errors';
-import { t } from './i18n';
+import { lostSettings, settingsGone } from './settings-lost';
 import { QueueFullError, RequestQueue } from './queue';
 import { CallFailure, dialectFor } from './dialects';
 import { parseBaseUrl, segment } from './wire-path';
 import type { ClientOptions } from './client-options';
+import { exchangeInfo } from './exchange-info';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
@@ -35,14 +36,6 @@ export interface DeviceResult<T = unknown> {
 
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
 
-/**
- * An answer that proves the module lost its settings: an output refused for a missing power
- * configuration (spec io rule 1; the released services' 400 "Power config missing", real
- * §3.2 table C), which only a reset of the module can cause once the package had set one.
- */
-function settingsGone(error: unknown): boolean {
-  return error instanceof DeviceError && error.statusCode === 400 && /power config missing/i.test(error.deviceMessage ?? '');
-}
 
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
@@ -260,8 +253,21 @@ export class DeviceClient {
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
   }
 
+  /** One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. */
+  private async exchange(request: SentRequest): Promise<unknown> {
+    const started = performance.now();
+    let failure: unknown;
+    try {
+      return await this.exchangeOnce(request);
+    } catch (error) {
+      throw (failure = error);
+    } finally {
+      this.options.onExchange?.(exchangeInfo(request, started, failure, this.queue.size));
+    }
+  }
+
   /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
-  private async exchange({ method, path, body }: SentRequest): Promise<unknown> {
+  private async exchangeOnce({ method, path, body }: SentRequest): Promise<unknown> {
     const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
     let answer: Answer;
     try {
@@ -279,21 +285,9 @@ export class DeviceClient {
     } catch (error) {
       // Refused credentials concern every node of the module, not just this msg.
       if (isRefused(error)) this.options.onReachability?.(error);
-      throw settingsGone(error) ? this.lostSettings(error as DeviceError) : error;
+      throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
     }
   }
 
-  /** The module forgot what the package set: the config node puts it back; the msg says so. */
-  private lostSettings(error: DeviceError): DeviceError {
-    const cause = error.deviceMessage ?? String(error.statusCode);
-    if (!this.options.onSettingsLost?.(cause)) return error;
-    return new DeviceError(`${error.message}: ${t('common.settingsLost', { cause })}`, {
-      code: error.code,
-      statusCode: error.statusCode,
-      deviceMessage: error.deviceMessage,
-      method: error.method,
-      path: error.path,
-      detail: { settingsLost: true },
-    });
-  }
+
 }

@@ -172,6 +172,12 @@ export const ANSWER_BOUNDS = {
   maxTextChars: 200,
 } as const;
 
+/** The queue alarm of health (lib/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
+export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package choice' } as const;
+
+/** Health event kinds (lib/health.ts), in the order the device-status dialog lists them. */
+export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
+
 /** The notification alert flags, in the order the spec lists them. */
 export const ALERT_FLAGS = [
   'under_voltage_alert',

@@ -45,6 +45,8 @@ export interface Case {
   deployText?: Record<string, string>;
   /** It acts on deploy and polls by itself: no inject needed for its first output. */
   notification?: boolean;
+  /** It has no input: its first output is what it hears on deploy (the module connecting). */
+  listens?: boolean;
 }
 
 export interface LimitedField {
@@ -118,6 +120,7 @@ export const CASES: Case[] = [
   { type: 'io-read', service: 'io', phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }], deploy: { onlyOnChange: false }, deployText: { interval: '0', deadband: '0' } },
   { type: 'notification-poll', service: 'io', phases: [{ settings: {}, props: ['interval'] }], deploy: {}, deployText: { interval: '100' }, notification: true },
   { type: 'device-info', service: 'io', phases: [], deploy: {} },
+  { type: 'device-status', service: 'io', phases: [], deploy: {}, listens: true },
   { type: 'bmc-watchdog', service: 'bmc', phases: [
     { settings: { operation: 'timeout', keepAlive: false }, props: ['timeout'] },
     { settings: { operation: 'sw_shutdown_timeout', keepAlive: false }, props: ['swShutdownTimeout'] },
