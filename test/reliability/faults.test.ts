@@ -241,10 +241,18 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     await settle(outcomes, [['notification-poll', pausing[0]]]);
     const flushed = fire([['notification-poll', { payload: 'now' }]]);
     await settle(outcomes, [['notification-poll', flushed[0]]]);
-    // Pin 5 is read after the failing request on 1.0, so its flag is still on the device.
-    // A flag on pins 1 to 3 would be read, and so cleared, by the failed round, and today it is
-    // lost (neither delivered nor announced in a notifications-lost msg), against "nothing lost":
-    // a known defect of the notification round, left to its own issue; none is raised there.
+    // And the wire quiet: no notification read for a while (a loaded machine once had a
+    // round still under way here, which took the fault meant for the next one).
+    const reads = async () => (await ctl.wireLog()).filter((e) => e.path.includes('/notification')).length;
+    let seen = await reads();
+    await waitFor(async () => {
+      const now = await reads();
+      const quiet = now === seen;
+      seen = now;
+      return quiet;
+    }, 'no notification read for 300 ms', 10000, 300);
+    // Pin 5 is read after the failing request on 1.0. (Flags of the pins read before the
+    // failure are delivered too since issue 15: notifications-lost.test.ts shows it.)
     await raiseAlert(ctl, SLOT.io, 5, 'custom_voltage_alert');
     const failing = IS_API10 ? '/notification/4' : '/notification';
     await ctl.fault({ path: failing, status: 500, message: 'driver gone', count: 1 });
