@@ -23,7 +23,9 @@ const REBOOT_MS = 3000;
 
 function demoFlow(url: string): FlowNode[] {
   const root = path.resolve(__dirname, '..', '..', '..', 'examples');
-  return DEMOS.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
+  const nodes = DEMOS.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
+  // A module's config node is shared by the demos (as npm start deploys it): once.
+  return [...new Map(nodes.map((n) => [n.id, n])).values()];
 }
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
