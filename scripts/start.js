@@ -212,4 +212,6 @@ async function main() {
   console.log('Ctrl-C stops Node-RED and the simulator.');
 }
 
-main();
+// The browser test of the demos deploys the same tabs as npm start.
+if (require.main === module) main();
+module.exports = { DEMO_FLOWS, OPTIONAL_DEMOS };
