@@ -151,6 +151,32 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
     for (const c of configs) should(c.name).startWith(`${c.service} slot ${c.slot}`);
   });
 
+  it('dashboard: the slider shows its value; the alarm table names an alert as a reader says it', async function () {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${red.url}dashboard`);
+      const thumb = page.locator('.v-slider-thumb__label').first();
+      await thumb.waitFor({ state: 'visible', timeout: 60000 });
+      (await thumb.innerText()).trim().should.match(/^\d+$/);
+      // A threshold alert on io slot 3, pin 3, as the simulator's outside world raises it.
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${sim.url}/sim/io/3/pins/3/alert`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ alert: 'custom_voltage_alert' }));
+      });
+      await page.locator('table', { hasText: 'threshold or interrupt' }).first().waitFor({ state: 'visible', timeout: 30000 });
+      (await page.locator('table').first().innerText()).should.not.match(/_alert/);
+      fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(editor.ARTIFACTS, 'demo-dashboard.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const locale of ['en-US', 'de-DE']) {
     describe(`in ${locale}`, function () {
       let page: Page;
@@ -163,6 +189,18 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
 
       after(async function () {
         await page?.context().close();
+      });
+
+      it('one vocabulary for polling and change-only sending in every node', async function () {
+        const words = locale === 'de-DE' ? { interval: 'Abfragen alle', onlyOnChange: 'Nur bei Änderung senden' } : { interval: 'Poll every', onlyOnChange: 'Send only on change' };
+        const said = await page.evaluate(
+          (types) => types.map((t: string) => ({ t, interval: RED._(`@modular-device/node-red/${t}:${t}.label.interval`), onlyOnChange: RED._(`@modular-device/node-red/${t}:${t}.label.onlyOnChange`) })),
+          ['io-read', 'bmc-readings', 'power-readings', 'notification-poll'],
+        );
+        for (const s of said) {
+          should(s.interval).equal(words.interval, `${s.t} interval`);
+          if (s.t !== 'notification-poll') should(s.onlyOnChange).equal(words.onlyOnChange, `${s.t} onlyOnChange`);
+        }
       });
 
       for (const tab of demoFlows('').filter((n) => n.type === 'tab')) {
