@@ -16,6 +16,7 @@ import http from 'http';
 import should from 'should';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
+import { httpJson } from '../helpers/sim-control';
 import { launchChromium } from './chromium';
 import { NodeRedServer, startNodeRed } from './node-red-server';
 import * as editor from './editor';
@@ -160,14 +161,7 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
       await thumb.waitFor({ state: 'visible', timeout: 60000 });
       (await thumb.innerText()).trim().should.match(/^\d+$/);
       // A threshold alert on io slot 3, pin 3, as the simulator's outside world raises it.
-      await new Promise<void>((resolve, reject) => {
-        const req = http.request(`${sim.url}/sim/io/3/pins/3/alert`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve());
-        });
-        req.on('error', reject);
-        req.end(JSON.stringify({ alert: 'custom_voltage_alert' }));
-      });
+      await httpJson('POST', `${sim.url}/sim/io/3/pins/3/alert`, { alert: 'custom_voltage_alert' });
       await page.locator('table', { hasText: 'threshold or interrupt' }).first().waitFor({ state: 'visible', timeout: 30000 });
       (await page.locator('table').first().innerText()).should.not.match(/_alert/);
       fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
