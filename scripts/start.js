@@ -103,6 +103,19 @@ function demoFiles() {
   return [...DEMO_FLOWS, ...optionalDemos.filter((d) => d.dir).map((d) => d.file)];
 }
 
+/** The labels of the demo tabs deployed this time, in tab order. */
+function demoTabs() {
+  return demoFiles().flatMap(tabsOf);
+}
+
+function tabsOf(name) {
+  return readExample(name).filter((n) => n.type === 'tab').map((n) => `"${n.label}"`);
+}
+
+function readExample(name, simUrl = 'http://127.0.0.1:8080') {
+  return JSON.parse(retarget(fs.readFileSync(path.join(root, 'examples', name), 'utf8'), simUrl));
+}
+
 function mergeDemoFlows(simUrl) {
   const file = path.join(userDir, 'flows.json');
   let flows = [];
@@ -115,8 +128,9 @@ function mergeDemoFlows(simUrl) {
       console.warn(`npm start: flows.json was not valid JSON; kept it as ${path.basename(backup)}`);
     }
   }
-  const read = (name) => JSON.parse(retarget(fs.readFileSync(path.join(root, 'examples', name), 'utf8'), simUrl));
-  const demo = demoFiles().flatMap(read);
+  const read = (name) => readExample(name, simUrl);
+  // The demos share one config node per module (same id in every file): deployed once.
+  const demo = [...new Map(demoFiles().flatMap(read).map((n) => [n.id, n])).values()];
   // A skipped demo's earlier copy goes too: its node types would not be there.
   const all = [...demo, ...optionalDemos.filter((d) => !d.dir).flatMap((d) => read(d.file))];
   const ids = new Set(all.map((n) => n.id));
@@ -189,12 +203,15 @@ async function main() {
   }
   console.log('');
   console.log(`Node-RED editor:  ${editor}`);
-  console.log(`demo flows:       ${demoFiles().map((f) => f.replace(/\.json$/, '')).join(', ')}`);
+  // Tab names, as the editor shows them: what a user looks for, not our file names.
+  console.log(`demo tabs:        ${demoTabs().join(', ')}`);
   for (const demo of optionalDemos) {
     if (demo.dir) console.log(`dashboard:        http://${host}:${redPort}${demo.path}`);
-    else console.log(`(${demo.file.replace(/\.json$/, '')} skipped: ${demo.module} is not installed; \`npm install\` brings it)`);
+    else console.log(`(tab ${tabsOf(demo.file).join(', ')} skipped: ${demo.module} is not installed; \`npm install\` brings it)`);
   }
   console.log('Ctrl-C stops Node-RED and the simulator.');
 }
 
-main();
+// The browser test of the demos deploys the same tabs as npm start.
+if (require.main === module) main();
+module.exports = { DEMO_FLOWS, OPTIONAL_DEMOS };

@@ -71,7 +71,8 @@ function settingsJs(port: number): string {
 `;
 }
 
-export async function startNodeRed(): Promise<NodeRedServer> {
+/** `links`: modules of this repository's node_modules (devDependencies) Node-RED loads too, e.g. a dashboard a demo needs. */
+export async function startNodeRed(links: string[] = []): Promise<NodeRedServer> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));
   const userDir = path.join(work, 'userDir');
   fs.mkdirSync(userDir);
@@ -79,6 +80,11 @@ export async function startNodeRed(): Promise<NodeRedServer> {
   fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'md-browser-test', private: true }, null, 2));
   // As the palette manager does it: npm install of the tarball (axios from the npm cache or registry).
   execFileSync(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=error'], { cwd: userDir, stdio: 'inherit' });
+  for (const name of links) {
+    const link = path.join(userDir, 'node_modules', ...name.split('/'));
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.dirname(require.resolve(`${name}/package.json`, { paths: [root] })), link, 'dir');
+  }
   const port = await freePort();
   fs.writeFileSync(path.join(userDir, 'settings.js'), settingsJs(port));
 

@@ -13,6 +13,7 @@ import { FlowNode, helper, NodeModule, nodeRedPackage, waitFor } from '../helper
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { ALL_MODULES } from '../helpers/reliability';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
+import deviceStatus = require('../../nodes/device-status');
 
 const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json'];
 const CORE = ['common/25-catch.js', 'common/90-comment.js', 'network/21-httprequest.js', 'function/rbe.js', 'common/20-inject.js', 'common/21-debug.js', 'function/10-switch.js', 'function/15-change.js', 'function/10-function.js'];
@@ -23,7 +24,9 @@ const REBOOT_MS = 3000;
 
 function demoFlow(url: string): FlowNode[] {
   const root = path.resolve(__dirname, '..', '..', '..', 'examples');
-  return DEMOS.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
+  const nodes = DEMOS.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
+  // A module's config node is shared by the demos (as npm start deploys it): once.
+  return [...new Map(nodes.map((n) => [n.id, n])).values()];
 }
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
@@ -45,7 +48,7 @@ describe(`demos recover after the keep-alive demo's reset (runtime, simulator, A
     const preloaded = own._nodeModules;
     own._nodeModules = {};
     try {
-      await helper.load([...ALL_MODULES, ...core], demoFlow(ctl.url));
+      await helper.load([...ALL_MODULES, deviceStatus as NodeModule, ...core], demoFlow(ctl.url));
     } finally {
       own._nodeModules = preloaded;
     }

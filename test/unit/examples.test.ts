@@ -18,12 +18,29 @@ const NEEDS: Array<{ tag: string; types: RegExp }> = [{ tag: 'needs-flowfuse-das
 describe('examples', () => {
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
 
-  it('node ids are unique across all example files', () => {
-    const seen = new Map<string, string>();
+  it('node ids are unique across all example files, but for one shared config node per module', () => {
+    const seen = new Map<string, { file: string; text: string }>();
     for (const file of files) {
-      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string }>) {
-        should(seen.has(node.id)).equal(false, `${node.id} in ${file} is also in ${seen.get(node.id)}`);
-        seen.set(node.id, file);
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string; type: string }>) {
+        const text = JSON.stringify(node);
+        const earlier = seen.get(node.id);
+        // A module's config node is the same in every file, so importing several reuses it.
+        if (earlier && node.type === 'modular-device') should(text).equal(earlier.text, `${node.id} in ${file} differs from ${earlier.file}`);
+        else should(earlier).equal(undefined, `${node.id} in ${file} is also in ${earlier?.file}`);
+        seen.set(node.id, { file, text });
+      }
+    }
+  });
+
+  it('one config node per module, each named for its module', () => {
+    const modules = new Map<string, string>();
+    for (const file of files) {
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string; type: string; name: string; service: string; slot: string }>) {
+        if (node.type !== 'modular-device') continue;
+        const module = `${node.service} ${node.slot}`;
+        should(modules.get(module) ?? node.id).equal(node.id, `${file}: a second config node for ${module}`);
+        modules.set(module, node.id);
+        node.name.should.startWith(node.slot.startsWith('$') ? node.service : `${node.service} slot ${node.slot}`, `${file}: name of ${node.id}`);
       }
     }
   });
