@@ -11,6 +11,7 @@ type Editor = {
   RED?: {
     _(key: string, values?: Record<string, string>): string;
     nodes: { node(id: string): ConfigNode | null | undefined };
+    editor: { getEditStack(): Array<{ _def?: { defaults?: { device?: { service?: limits.Service } } } }> };
   };
 };
 
@@ -25,6 +26,8 @@ export function moduleOf(service: limits.Service) {
     type: 'modular-device',
     required: true,
     label: 'module',
+    // Read by serviceOfNew; Node-RED ignores what it does not know in a default.
+    service,
     filter: function (config: ConfigNode): boolean {
       return serves(config, service);
     },
@@ -46,4 +49,16 @@ export function moduleOf(service: limits.Service) {
       return true;
     },
   };
+}
+
+/**
+ * The service a new module starts with when it is added from a node's Module list: that
+ * node's, since the list would not show a module of another. An existing one keeps its own.
+ */
+export function serviceOfNew(config: { id: string }): limits.Service | undefined {
+  const RED = (globalThis as Editor).RED!;
+  if (RED.nodes.node(config.id)) return undefined;
+  const stack = RED.editor.getEditStack();
+  // The config node's own dialog is the top of the stack; the node that opened it is below.
+  return stack[stack.length - 2]?._def?.defaults?.device?.service;
 }
