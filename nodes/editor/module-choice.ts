@@ -11,7 +11,7 @@ type Editor = {
   RED?: {
     _(key: string, values?: Record<string, string>): string;
     nodes: { node(id: string): ConfigNode | null | undefined };
-    editor: { getEditStack(): Array<{ _def?: { defaults?: { device?: { service?: limits.Service } } } }> };
+    editor: { getEditStack?(): Array<{ _def?: { defaults?: { device?: { service?: limits.Service } } } }> };
   };
 };
 
@@ -58,7 +58,8 @@ export function moduleOf(service: limits.Service) {
 export function serviceOfNew(config: { id: string }): limits.Service | undefined {
   const RED = (globalThis as Editor).RED!;
   if (RED.nodes.node(config.id)) return undefined;
-  const stack = RED.editor.getEditStack();
+  // Node-RED 3.1 has no getEditStack: the module then starts with the default service.
+  const stack = RED.editor.getEditStack?.() ?? [];
   // The config node's own dialog is the top of the stack; the node that opened it is below.
   return stack[stack.length - 2]?._def?.defaults?.device?.service;
 }
