@@ -7,6 +7,7 @@
 import * as limits from '../lib/limits';
 import { PhraseValue, render } from '../lib/phrase';
 import { describePwm, planPwm } from '../lib/pwm';
+import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 
@@ -51,4 +52,4 @@ function current(node: Record<string, unknown>, prop: string): unknown {
   return field.is('[type=checkbox]') ? field.is(':checked') : field.val();
 }
 
-export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current };
+export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current, moduleOf, serviceOfNew };
