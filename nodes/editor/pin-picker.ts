@@ -109,6 +109,7 @@ interface JQ {
   attr(name: string): string | undefined;
   css(props: Record<string, string>): JQ;
   addClass(name: string): JQ;
+  hasClass(name: string): boolean;
   toggleClass(name: string, on: boolean): JQ;
   toggle(on: boolean): JQ;
   append(child: JQ): JQ;
@@ -178,6 +179,8 @@ export function pinPicker(options: PinPickerOptions): void {
   const deviceField = $(options.deviceField ?? '#node-input-device');
   if (!field.length) return;
   const t = (key: string, args?: Record<string, unknown>) => RED._(NS + key, args);
+  // Node-RED marks the field it turned into a typedInput (io-output's pin) with this class.
+  const inTypedInput = field.hasClass('red-ui-typedInput') && typeof field.typedInput === 'function';
 
   if (!$('#md-pin-picker-style').length) $('<style id="md-pin-picker-style">').text(STYLE).appendTo($('head'));
 
@@ -195,9 +198,9 @@ export function pinPicker(options: PinPickerOptions): void {
     if (pin === 'all') el.addClass('md-pin-all');
     el.on('click', () => {
       // In a typedInput (io-output) a click means a pin typed in, not one from a msg.
-      if (field.closest('.red-ui-typedInput-container').length && field.typedInput) {
-        field.typedInput('type', 'num');
-        field.typedInput('value', String(pin));
+      if (inTypedInput) {
+        field.typedInput!('type', 'num');
+        field.typedInput!('value', String(pin));
       } else field.val(String(pin)).trigger('change');
       render();
     });
@@ -220,7 +223,7 @@ export function pinPicker(options: PinPickerOptions): void {
   const describeUse = (u: PinUse) => t('use', { name: labelOf(u), type: u.type, role: t(`role.${u.role}`) });
 
   function render(): void {
-    const typedIn = !field.closest('.red-ui-typedInput-container').length || !field.typedInput || field.typedInput('type') === 'num';
+    const typedIn = !inTypedInput || field.typedInput!('type') === 'num';
     const value = typedIn ? field.val() : undefined;
     const selected = value === 'all' ? 'all' : pinNumber(value);
     const device = String(deviceField.val() ?? '');
