@@ -18,17 +18,13 @@ function output(settings: Record<string, unknown>): ActionDef {
 
 describe('typed settings: pin and state from msg, flow, global, env; io-read output property (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimControl;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const io = {} as { sim: Simulator; ctl: SimControl };
+  simulatorSuite((sim, ctl) => Object.assign(io, { sim, ctl }));
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {
-    await ctl.powerConfig(2);
-    const outcomes = await loadIo(sim.url, actions, { modules: [...IO_NODE_MODULES, MODULES.ioOutput] });
-    await ctl.clearLog();
+    await io.ctl.powerConfig(2);
+    const outcomes = await loadIo(io.sim.url, actions, { modules: [...IO_NODE_MODULES, MODULES.ioOutput] });
+    await io.ctl.clearLog();
     return outcomes;
   }
 
@@ -40,13 +36,13 @@ describe('typed settings: pin and state from msg, flow, global, env; io-read out
     should(await send(outcomes, 'o', { payload: '', target: { pin: '6' } })).be.undefined();
     const refused = await send(outcomes, 'o', { payload: '' });
     expectCode(refused?.error, 'INVALID_INPUT', 'no msg.target.pin');
-    (await wire(ctl)).should.eql([
+    (await wire(io.ctl)).should.eql([
       ['POST', STATE, { pin: 4, state: 'high' }],
       ['POST', STATE, { pin: 6, state: 'high' }],
     ]);
     const outOfRange = await send(outcomes, 'o', { payload: '', target: { pin: 7 } });
     expectCode(outOfRange?.error, 'INVALID_INPUT', 'pin 7');
-    (await wire(ctl)).should.have.length(2);
+    (await wire(io.ctl)).should.have.length(2);
   });
 
   it('pin from env and state from flow context: read when the msg arrives', async () => {
@@ -60,7 +56,7 @@ describe('typed settings: pin and state from msg, flow, global, env; io-read out
       should(await send(outcomes, 'o', { payload: 1732170000000 })).be.undefined();
       context.flow.set('wanted', 'half');
       expectCode((await send(outcomes, 'o', { payload: 1732170000000 }))?.error, 'INVALID_INPUT', 'state "half"');
-      (await wire(ctl)).should.eql([
+      (await wire(io.ctl)).should.eql([
         ['POST', STATE, { pin: 5, state: 'low' }],
         ['POST', STATE, { pin: 5, state: 'high' }],
       ]);
@@ -74,7 +70,7 @@ describe('typed settings: pin and state from msg, flow, global, env; io-read out
     (helper.getNode('o') as unknown as { context(): { global: { set(k: string, v: unknown): void } } }).context().global.set('ioPin', 2);
     should(await send(outcomes, 'o', { payload: true })).be.undefined();
     should(await send(outcomes, 'o', { payload: { pin: 3 } })).be.undefined();
-    (await wire(ctl)).should.eql([
+    (await wire(io.ctl)).should.eql([
       ['POST', STATE, { pin: 2, state: 'high' }],
       ['POST', STATE, { pin: 3, state: 'high' }],
     ]);
@@ -83,11 +79,11 @@ describe('typed settings: pin and state from msg, flow, global, env; io-read out
   it('a node saved before the typed fields (no pinType, no stateType) works as before', async () => {
     const outcomes = await load([{ id: 'o', type: 'io-output', pin: '2', mode: 'state', state: 'low' }]);
     should(await send(outcomes, 'o', { payload: '' })).be.undefined();
-    (await wire(ctl)).should.eql([['POST', STATE, { pin: 2, state: 'low' }]]);
+    (await wire(io.ctl)).should.eql([['POST', STATE, { pin: 2, state: 'low' }]]);
   });
 
   it('io-read puts the answer on the msg property the user chose; payload and other properties kept', async () => {
-    await setPin(ctl, 2, 2, { voltage_mV: 1234 });
+    await setPin(io.ctl, 2, 2, { voltage_mV: 1234 });
     const read = { type: 'io-read', source: 'values', interval: '0', onlyOnChange: false, deadband: '0' };
     const outcomes = await load([
       { id: 'r1', ...read, pin: '2', output: 'record', property: 'reading.now' },
@@ -101,7 +97,7 @@ describe('typed settings: pin and state from msg, flow, global, env; io-read out
     const perPin = outcomes.sent('r2');
     perPin.map((m) => [m.topic, m.volts, m.payload]).should.containEql(['pin/2', 1234, 'keep']);
     perPin.should.have.length(6);
-    (await wire(ctl)).should.eql([
+    (await wire(io.ctl)).should.eql([
       ['GET', VALUES, null],
       ['GET', VALUES, null],
     ]);
