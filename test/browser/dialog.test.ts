@@ -54,26 +54,23 @@ async function typeTyped(page: Page, field: string, text: string): Promise<void>
 
 describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 4.1, headless Chromium)', function () {
   this.timeout(180000);
-  let sim: Simulator;
-  let ctl: SimControl;
-  let red: NodeRedServer;
-  let browser: Browser;
+  // What the tests run against, each set once it has started (and stopped, if so, at the end).
+  const up: { sim?: Simulator; red?: NodeRedServer; browser?: Browser } = {};
+  let sim: Simulator, ctl: SimControl, red: NodeRedServer, browser: Browser;
 
   before(async function () {
     await catalogsReady;
-    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    sim = up.sim = await startSimulator({ host: '127.0.0.1', port: 0 });
     ctl = new SimControl(sim);
     // Node-RED inherits the environment: the env-typed pin reads this.
     process.env[ENV_PIN] = '5';
-    red = await startNodeRed();
-    browser = await launchChromium();
+    red = up.red = await startNodeRed();
+    browser = up.browser = await launchChromium();
   });
 
   after(async function () {
     delete process.env[ENV_PIN];
-    await browser?.close();
-    await red?.stop();
-    await sim?.close();
+    for (const stop of [() => up.browser?.close(), () => up.red?.stop(), () => up.sim?.close()]) await stop();
   });
 
   for (const lang of LANGUAGES) {
