@@ -11,8 +11,9 @@ import { t } from './lib/i18n';
 import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
 import { badPayload, payloadFields, given } from './lib/msg';
 import { planPwm } from './lib/pwm';
-import { boolSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { boolSetting, intSetting } from './lib/settings';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { Evaluate, evaluator, settingFromElsewhere, TypedSetting } from './lib/typed-setting';
 
 interface Settings {
   pin: unknown;
@@ -22,6 +23,8 @@ interface Settings {
   pwm: Record<keyof Pwm, unknown>;
   /** Put the last state (or PWM) a msg set back on the pin after the module was reset. */
   restore: boolean;
+  /** Pin and state the user takes from msg, flow, global or env: evaluated per msg. */
+  from: { pin?: TypedSetting; state?: TypedSetting };
 }
 
 const PWM_FIELDS = ['prescaler', 'period', 'time_on'] as const;
@@ -42,7 +45,15 @@ function readSettings(def: NodeDef): Settings {
     if (!plan) throw invalidInput(t('io-output.unreachableFrequency', { frequency }));
     pwm = { prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on };
   }
-  return { pin: parseInteger(def.pin), mode, state: def.state, pwm, restore: boolSetting(def.restore, false) };
+  const from = { pin: settingFromElsewhere(def, 'pin'), state: settingFromElsewhere(def, 'state') };
+  return { pin: parseInteger(def.pin), mode, state: def.state, pwm, restore: boolSetting(def.restore, false), from };
+}
+
+/** The settings for this msg: those from msg, flow, global or env evaluated now. */
+function forMsg(s: Settings, node: Node, msg: NodeMessage, evaluate: Evaluate): Settings {
+  const { pin, state } = s.from;
+  if (!pin && !state) return s;
+  return { ...s, pin: pin ? intSetting(evaluate(pin, node, msg)) : s.pin, state: state ? evaluate(state, node, msg) : s.state };
 }
 
 /** A bare payload that sets the state: true/false, 1/0, "high"/"low". */
@@ -88,11 +99,13 @@ function build(msg: NodeMessage, s: Settings): Operation {
 }
 
 export = function (RED: NodeAPI) {
+  const evaluate = evaluator(RED);
   registerActionNode(RED, 'io-output', {
     service: 'io',
     settings: readSettings,
-    build,
-    checkOnDeploy: true,
+    build: (msg, s, node) => build(msg, forMsg(s, node, msg, evaluate)),
+    // A pin or state from a msg (or context not yet set) is only known when a msg arrives.
+    checkOnDeploy: (s) => !s.from.pin && !s.from.state,
     // Where the user asks: after a reset the pin gets its last state again, after the
     // power configuration and the pin modes.
     remembers: (s) => s.restore,

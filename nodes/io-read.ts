@@ -12,7 +12,7 @@ import { t } from './lib/i18n';
 import { check } from './lib/limits';
 import { payloadFields } from './lib/msg';
 import { readingSettings, ReadingSettings } from './lib/readings';
-import { intSetting } from './lib/settings';
+import { intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 interface PinRecord {
@@ -25,6 +25,8 @@ interface Settings extends ReadingSettings {
   source: 'values' | 'current';
   /** 0 = all six pins. */
   pin: unknown;
+  /** The msg property the answer goes to (a typedInput of type msg): `payload` by default. */
+  property: string;
 }
 
 /** Which pin a read asked for (0 = all), for the output to pick the records. */
@@ -42,6 +44,7 @@ function readSettings(def: NodeDef): Settings {
     ...readingSettings(def, [endpoint], 'per-pin'),
     source,
     pin: def.pin === 'all' || def.pin === '' || def.pin === undefined ? 0 : intSetting(def.pin),
+    property: textSetting(def.property, 'payload'),
   };
 }
 
@@ -66,7 +69,24 @@ function pinsOf(result: DeviceResult): PinRecord[] {
   return pins as PinRecord[];
 }
 
-function output(result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Operation<Asked>): Outcome {
+/** Puts a msg's answer where the user asked, as Node-RED's own nodes do with RED.util.setMessageProperty. */
+type Place = (msg: NodeMessage, property: string, value: unknown) => NodeMessage;
+
+function placer(RED: NodeAPI): Place {
+  const util = RED.util as unknown as {
+    setMessageProperty(msg: NodeMessage, property: string, value: unknown, create: boolean): void;
+    cloneMessage(msg: NodeMessage): NodeMessage;
+  };
+  return (msg, property, value) => {
+    if (property === 'payload') return { ...msg, payload: value };
+    // A nested property (e.g. `io.values`) must not reach into an object other msgs share.
+    const copy = /[.[]/.test(property) ? util.cloneMessage(msg) : { ...msg };
+    util.setMessageProperty(copy, property, value, true);
+    return copy;
+  };
+}
+
+function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Operation<Asked>): Outcome {
   const records = pinsOf(result).filter((r) => pin === 0 || r.pin === pin);
   const fresh = s.onlyOnChange
     ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type)))
@@ -74,19 +94,20 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Op
   const status = records.map((r) => `${r.pin}: ${r.value}${UNITS[r.pin_type] ?? ''}`).join(' ');
   if (!fresh.length) return { msgs: [], status };
   if (s.perValue) {
-    const msgs = fresh.map((r) => ({ ...msg, topic: `pin/${r.pin}`, payload: r.value, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }));
+    const msgs = fresh.map((r) => place({ ...msg, topic: `pin/${r.pin}`, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }, s.property, r.value));
     return { msgs, status };
   }
   const answer = pin === 0 ? { pins: records } : records[0];
-  return { msgs: [{ ...msg, payload: answer, request: result.request }], status };
+  return { msgs: [place({ ...msg, request: result.request }, s.property, answer)], status };
 }
 
 export = function (RED: NodeAPI) {
+  const place = placer(RED);
   registerActionNode(RED, 'io-read', {
     service: 'io',
     settings: readSettings,
     build,
-    output,
+    output: (result, msg, s, op) => output(place, result, msg, s, op),
     checkOnDeploy: true,
     poll: { interval: (s) => s.interval, build: (s) => operation(s, s.pin) },
   });

@@ -10,6 +10,8 @@ import { describePwm, planPwm } from '../lib/pwm';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
+import { current } from './current';
+import { typedField, typedIn } from './typed-field';
 
 type Editor = { RED?: { _(key: string, values?: Record<string, string>): string } };
 
@@ -40,16 +42,4 @@ function validator(name: limits.LimitName, field?: string, when?: (node: Record<
   };
 }
 
-/**
- * The value of a property as the open dialog shows it (the node object still holds the
- * saved one while the user edits), for validators that depend on another field.
- */
-function current(node: Record<string, unknown>, prop: string): unknown {
-  const $ = (globalThis as { $?: (sel: string) => { length: number; val(): unknown; is(sel: string): boolean } }).$;
-  const field = $ ? $(`#node-input-${prop}`) : undefined;
-  if (!field || !field.length) return node[prop];
-  // A checkbox's val() is "on" whether it is ticked or not.
-  return field.is('[type=checkbox]') ? field.is(':checked') : field.val();
-}
-
-export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current, moduleOf, serviceOfNew };
+export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

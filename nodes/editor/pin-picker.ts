@@ -21,6 +21,8 @@ export interface EditorNode {
   name?: string;
   device?: string;
   pin?: unknown;
+  /** io-output's pin may come from msg, flow, global or env: then no pin is known here. */
+  pinType?: unknown;
   mode?: unknown;
   d?: boolean;
 }
@@ -81,7 +83,7 @@ export function pinUses(nodes: EditorNode[], selfId: string, device: string, con
   for (const node of nodes) {
     if (node.id === selfId || node.d === true || !(PIN_NODE_TYPES as readonly string[]).includes(node.type)) continue;
     if (!node.device || (node.device !== device && !sameAddress(mine, configOf(node.device)))) continue;
-    const pin = pinNumber(node.pin);
+    const pin = node.pinType === undefined || node.pinType === 'num' ? pinNumber(node.pin) : undefined;
     const role = roleOf(node);
     if (pin === undefined || role === undefined) continue;
     uses.push({ pin, id: node.id, type: node.type, name: node.name || '', role });
@@ -107,6 +109,7 @@ interface JQ {
   attr(name: string): string | undefined;
   css(props: Record<string, string>): JQ;
   addClass(name: string): JQ;
+  hasClass(name: string): boolean;
   toggleClass(name: string, on: boolean): JQ;
   toggle(on: boolean): JQ;
   append(child: JQ): JQ;
@@ -117,6 +120,7 @@ interface JQ {
   each(fn: (this: unknown, index: number) => void): JQ;
   on(events: string, handler: (event: unknown) => void): JQ;
   trigger(event: string): JQ;
+  typedInput?(method: string, value?: string): unknown;
   remove(): JQ;
 }
 type Dollar = (selector: unknown) => JQ;
@@ -175,6 +179,8 @@ export function pinPicker(options: PinPickerOptions): void {
   const deviceField = $(options.deviceField ?? '#node-input-device');
   if (!field.length) return;
   const t = (key: string, args?: Record<string, unknown>) => RED._(NS + key, args);
+  // Node-RED marks the field it turned into a typedInput (io-output's pin) with this class.
+  const inTypedInput = field.hasClass('red-ui-typedInput') && typeof field.typedInput === 'function';
 
   if (!$('#md-pin-picker-style').length) $('<style id="md-pin-picker-style">').text(STYLE).appendTo($('head'));
 
@@ -191,7 +197,11 @@ export function pinPicker(options: PinPickerOptions): void {
       .appendTo(picker);
     if (pin === 'all') el.addClass('md-pin-all');
     el.on('click', () => {
-      field.val(String(pin)).trigger('change');
+      // In a typedInput (io-output) a click means a pin typed in, not one from a msg.
+      if (inTypedInput) {
+        field.typedInput!('type', 'num');
+        field.typedInput!('value', String(pin));
+      } else field.val(String(pin)).trigger('change');
       render();
     });
     buttons.push({ pin, el });
@@ -213,7 +223,8 @@ export function pinPicker(options: PinPickerOptions): void {
   const describeUse = (u: PinUse) => t('use', { name: labelOf(u), type: u.type, role: t(`role.${u.role}`) });
 
   function render(): void {
-    const value = field.val();
+    const typedIn = !inTypedInput || field.typedInput!('type') === 'num';
+    const value = typedIn ? field.val() : undefined;
     const selected = value === 'all' ? 'all' : pinNumber(value);
     const device = String(deviceField.val() ?? '');
     const all: EditorNode[] = [];
@@ -232,7 +243,9 @@ export function pinPicker(options: PinPickerOptions): void {
       if (pin === 'all') title = t('allTitle');
       else if (here.length) title = t('usedBy', { pin, list: here.map(describeUse).join('; ') });
       else title = t('free', { pin });
-      el.attr('title', title);
+      // The title shows on hover only; screen readers (Node-RED 5 labels its editor for
+      // them) take the button's accessible name, which would otherwise be just "3".
+      el.attr('title', title).attr('aria-label', title);
     }
     if (conflicts.length && typeof selected === 'number') {
       warning.text(t('outputConflict', { pin: selected, list: conflicts.map(describeUse).join('; ') })).toggle(true);

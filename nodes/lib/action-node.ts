@@ -36,8 +36,11 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   build(msg: NodeMessage, settings: S, node: ActionNode): Operation<X> | undefined;
   /** What to send for an answer; by default the msg with `payload` and `request` set. */
   output?(result: DeviceResult, msg: NodeMessage, settings: S, op: Operation<X>): Outcome;
-  /** Whether `build` may be tried with an empty msg at deploy to show a bad setting at once. */
-  checkOnDeploy?: boolean;
+  /**
+   * Whether `build` may be tried with an empty msg at deploy to show a bad setting at once;
+   * a function says so per settings (not when a setting is only known from a msg).
+   */
+  checkOnDeploy?: boolean | ((settings: S) => boolean);
   /** The service the node talks to; a config node for another one is refused at deploy. */
   service?: Service;
   /** A setting to apply each time the module (re)connects: on deploy and after a device restart. */
@@ -250,7 +253,8 @@ function deploySettings<S, X extends object>(spec: ActionSpec<S, X>, def: NodeDe
       throw new DeviceError(t('common.wrongService', { type, service: spec.service, chosen: service }), { code: 'NOT_CONFIGURED' });
     }
     settings = spec.settings(def);
-    if (spec.checkOnDeploy) spec.build({}, settings, node);
+    const check = typeof spec.checkOnDeploy === 'function' ? spec.checkOnDeploy(settings) : spec.checkOnDeploy;
+    if (check) spec.build({}, settings, node);
     return { settings };
   } catch (error) {
     return { settings, problem: error instanceof Error ? error.message : String(error) };

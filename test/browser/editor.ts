@@ -40,18 +40,25 @@ export function paletteCategory(page: Page, type: string): Promise<string> {
 export async function dropNode(page: Page, type: string, x: number, y: number): Promise<string> {
   const before: string[] = await page.evaluate((t) => RED.nodes.filterNodes({ type: t }).map((n: any) => n.id), type);
   const item = page.locator(`.red-ui-palette-node[data-palette-type="${type}"]`);
-  await item.scrollIntoViewIfNeeded();
-  const from = (await item.boundingBox())!;
-  const chart = (await page.locator('#red-ui-workspace-chart').boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(chart.x + x, chart.y + y, { steps: 12 });
-  await page.mouse.up();
-  const id = await page.waitForFunction(
-    ({ t, ids }) => RED.nodes.filterNodes({ type: t }).map((n: any) => n.id).find((i: string) => !ids.includes(i)),
-    { t: type, ids: before },
-  );
-  return (await id.jsonValue()) as string;
+  // A drag while the canvas still settles (a tray closing) can be lost: try again before
+  // giving up, as openDialog does with its double-click.
+  for (let attempt = 1; ; attempt++) {
+    await item.scrollIntoViewIfNeeded();
+    const from = (await item.boundingBox())!;
+    const chart = (await page.locator('#red-ui-workspace-chart').boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(chart.x + x, chart.y + y, { steps: 12 });
+    await page.mouse.up();
+    const id = await page
+      .waitForFunction(({ t, ids }) => RED.nodes.filterNodes({ type: t }).map((n: any) => n.id).find((i: string) => !ids.includes(i)), { t: type, ids: before }, { timeout: 8000 })
+      .then((handle) => handle.jsonValue() as Promise<string>)
+      .catch(() => undefined);
+    if (id) return id;
+    if (attempt === 3) throw new Error(`dropping ${type} from the palette made no node`);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+  }
 }
 
 /** Double-clicks a node on the canvas and waits for its edit tray. */
