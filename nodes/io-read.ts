@@ -9,7 +9,7 @@ import { DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check } from './lib/limits';
+import { check, labelled } from './lib/limits';
 import { payloadFields } from './lib/msg';
 import { readingSettings, ReadingSettings } from './lib/readings';
 import { intSetting } from './lib/settings';
@@ -46,7 +46,7 @@ function readSettings(def: NodeDef): Settings {
 }
 
 function operation(s: Settings, pin: unknown): Operation<Asked> {
-  if (pin !== 0) ensure(check('pin', pin));
+  if (pin !== 0) ensure(check('pin', pin, labelled('io-read', 'pin')));
   return {
     kind: 'requests',
     requests: { method: 'GET', endpoint: s.endpoints[0] },
@@ -71,7 +71,8 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Op
   const fresh = s.onlyOnChange
     ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type)))
     : records;
-  const status = records.map((r) => `${r.pin}: ${r.value}${UNITS[r.pin_type] ?? ''}`).join(' ');
+  // One style in every status: value, space, unit ("3000 mV"); a digital level has none.
+  const status = records.map((r) => `${r.pin}: ${[r.value, UNITS[r.pin_type]].filter((part) => part !== undefined && part !== '').join(' ')}`).join(' ');
   if (!fresh.length) return { msgs: [], status };
   if (s.perValue) {
     const msgs = fresh.map((r) => ({ ...msg, topic: `pin/${r.pin}`, payload: r.value, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }));

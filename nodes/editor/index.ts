@@ -23,6 +23,18 @@ function text(result: limits.Check | PhraseValue): true | string {
   return render(result, (id, values) => (RED ? RED._(id, values) : id));
 }
 
+/**
+ * A field as the node's dialog labels it, with the msg's name in brackets, when the node's
+ * catalog has that label (`<type>.label.<field>`); else the field's own name.
+ */
+function fieldName(type: unknown, field: string): PhraseValue {
+  const RED = (globalThis as Editor).RED;
+  if (typeof type !== 'string' || !RED) return field;
+  const key = `${type}.label.${field}`;
+  const said = RED._(`@modular-device/node-red/${type}:${key}`);
+  return said && said !== key && !said.endsWith(key) ? limits.labelled(type, field) : field;
+}
+
 type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
 
 /**
@@ -35,7 +47,7 @@ function validator(name: limits.LimitName, field?: string, when?: (node: Record<
     if (when && !when(this)) return true;
     if (limits.isEnvReference(value)) return true;
     const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return text(limits.check(name, parsed, field ?? name));
+    return text(limits.check(name, parsed, fieldName(this.type, field ?? name)));
   };
 }
 
@@ -51,4 +63,4 @@ function current(node: Record<string, unknown>, prop: string): unknown {
   return field.is('[type=checkbox]') ? field.is(':checked') : field.val();
 }
 
-export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current };
+export { limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current };
