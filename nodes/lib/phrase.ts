@@ -41,5 +41,7 @@ export function render(value: PhraseValue, translate: Translate): string {
   if (!isPhrase(value)) return String(value);
   const values: Record<string, string> = {};
   for (const [name, v] of Object.entries(value.values ?? {})) values[name] = render(v, translate);
+  // A label that is the wire name itself ("slot") needs no brackets repeating it.
+  if (value.key === 'limits.field' && values.label === values.wire) return values.label;
   return translate(phraseId(value.key, value.catalog), values);
 }
