@@ -10,7 +10,7 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { DeviceError, invalidInput } from '../../nodes/lib/errors';
+import { DeviceError, invalidInput, statusText } from '../../nodes/lib/errors';
 import { check, labelled } from '../../nodes/lib/limits';
 import { spoken } from '../../nodes/lib/i18n';
 import { parseBaseUrl } from '../../nodes/lib/wire-path';
@@ -67,6 +67,8 @@ describe('runtime messages read like the dialog', function () {
       path: '/api/io/0.9/2/input/values',
     });
     should(answered.name).equal('DeviceError');
+    // The status says the code once: nginx's page title already starts with it.
+    should(statusText(answered)).equal('502 Bad Gateway');
     // Catch still reads the fields.
     should(answered.cause).containEql({ code: 'DEVICE_ERROR', statusCode: 502, method: 'GET' });
   });
