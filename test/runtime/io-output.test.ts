@@ -241,11 +241,11 @@ describe('io-output (runtime, simulator)', function () {
     it('an unusable config node (slot "x") fails msgs with its problem and shows it', async () => {
       const flow = ioFlow({ url: sim.url, slot: 'x' });
       const received = await loadFlow(flow);
-      await waitStatus('out', 'red', 'ring', 'invalid: slot must be an integer from 0 to 65535');
+      await waitStatus('out', 'red', 'ring', 'invalid: Slot (slot) must be an integer from 0 to 65535');
       inject({ payload: true });
       await waitOutcomes(received, 1);
       expectCode(received.caught[0].error, 'NOT_CONFIGURED');
-      received.caught[0].error.message.should.match(/device: slot must be an integer from 0 to 65535, got "x"/);
+      received.caught[0].error.message.should.match(/device: Slot \(slot\) must be an integer from 0 to 65535, got "x"/);
       (await ctl.log()).should.eql([]);
     });
   });

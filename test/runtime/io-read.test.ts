@@ -132,9 +132,9 @@ describe('io-read (runtime, simulator)', function () {
 
     it('bad settings (interval below 20 ms, negative deadband) show at deploy and fail msgs; nothing is polled', async () => {
       const outcomes = await load([reader({ id: 'i', interval: '10' }), reader({ id: 'd', deadband: '-1', interval: '50' })]);
-      await waitStatus('i', 'red', 'ring', 'Interval (interval) must be 0 or an integer from 20 to');
+      await waitStatus('i', 'red', 'ring', 'Poll every (interval) must be 0 or an integer from 20 to');
       await waitStatus('d', 'red', 'ring', 'Deadband (deadband) must be an integer from 0 to 100000');
-      (await send(outcomes, 'i', {}))!.error.message.should.match(/Interval \(interval\) must be 0 or an integer from 20 to 86400000 ms, got 10/);
+      (await send(outcomes, 'i', {}))!.error.message.should.match(/Poll every \(interval\) must be 0 or an integer from 20 to 86400000 ms, got 10/);
       (await send(outcomes, 'd', {}))!.error.message.should.match(/Deadband \(deadband\) must be an integer from 0 to 100000, got -1/);
       (await wire(ctl)).should.eql([]);
     });
