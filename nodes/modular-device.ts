@@ -22,7 +22,7 @@ export = function (RED: NodeAPI) {
       options.tls = resolveTls(RED, def.tls);
       let connection: Connection | undefined;
       options.onReachability = (error) => connection?.reachability(error);
-      options.onSettingsLost = (cause) => connection?.settingsLost(cause) !== undefined;
+      options.onSettingsLost = (cause) => connection?.settingsLost(cause) ?? false;
       // Health events and metrics of the module (lib/module-health.ts).
       const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
       options.onExchange = health.onExchange;

@@ -113,12 +113,12 @@ export class Connection {
 
   /**
    * An answer proved the module lost its settings (an output refused for a missing power
-   * configuration): they are applied again. Returns what to tell the msg that was refused.
+   * configuration): they are applied again. Returns whether they are (the refused msg says so).
    */
-  settingsLost(cause: string): string | undefined {
-    if (this.closed || !this.desired.size) return undefined;
+  settingsLost(cause: string): boolean {
+    if (this.closed || !this.desired.size) return false;
     void this.desired.restore(cause);
-    return cause;
+    return true;
   }
 
   get state(): ConnectionState {
