@@ -10,7 +10,7 @@ import { registerActionNode } from './lib/action-node';
 import { Operation, requestTo } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkBool } from './lib/limits';
+import { check, checkBool, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation, moduleReset } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -49,8 +49,8 @@ function build(msg: NodeMessage, s: Settings): Operation {
   if (operation === 'usb_bootloader') {
     const enabled = given(f.enabled, s.enabled);
     const timeout = given(f.timeout, s.timeout);
-    ensure(checkBool('enabled', enabled));
-    ensure(check('bootloader_timeout', timeout, 'timeout'));
+    ensure(checkBool(labelled('bmc-system', 'enabled'), enabled));
+    ensure(check('bootloader_timeout', timeout, labelled('bmc-system', 'timeout')));
     return {
       kind: 'requests',
       requests: { method: 'POST', endpoint: ['usb_bootloader'], body: { enabled, timeout } },
@@ -60,8 +60,8 @@ function build(msg: NodeMessage, s: Settings): Operation {
   // The released service needs a duration for every mode, also 0 and 1 (real §3.3).
   const mode = given(f.mode, s.mode);
   const duration = given(f.duration, s.duration);
-  ensure(check('buzzer_mode', mode, 'mode'));
-  ensure(check('buzzer_duration', duration, 'duration'));
+  ensure(check('buzzer_mode', mode, labelled('bmc-system', 'mode')));
+  ensure(check('buzzer_duration', duration, labelled('bmc-system', 'duration')));
   return { kind: 'requests', requests: { method: 'POST', endpoint: ['buzzer'], body: { mode, duration } }, status: t('bmc-system.buzzer', { mode, duration }) };
 }
 

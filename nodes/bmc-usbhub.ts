@@ -7,7 +7,7 @@ import { registerActionNode } from './lib/action-node';
 import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkBool } from './lib/limits';
+import { check, checkBool, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -39,12 +39,12 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const state = given(f.state, s.state);
   switch (operation) {
     case 'hub':
-      ensure(checkBool('state', state));
+      ensure(checkBool(labelled('bmc-usbhub', 'state'), state));
       return { kind: 'requests', requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, status: t(state ? 'bmc-usbhub.hubOn' : 'bmc-usbhub.hubOff') };
     case 'port': {
       const port = given(f.port, s.port);
-      ensure(check('usb_port', port, 'port'));
-      ensure(checkBool('state', state));
+      ensure(check('usb_port', port, labelled('bmc-usbhub', 'port')));
+      ensure(checkBool(labelled('bmc-usbhub', 'state'), state));
       return {
         kind: 'requests',
         requests: { method: 'POST', endpoint: ['usbhub', 'port', port as number], body: { state } },

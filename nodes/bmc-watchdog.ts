@@ -9,7 +9,7 @@
  * need the node's "confirm" setting, and so does the keep-alive, which sets the timeout.
  *
  * Keep-alive: while deployed the node itself sets the timeout when the module connects and
- * sends `alive` every N ms (at most half the timeout), showing `timeout_left` after each
+ * sends `alive` every N ms (at most half the timeout), showing the interval and timeout after each
  * round. It stops on close, and then the device resets once the timeout runs out: that is
  * the point of a watchdog. A failed round is reported at once; the device is about to reset.
  */
@@ -19,7 +19,7 @@ import { DeviceClient, DeviceResult } from './lib/client';
 import { bodyOf, Operation, Outcome } from './lib/device-operation';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkKeepAlive } from './lib/limits';
+import { check, checkKeepAlive, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation, requireConfirm } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -76,7 +76,7 @@ function build(msg: NodeMessage, s: Settings): Operation<Round> {
       return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog'] }, status: t('common.read') };
     case 'timeout': {
       const value = given(timeout, s.timeout);
-      ensure(check('watchdog_timeout', value, 'timeout'));
+      ensure(check('watchdog_timeout', value, labelled('bmc-watchdog', 'timeout')));
       return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, status: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }) };
     }
     case 'alive':
@@ -88,7 +88,7 @@ function build(msg: NodeMessage, s: Settings): Operation<Round> {
       return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, status: t('bmc-watchdog.shutdownStarted') };
     case 'sw_shutdown_timeout': {
       const value = given(timeout, s.swShutdownTimeout);
-      ensure(check('sw_shutdown_timeout', value, 'timeout'));
+      ensure(check('sw_shutdown_timeout', value, labelled('bmc-watchdog', 'timeout', 'swShutdownTimeout')));
       return {
         kind: 'requests',
         requests: { method: 'POST', endpoint: ['watchdog', 'sw_shutdown_timeout'], body: { timeout: value } },
@@ -128,11 +128,14 @@ function keepAliveRound(s: Settings): Operation<Round> {
   };
 }
 
-function output(result: DeviceResult, msg: NodeMessage, _s: Settings, op: Operation<Round>): Outcome {
+function output(result: DeviceResult, msg: NodeMessage, s: Settings, op: Operation<Round>): Outcome {
   const state = result.data as WatchdogState;
   if (op.keepAlive) {
     const rearmed = (result.data as { rearmed?: boolean }).rearmed;
-    return { msgs: [], status: t(rearmed ? 'bmc-watchdog.keepAliveRearmed' : 'bmc-watchdog.keepAlive', { left: state.timeout_left }) };
+    // timeout_left read right after an alive is always the whole timeout: the status says
+    // what holds instead, how often the alive goes and the timeout the device has armed.
+    const said = { interval: s.interval as number, timeout: state.timeout };
+    return { msgs: [], status: t(rearmed ? 'bmc-watchdog.keepAliveRearmed' : 'bmc-watchdog.keepAlive', said) };
   }
   msg.payload = result.data;
   msg.request = result.request;

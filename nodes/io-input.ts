@@ -9,7 +9,7 @@ import { DeviceRequest } from './lib/client';
 import { bodyOf, Operation } from './lib/device-operation';
 import { ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
-import { check } from './lib/limits';
+import { check, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
@@ -44,8 +44,8 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const trigger = given(f.trigger, s.trigger);
   const debounce = given(f.debounce_time_ms, s.debounce_time_ms);
   const counter = given(f.state, s.counter);
-  ensure(check('pin', pin));
-  ensure(check('input_mode', mode, 'mode'));
+  ensure(check('pin', pin, labelled('io-input', 'pin')));
+  ensure(check('input_mode', mode, labelled('io-input', 'mode')));
   const requests: DeviceRequest[] = [{ method: 'POST', endpoint: ['input', 'mode'], body: { pin, mode } }];
   const parts = [t('io-input.pinMode', { pin, mode })];
   const wantsInterrupt = trigger !== '' && trigger !== undefined;
@@ -55,13 +55,13 @@ function build(msg: NodeMessage, s: Settings): Operation {
   }
   if (mode === 'digital') {
     if (wantsInterrupt) {
-      ensure(check('interrupt_trigger', trigger, 'trigger'));
-      ensure(check('debounce_time_ms', debounce));
+      ensure(check('interrupt_trigger', trigger, labelled('io-input', 'trigger')));
+      ensure(check('debounce_time_ms', debounce, labelled('io-input', 'debounce_time_ms')));
       requests.push({ method: 'POST', endpoint: ['input', 'digital', 'interrupt'], body: { pin, debounce_time_ms: debounce, trigger } });
       if (trigger !== 'disabled') parts.push(`${trigger} ${debounce} ms`);
     }
     if (wantsCounter) {
-      ensure(check('counter_state', counter, 'state'));
+      ensure(check('counter_state', counter, labelled('io-input', 'state', 'counter')));
       requests.push({ method: 'POST', endpoint: ['input', 'digital', 'counter'], body: { pin, state: counter } });
       if (counter === 'enabled') parts.push(t('io-input.counter'));
     }

@@ -8,7 +8,7 @@ import { PHASE } from './lib/desired-state';
 import { Operation } from './lib/device-operation';
 import { ensure, invalidInput } from './lib/errors';
 import { t } from './lib/i18n';
-import { check, checkPwm, parseInteger, Pwm } from './lib/limits';
+import { check, checkPwm, labelled, parseInteger, Pwm } from './lib/limits';
 import { badPayload, payloadFields, given } from './lib/msg';
 import { planPwm } from './lib/pwm';
 import { boolSetting, intSetting } from './lib/settings';
@@ -39,8 +39,8 @@ function readSettings(def: NodeDef): Settings {
   if (mode === 'pwm' && def.pwmInput !== 'raw') {
     const frequency = parseInteger(def.frequency);
     const duty = parseInteger(def.duty);
-    ensure(check('pwm_frequency_hz', frequency, 'frequency'));
-    ensure(check('duty_percent', duty, 'duty'));
+    ensure(check('pwm_frequency_hz', frequency, labelled('io-output', 'frequency')));
+    ensure(check('duty_percent', duty, labelled('io-output', 'duty')));
     const plan = planPwm(frequency as number, duty as number);
     if (!plan) throw invalidInput(t('io-output.unreachableFrequency', { frequency }));
     pwm = { prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on };
@@ -73,14 +73,14 @@ function build(msg: NodeMessage, s: Settings): Operation {
   // Anything else (no payload, an inject timestamp) triggers the configured action.
 
   const pin = given(fields.pin, s.pin);
-  ensure(check('pin', pin));
+  ensure(check('pin', pin, labelled('io-output', 'pin')));
   const givesPwm = PWM_FIELDS.some((f) => f in fields);
   if (givesPwm && 'state' in fields) throw invalidInput(t('io-output.stateOrPwm'));
   const mode = givesPwm ? 'pwm' : 'state' in fields ? 'state' : s.mode;
 
   if (mode === 'state') {
     const state = given(fields.state, s.state);
-    ensure(check('output_state', state, 'state'));
+    ensure(check('output_state', state, labelled('io-output', 'state')));
     return {
       kind: 'requests',
       requests: { method: 'POST', endpoint: ['output', 'state'], body: { pin, state } },

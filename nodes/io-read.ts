@@ -9,7 +9,7 @@ import { DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check } from './lib/limits';
+import { check, labelled } from './lib/limits';
 import { payloadFields } from './lib/msg';
 import { readingSettings, ReadingSettings } from './lib/readings';
 import { intSetting, textSetting } from './lib/settings';
@@ -49,7 +49,7 @@ function readSettings(def: NodeDef): Settings {
 }
 
 function operation(s: Settings, pin: unknown): Operation<Asked> {
-  if (pin !== 0) ensure(check('pin', pin));
+  if (pin !== 0) ensure(check('pin', pin, labelled('io-read', 'pin')));
   return {
     kind: 'requests',
     requests: { method: 'GET', endpoint: s.endpoints[0] },
@@ -91,7 +91,8 @@ function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Setting
   const fresh = s.onlyOnChange
     ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type)))
     : records;
-  const status = records.map((r) => `${r.pin}: ${r.value}${UNITS[r.pin_type] ?? ''}`).join(' ');
+  // One style in every status: value, space, unit ("3000 mV"); a digital level has none.
+  const status = records.map((r) => `${r.pin}: ${[r.value, UNITS[r.pin_type]].filter((part) => part !== undefined && part !== '').join(' ')}`).join(' ');
   if (!fresh.length) return { msgs: [], status };
   if (s.perValue) {
     const msgs = fresh.map((r) => place({ ...msg, topic: `pin/${r.pin}`, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }, s.property, r.value));

@@ -11,7 +11,7 @@ import { DeviceRequest } from './lib/client';
 import { Operation } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check } from './lib/limits';
+import { check, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { boolSetting, intSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
@@ -39,10 +39,10 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const pin = given(fields.pin, s.pin);
   const threshold_mV = given(fields.threshold_mV, s.threshold_mV);
   const trigger = given(fields.trigger, s.trigger);
-  ensure(check('pin', pin));
+  ensure(check('pin', pin, labelled('io-threshold', 'pin')));
   // The released service checks the range even when the trigger is `disabled`.
-  ensure(check('threshold_mV', threshold_mV));
-  ensure(check('threshold_trigger', trigger, 'trigger'));
+  ensure(check('threshold_mV', threshold_mV, labelled('io-threshold', 'threshold_mV')));
+  ensure(check('threshold_trigger', trigger, labelled('io-threshold', 'trigger')));
   const requests: DeviceRequest[] = [];
   if (s.analogFirst) requests.push({ method: 'POST', endpoint: ['input', 'mode'], body: { pin, mode: 'analog' } });
   requests.push({ method: 'POST', endpoint: ['input', 'analog', 'threshold'], body: { pin, threshold_mV, trigger } });

@@ -13,7 +13,7 @@ import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
 import { t } from './lib/i18n';
 import { HealthModule, publish } from './lib/health';
-import { ALERT_FLAGS, AlertFlag, check, LIMITS } from './lib/limits';
+import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/limits';
 import { boolSetting, intSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
@@ -40,9 +40,9 @@ function listSetting(value: unknown): string[] {
 
 function readSettings(def: NodeDef): Settings {
   const interval = intSetting(def.interval, 100);
-  ensure(check('notification_interval', interval, 'interval'));
+  ensure(check('notification_interval', interval, labelled('notification-poll', 'interval')));
   const pins = listSetting(def.pins).map((p) => intSetting(p));
-  for (const pin of pins) ensure(check('pin', pin, 'pins'));
+  for (const pin of pins) ensure(check('pin', pin, labelled('notification-poll', 'pins')));
   const alerts = listSetting(def.alerts);
   for (const alert of alerts) {
     if (!(ALERT_FLAGS as readonly string[]).includes(alert)) throw invalidInput(t('notification-poll.badAlerts', { flags: ALERT_FLAGS.join(', '), got: JSON.stringify(alert) }));

@@ -12,7 +12,7 @@ import { Operation } from './lib/device-operation';
 import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { sentRequests } from './lib/request';
-import { check, checkBool, FACTS } from './lib/limits';
+import { check, checkBool, FACTS, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -40,7 +40,7 @@ function readSettings(def: NodeDef): Settings {
     // A little more than the documented 10 s, so a fan on time is not called late.
     wait: intSetting(def.wait, FACTS.fanApplyDelayMs + 2000),
   };
-  ensure(check('fan_wait', s.wait, 'wait'));
+  ensure(check('fan_wait', s.wait, labelled('power-fan', 'wait')));
   return s;
 }
 
@@ -80,8 +80,8 @@ function build(msg: NodeMessage, s: Settings): Operation {
     case 'set': {
       const fan_forced = given(f.fan_forced, s.fan_forced);
       const fan_mode = given(f.fan_mode, s.fan_mode);
-      ensure(checkBool('fan_forced', fan_forced));
-      ensure(check('fan_mode', fan_mode));
+      ensure(checkBool(labelled('power-fan', 'fan_forced'), fan_forced));
+      ensure(check('fan_mode', fan_mode, labelled('power-fan', 'fan_mode')));
       const body = { fan_forced: fan_forced as boolean, fan_mode: fan_mode as number };
       const status = fan_forced ? t('power-fan.forced', { mode: fan_mode }) : t('power-fan.automatic');
       // Only a forced mode has a known target to wait for; automatic picks its own.
@@ -92,7 +92,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
       return { kind: 'requests', requests: { method: 'GET', endpoint: ['fan', 'rpm'] }, status: t('power-fan.rpmRead') };
     case 'measurement': {
       const measurement_enabled = given(f.measurement_enabled, s.measurement_enabled);
-      ensure(checkBool('measurement_enabled', measurement_enabled));
+      ensure(checkBool(labelled('power-fan', 'measurement_enabled'), measurement_enabled));
       return {
         kind: 'requests',
         requests: { method: 'POST', endpoint: ['fan', 'rpm'], body: { measurement_enabled } },

@@ -8,7 +8,7 @@ import { registerActionNode } from './lib/action-node';
 import { Operation, requestTo } from './lib/device-operation';
 import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
-import { check } from './lib/limits';
+import { check, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
 import { chooseOperation, moduleReset } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
@@ -40,7 +40,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const body: Record<string, unknown> = {};
   for (const rail of RAILS) {
     body[rail] = given(f[rail], s.limits[rail]);
-    ensure(check(rail, body[rail]));
+    ensure(check(rail, body[rail], labelled('power-limits', rail)));
   }
   return {
     kind: 'requests',

@@ -26,6 +26,18 @@ function text(result: limits.Check | PhraseValue): true | string {
   return render(result, (id, values) => (RED ? RED._(id, values) : id));
 }
 
+/**
+ * A field as the node's dialog labels it, with the msg's name in brackets, when the node's
+ * catalog has that label (`<type>.label.<field>`); else the field's own name.
+ */
+function fieldName(type: unknown, field: string): PhraseValue {
+  const RED = (globalThis as Editor).RED;
+  if (typeof type !== 'string' || !RED) return field;
+  const key = `${type}.label.${field}`;
+  const said = RED._(`@modular-device/node-red/${type}:${key}`);
+  return said && said !== key && !said.endsWith(key) ? limits.labelled(type, field) : field;
+}
+
 type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
 
 /**
@@ -38,8 +50,8 @@ function validator(name: limits.LimitName, field?: string, when?: (node: Record<
     if (when && !when(this)) return true;
     if (limits.isEnvReference(value)) return true;
     const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return text(limits.check(name, parsed, field ?? name));
+    return text(limits.check(name, parsed, fieldName(this.type, field ?? name)));
   };
 }
 
-export { limits, text, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

@@ -5,7 +5,7 @@
  * they give. "Gives" is the device's own integer maths (`pwmFrequencyHz`), not the
  * requested frequency. Pure, so it is unit-tested without a browser.
  */
-import { check, checkPwm, isEnvReference, parseInteger } from '../lib/limits';
+import { check, checkPwm, isEnvReference, labelled, parseInteger } from '../lib/limits';
 import type { Phrase } from '../lib/phrase';
 import { describePwm, planPwm } from '../lib/pwm';
 
@@ -61,7 +61,7 @@ export function pwmReadout(form: PwmForm): PwmReadout {
 
   const frequency = parseInteger(form.frequency);
   const duty = parseInteger(form.duty);
-  for (const result of [check('pwm_frequency_hz', frequency, 'frequency'), check('duty_percent', duty, 'duty')]) {
+  for (const result of [check('pwm_frequency_hz', frequency, labelled('io-output', 'frequency')), check('duty_percent', duty, labelled('io-output', 'duty'))]) {
     if (result !== true) return { ok: false, input, reason: 'invalid', message: result };
   }
   const plan = planPwm(frequency as number, duty as number);

@@ -92,13 +92,21 @@ export function isInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value);
 }
 
+/**
+ * A field named as its node's dialog labels it, with the name a msg uses in brackets:
+ * `5 V rail (limit_5v0)`. `label` is the key under `<type>.label.` when it differs from `wire`.
+ */
+export function labelled(type: string, wire: string, label: string = wire): Phrase {
+  return phrase('limits.field', { label: { key: `label.${label}`, catalog: type }, wire });
+}
+
 /** "`field` must be `range`, got `value`": the one shape of a refused value. */
-export function mustBe(field: string, range: PhraseValue, value: unknown): Phrase {
+export function mustBe(field: PhraseValue, range: PhraseValue, value: unknown): Phrase {
   return phrase('limits.mustBe', { field, range, got: describe(value) });
 }
 
 /** Checks `value` against `limit`; `field` is the name the message uses. */
-export function checkValue(field: string, limit: Limit, value: unknown): Check {
+export function checkValue(field: PhraseValue, limit: Limit, value: unknown): Check {
   let ok: boolean;
   switch (limit.kind) {
     case 'int':

@@ -6,8 +6,11 @@ import { ClientOptions, TlsOptions } from './client';
 import { Connection, ConnectionUser } from './connection';
 import { DeviceError } from './errors';
 import { t } from './i18n';
-import { check, LIMITS, parseInteger, Service } from './limits';
+import { check, labelled, LIMITS, parseInteger, Service } from './limits';
 import type { Node, NodeAPI, NodeDef } from './red';
+
+/** The config node's type: its dialog's labels name the settings in a refusal. */
+const TYPE = 'modular-device';
 
 export interface DeviceNode extends Node {
   /** The URL the node was deployed with (env references expanded): Test sends its credentials only there. */
@@ -38,12 +41,12 @@ export function readSettings(def: NodeDef, credentials: Record<string, string | 
     answerLimit: number(def.answerLimit, LIMITS.answer_limit.default),
   };
   for (const result of [
-    check('service', fields.service),
-    check('slot', fields.slot),
-    check('api_version', fields.apiVersion, 'apiVersion'),
-    check('request_timeout', fields.timeout, 'timeout'),
-    check('queue_limit', fields.queueLimit, 'queueLimit'),
-    check('answer_limit', fields.answerLimit, 'answerLimit'),
+    check('service', fields.service, labelled(TYPE, 'service')),
+    check('slot', fields.slot, labelled(TYPE, 'slot')),
+    check('api_version', fields.apiVersion, labelled(TYPE, 'apiVersion')),
+    check('request_timeout', fields.timeout, labelled(TYPE, 'timeout')),
+    check('queue_limit', fields.queueLimit, labelled(TYPE, 'queueLimit')),
+    check('answer_limit', fields.answerLimit, labelled(TYPE, 'answerLimit')),
   ]) {
     if (result !== true) throw new DeviceError(result, { code: 'NOT_CONFIGURED' });
   }

@@ -8,7 +8,7 @@
  * No Node-RED import here: pure mapping, unit-tested against the table of §0.
  */
 import { DeviceError, invalidInput } from './errors';
-import { ApiVersion, check } from './limits';
+import { ApiVersion, check, labelled } from './limits';
 import { t } from './i18n';
 import { DeviceRequest, SentRequest } from './request';
 
@@ -166,7 +166,8 @@ export const API10_DIALECT: Dialect = {
         return single(call, pinValuesV1);
       case 'POST usbhub/port/:n': {
         const port = call.endpoint[2];
-        const ok = check('usb_slot_v1', port, 'port');
+        // Named as bmc-usbhub's dialog labels it, as its own check of the 0.9 range does.
+        const ok = check('usb_slot_v1', port, labelled('bmc-usbhub', 'port'));
         if (ok !== true) throw invalidInput(t('common.usbPortsApi10', { problem: ok }));
         return single({ ...call, endpoint: ['usbhub', 'slot', port] });
       }

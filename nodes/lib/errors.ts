@@ -41,6 +41,44 @@ export interface DeviceErrorDetails {
   neverSent?: boolean;
 }
 
+/**
+ * What `msg.error.cause` holds: the code and the exchange, as an object for Catch, and as
+ * text wherever Node-RED makes text of it (the debug sidebar writes `cause + ""` for an
+ * error nobody caught, which is `[object Object]` for a plain object). Its class name has no
+ * "Error" in it: the debug sidebar shows only name and message of an object so named.
+ */
+export class FailureCause {
+  [field: string]: unknown;
+  code!: DeviceErrorCode;
+  statusCode?: number;
+  deviceMessage?: string;
+  method?: string;
+  path?: string;
+
+  constructor(fields: Omit<DeviceErrorDetails, 'detail' | 'neverSent'> & Record<string, unknown>) {
+    Object.assign(this, fields);
+  }
+
+  /** `INVALID_INPUT`, or `DEVICE_ERROR 502 GET /api/io/0.9/2/input/values: Bad Gateway`. */
+  toString(): string {
+    const where = [this.statusCode, this.method, this.path].filter((part) => part !== undefined).join(' ');
+    const text = [this.code, where].filter(Boolean).join(' ');
+    const said = this.deviceMessage && this.statusCode ? withoutStatus(this.deviceMessage, this.statusCode) : this.deviceMessage;
+    return said ? `${text}: ${said}` : text;
+  }
+}
+
+/**
+ * The error's name, which Catch shows before the message (`name: message`): what happened.
+ * A failed exchange with the device is a DeviceError; a msg refused before anything was
+ * sent says so, so no one looks for the fault at the device.
+ */
+const NAMES: Partial<Record<DeviceErrorCode, string>> = {
+  INVALID_INPUT: 'InvalidInputError',
+  QUEUE_FULL: 'QueueFullError',
+  NOT_CONFIGURED: 'NotConfiguredError',
+};
+
 export class DeviceError extends Error {
   readonly code: DeviceErrorCode;
   readonly statusCode?: number;
@@ -48,19 +86,19 @@ export class DeviceError extends Error {
   readonly method?: string;
   readonly path?: string;
   readonly neverSent: boolean;
-  readonly cause: { code: DeviceErrorCode; statusCode?: number; deviceMessage?: string; method?: string; path?: string } & Record<string, unknown>;
+  readonly cause: FailureCause;
 
   /** `message`: text, or a limit refusal (a phrase), said in the runtime's language. */
   constructor(message: string | Phrase, details: DeviceErrorDetails) {
     super(typeof message === 'string' ? message : spoken(message));
-    this.name = 'DeviceError';
+    this.name = NAMES[details.code] ?? 'DeviceError';
     this.code = details.code;
     this.statusCode = details.statusCode;
     this.deviceMessage = details.deviceMessage;
     this.method = details.method;
     this.path = details.path;
     this.neverSent = details.neverSent === true;
-    this.cause = {
+    this.cause = new FailureCause({
       // Node-RED 3.1 copies only message, stack and cause to Catch: the code travels here too.
       code: details.code,
       statusCode: details.statusCode,
@@ -68,7 +106,7 @@ export class DeviceError extends Error {
       method: details.method,
       path: details.path,
       ...details.detail,
-    };
+    });
   }
 }
 

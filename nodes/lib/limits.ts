@@ -17,7 +17,7 @@
  * language) is checks.ts; it is re-exported here so callers have one place to import from.
  */
 import { Check, checkValue, describe, isInteger, Limit, mustBe } from './checks';
-import { phrase } from './phrase';
+import { phrase, PhraseValue } from './phrase';
 
 export * from './checks';
 
@@ -193,12 +193,12 @@ export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'po
 // ---- checks against the table --------------------------------------------------------
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
-export function check(name: LimitName, value: unknown, field: string = name): Check {
+export function check(name: LimitName, value: unknown, field: PhraseValue = name): Check {
   return checkValue(field, LIMITS[name], value);
 }
 
 /** Checks a boolean field (there is no bound to look up, only the type). */
-export function checkBool(field: string, value: unknown): Check {
+export function checkBool(field: PhraseValue, value: unknown): Check {
   return checkValue(field, { kind: 'bool', source: 'spec' }, value);
 }
 

@@ -13,6 +13,8 @@ export interface Phrase {
   readonly key: string;
   /** Placeholder values; a value may itself be a phrase (the range inside "must be ..."). */
   readonly values?: Readonly<Record<string, PhraseValue>>;
+  /** A node's own catalog instead of the shared one, e.g. `power-limits` for its dialog labels. */
+  readonly catalog?: string;
 }
 
 /** What fills a placeholder: said as it is (numbers, quoted user text), or a phrase said first. */
@@ -29,9 +31,9 @@ export function isPhrase(value: unknown): value is Phrase {
 /** A `RED._` reduced to what saying a phrase needs: the full key and the filled-in values. */
 export type Translate = (key: string, values: Record<string, string>) => string;
 
-/** The message id of a phrase key in the shared catalog, as `RED._` of either side takes it. */
-export function phraseId(key: string): string {
-  return `@modular-device/node-red/modular-device:modular-device.${key}`;
+/** The message id of a phrase key in its catalog (the shared one by default), as `RED._` of either side takes it. */
+export function phraseId(key: string, catalog = 'modular-device'): string {
+  return `@modular-device/node-red/${catalog}:${catalog}.${key}`;
 }
 
 /** Says `value` with `translate`: nested phrases first, then the phrase around them. */
@@ -39,5 +41,7 @@ export function render(value: PhraseValue, translate: Translate): string {
   if (!isPhrase(value)) return String(value);
   const values: Record<string, string> = {};
   for (const [name, v] of Object.entries(value.values ?? {})) values[name] = render(v, translate);
-  return translate(phraseId(value.key), values);
+  // A label that is the wire name itself ("slot") needs no brackets repeating it.
+  if (value.key === 'limits.field' && values.label === values.wire) return values.label;
+  return translate(phraseId(value.key, value.catalog), values);
 }

@@ -6,7 +6,7 @@
  */
 import { Conversation, Operation, Outcome } from './device-operation';
 import { ensure } from './errors';
-import { check } from './limits';
+import { check, labelled } from './limits';
 import { boolSetting, intSetting, textSetting } from './settings';
 import { DeviceClient, DeviceResult } from './client';
 import { SentRequests, sentRequests } from './request';
@@ -74,8 +74,8 @@ export interface ReadingSettings {
 export function readingSettings(def: NodeDef, endpoints: string[][], perValueWord = 'per-field'): ReadingSettings {
   const interval = intSetting(def.interval, 0);
   const deadband = intSetting(def.deadband, 0);
-  ensure(check('poll_interval', interval, 'interval'));
-  ensure(check('deadband', deadband));
+  ensure(check('poll_interval', interval, labelled(def.type, 'interval')));
+  ensure(check('deadband', deadband, labelled(def.type, 'deadband')));
   return {
     endpoints,
     interval: interval as number,

@@ -9,7 +9,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue } from '../../nodes/lib/limits';
+import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, labelled } from '../../nodes/lib/limits';
 import { english } from '../helpers/i18n';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -53,6 +53,7 @@ export interface LimitedField {
   prop: string;
   limit: LimitName;
   field: string;
+  type: string;
 }
 
 /** The `validator('<limit>', '<field>')` defaults of a node's editor definition. */
@@ -60,7 +61,7 @@ export function limitedFields(type: string): LimitedField[] {
   const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
   const found: LimitedField[] = [];
   for (const m of html.matchAll(/^\s*(\w+):\s*\{[^\n]*?ModularDevice\.validator\('(\w+)'(?:,\s*'([^']+)')?/gm)) {
-    found.push({ prop: m[1], limit: m[2] as LimitName, field: m[3] ?? m[2] });
+    found.push({ prop: m[1], limit: m[2] as LimitName, field: m[3] ?? m[2], type });
   }
   return found;
 }
@@ -77,7 +78,9 @@ export function outOfRange(limit: LimitName): number[] {
 
 /** The message the editor must show for `value` typed into a field with `limit`. */
 export function expectedMessage(f: LimitedField, value: number): string {
-  const result = check(f.limit, value, f.field);
+  // Named as the dialog labels it (wire name in brackets) where the node's catalog has the label.
+  const labels = JSON.parse(fs.readFileSync(path.join(root, 'locales', 'en-US', `${f.type}.json`), 'utf8'))[f.type].label ?? {};
+  const result = check(f.limit, value, typeof labels[f.field] === 'string' ? labelled(f.type, f.field) : f.field);
   if (result === true) throw new Error(`${value} is within ${f.limit}`);
   return english(result);
 }

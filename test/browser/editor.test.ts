@@ -60,7 +60,7 @@ async function checkOrValidate(page: Page, type: string, check: FieldCheck): Pro
   const said = await page.evaluate(
     ({ t, p, v }) => {
       const def = RED.nodes.getType(t).defaults[p];
-      return def.validate.call(RED.editor.__node ?? {}, v, {});
+      return def.validate.call(RED.editor.__node ?? { type: t }, v, {});
     },
     { t: type, p: prop, v: check.bad },
   );

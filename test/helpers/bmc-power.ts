@@ -123,9 +123,10 @@ export async function expectRefused(
   if (!caught) throw new Error(`msg ${JSON.stringify(msg)} to ${id} was not refused`);
   const error = caught!.error;
   expectCode(error, 'INVALID_INPUT', `code of: ${error.message}`);
-  // Node-RED puts the error's toString() on msg.error.message: `DeviceError: <message>`.
-  error.message.should.startWith('DeviceError: ');
-  const text = error.message.slice('DeviceError: '.length);
+  // Node-RED puts the error's toString() on msg.error.message: `InvalidInputError: <message>`
+  // (nothing went to the device, so the name does not say DeviceError).
+  error.message.should.startWith('InvalidInputError: ');
+  const text = error.message.slice('InvalidInputError: '.length);
   if (typeof message === 'string') text.should.equal(message);
   else text.should.match(message);
   error.source.id.should.equal(id);

@@ -94,10 +94,10 @@ describe('bmc-readings (runtime, simulator)', function () {
         readings({ id: 'fast', interval: '10' }),
         readings({ id: 'band', interval: '0', deadband: '-1' }),
       ]);
-      const interval = 'interval must be 0 or an integer from 20 to 86400000 ms, got 10';
-      await waitStatus('fast', 'red', 'ring', 'interval must be 0 or an integer from 20');
+      const interval = 'Poll every (interval) must be 0 or an integer from 20 to 86400000 ms, got 10';
+      await waitStatus('fast', 'red', 'ring', 'Poll every (interval) must be 0 or an integer from 20');
       await expectRefused(ctl, outcomes, 'fast', { payload: true }, interval);
-      await expectRefused(ctl, outcomes, 'band', { payload: true }, 'deadband must be an integer from 0 to 100000, got -1');
+      await expectRefused(ctl, outcomes, 'band', { payload: true }, 'Deadband (deadband) must be an integer from 0 to 100000, got -1');
       (await wireSince(ctl)).should.eql([], 'a refused interval never polls');
     });
   });

@@ -59,8 +59,8 @@ describe('bmc-system (runtime, simulator)', function () {
 
     it('refuses modes outside 0..5 and durations outside 1..1000, also for modes 0 and 1', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system(), system({ id: 'nodur', mode: '0', duration: '0' })]);
-      const mode = 'mode must be an integer from 0 to 5';
-      const duration = 'duration must be an integer from 1 to 1000 ms';
+      const mode = 'Mode (mode) must be an integer from 0 to 5';
+      const duration = 'Duration (duration) must be an integer from 1 to 1000 ms';
       await expectRefused(ctl, outcomes, 'sys', { payload: { mode: 6, duration: 100 } }, `${mode}, got 6`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { mode: -1, duration: 100 } }, `${mode}, got -1`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { mode: '2' } }, `${mode}, got "2"`);
@@ -93,11 +93,11 @@ describe('bmc-system (runtime, simulator)', function () {
 
     it('refuses timeouts above 3600000 or below 0 and a non-boolean enabled', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '1000', confirm: true })]);
-      const range = 'timeout must be an integer from 0 to 3600000 ms';
+      const range = 'Timeout (timeout) must be an integer from 0 to 3600000 ms';
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: 3600001 } }, `${range}, got 3600001`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: -1 } }, `${range}, got -1`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: '1000' } }, `${range}, got "1000"`);
-      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: 'true' } }, 'enabled must be true or false, got "true"');
+      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: 'true' } }, 'Start the USB bootloader at the next reset (enabled) must be true or false, got "true"');
       (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
     });
   });

@@ -98,10 +98,10 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     if (IS_API10) {
       (await ctl.wireLog()).map((e) => e.path).should.eql(ports.map((port) => `/api/bmc/1.0/0/usbhub/slot/${port}`));
       // The released service has USB ports 2..7: port 8 is refused before anything is sent.
-      await expectRefused(ctl, outcomes, 'hub', { payload: { port: 8, state: true } }, 'port must be an integer from 2 to 7, got 8 (API 1.0 devices have USB ports 2 to 7)');
+      await expectRefused(ctl, outcomes, 'hub', { payload: { port: 8, state: true } }, 'Port (port) must be an integer from 2 to 7, got 8 (API 1.0 devices have USB ports 2 to 7)');
     }
     await ctl.clearLog();
-    const range = 'port must be an integer from 2 to 8';
+    const range = 'Port (port) must be an integer from 2 to 8';
     await expectRefused(ctl, outcomes, 'hub', { payload: { port: 9, state: true } }, `${range}, got 9`);
     await expectRefused(ctl, outcomes, 'hub', { payload: { port: 1, state: true } }, `${range}, got 1`);
     await expectRefused(ctl, outcomes, 'hub', { payload: { port: 0, state: true } }, `${range}, got 0`);
@@ -113,9 +113,9 @@ describe('bmc-usbhub (runtime, simulator)', function () {
 
   it('state must be a boolean; msg.operation is required with "from msg.operation" and must be one of the node\'s', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg' })]);
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 'off' } }, 'state must be true or false, got "off"');
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 0 } }, 'state must be true or false, got 0');
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'state must be true or false, got "yes"');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 'off' } }, 'State (state) must be true or false, got "off"');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 0 } }, 'State (state) must be true or false, got 0');
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'State (state) must be true or false, got "yes"');
     const ops = 'read, hub, port, reset, devices';
     await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, `msg.operation must be one of ${ops}, got "reboot"`);
     await expectRefused(ctl, outcomes, 'hub', { payload: { state: true } }, `msg.operation must be one of ${ops}, got nothing`);

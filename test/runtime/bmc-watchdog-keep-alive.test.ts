@@ -1,7 +1,7 @@
 /**
  * bmc-watchdog's built-in keep-alive against the simulator: the interval bound at deploy,
  * confirm required (it arms the watchdog: without confirm nothing is sent, ever), the
- * timeout set on connect, timeout_left never reaching 0 over several timeouts, the device
+ * timeout set on connect and shown armed in the status over several timeouts, the device
  * resetting once the flow is closed, one Catch msg per outage, and the timeout set again
  * after the device came back.
  */
@@ -58,7 +58,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
     (await wireSince(ctl)).should.eql([]);
   });
 
-  it('sets the timeout on connect, keeps timeout_left above 0 over 3 timeouts, and the device resets once closed', async () => {
+  it('sets the timeout on connect, keeps it armed over 3 timeouts, and the device resets once closed', async () => {
     const TIMEOUT = 2000;
     const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT), interval: '500' })], { clearLog: false });
     await waitRequests(ctl, '/watchdog/alive', 1);
@@ -86,13 +86,13 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
     alive.every((e) => e.status === 200).should.be.true();
     // No alive gap reaches the timeout (a loaded machine may stretch rounds, not by 4x).
     for (let i = 1; i < alive.length; i++) (alive[i].time - alive[i - 1].time).should.be.below(TIMEOUT);
-    // Each round reads the state for the status: timeout_left shown, never 0.
-    const lefts = statusHistory(helper.getNode('wd'))
-      .map((s) => /^alive, timeout_left (\d+) ms$/.exec(s.text ?? ''))
+    // Each round reads the state for the status: the interval and the timeout the device armed.
+    const armed = statusHistory(helper.getNode('wd'))
+      .map((s) => /^alive every (\d+) ms, timeout (\d+) ms$/.exec(s.text ?? ''))
       .filter((m): m is RegExpExecArray => !!m)
-      .map((m) => Number(m[1]));
-    lefts.length.should.be.above(0);
-    lefts.every((left) => left > 0 && left <= TIMEOUT).should.be.true();
+      .map((m) => Number(m[2]));
+    armed.length.should.be.above(0);
+    armed.every((timeout) => timeout === TIMEOUT).should.be.true();
     outcomes.caught.should.have.length(0);
     // Keep-alive rounds send no msgs (only the on-connect POST's answer may have gone out).
     outcomes.sent('wd').length.should.be.belowOrEqual(1, 'keep-alive rounds send no msgs');
@@ -113,7 +113,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   it('a failing keep-alive is reported at once, exactly once per outage, and recovers', async () => {
     // A long timeout so the device does not reset during the outages.
     const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '30000', interval: '200' })], { clearLog: false });
-    await waitStatus('wd', 'green', 'dot', /^alive, timeout_left \d+ ms$/);
+    await waitStatus('wd', 'green', 'dot', /^alive every \d+ ms, timeout \d+ ms$/);
 
     for (let outage = 1; outage <= 2; outage++) {
       const since = await lastSeq(ctl);
@@ -134,7 +134,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
       (failed[failed.length - 1].time - failed[0].time).should.be.below(3 * 1000);
 
       await ctl.serviceUp('bmc');
-      await waitStatus('wd', 'green', 'dot', /^alive, timeout_left \d+ ms$/);
+      await waitStatus('wd', 'green', 'dot', /^alive every \d+ ms, timeout \d+ ms$/);
     }
     const bmc = await simModule(ctl, 'bmc');
     bmc.resets.should.equal(0);
@@ -174,7 +174,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
     const posts = (await wireSince(ctl)).filter((r) => r[0] === 'POST');
     posts.length.should.be.within(1, 2);
     posts.forEach((r) => r.should.eql(['POST', WD, { timeout: 20000 }]));
-    await waitStatus('wd', 'green', 'dot', /^alive, timeout_left \d+ ms$/);
+    await waitStatus('wd', 'green', 'dot', /^alive every \d+ ms, timeout \d+ ms$/);
     outcomes.caught.length.should.be.aboveOrEqual(1, 'the outage was reported');
   });
 });

@@ -162,7 +162,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
   describe('validation (one error at Catch, nothing sent)', () => {
     it('refuses timeouts outside 0 or 1000..600000, non-integers and strings', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'msg', timeout: '2000', confirm: true })]);
-      const range = 'timeout must be 0 or an integer from 1000 to 600000 ms';
+      const range = 'Timeout (timeout) must be 0 or an integer from 1000 to 600000 ms';
       const timeout = (value: unknown) => ({ operation: 'timeout', payload: { timeout: value } });
       await expectRefused(ctl, outcomes, 'wd', timeout(999), `${range}, got 999`);
       await expectRefused(ctl, outcomes, 'wd', timeout(600001), `${range}, got 600001`);
@@ -170,10 +170,10 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       await expectRefused(ctl, outcomes, 'wd', timeout(1500.5), `${range}, got 1500.5`);
       await expectRefused(ctl, outcomes, 'wd', timeout('5000'), `${range}, got "5000"`);
       await expectRefused(ctl, outcomes, 'wd', timeout(-1000), `${range}, got -1000`);
-      const sw = 'timeout must be an integer from 10000 to 600000 ms';
+      const sw = 'Shutdown timeout (timeout) must be an integer from 10000 to 600000 ms';
       await expectRefused(ctl, outcomes, 'wd', { operation: 'sw_shutdown_timeout', payload: { timeout: 9999 } }, `${sw}, got 9999`);
       await expectRefused(ctl, outcomes, 'wd', { operation: 'sw_shutdown_timeout', payload: { timeout: 600001 } }, `${sw}, got 600001`);
-      await waitStatus('wd', 'red', 'ring', sw);
+      await waitStatus('wd', 'red', 'ring', sw.slice(0, 50));
       outcomes.caught.should.have.length(8);
       // The bounds themselves pass.
       await sendOk(outcomes, 'wd', timeout(1000));
@@ -184,7 +184,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
 
     it('a bad timeout in the settings is refused for every msg', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'timeout', timeout: '500', confirm: true })]);
-      await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, 'timeout must be 0 or an integer from 1000 to 600000 ms, got 500');
+      await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, 'Timeout (timeout) must be 0 or an integer from 1000 to 600000 ms, got 500');
     });
   });
 

@@ -258,7 +258,7 @@ describe('io-output device errors (runtime, simulator)', function () {
 
     it('a URL with user:password@ is refused without echoing the password', async () => {
       const received = await loadFlow(ioFlow({ url: `http://admin:${PASSWORD}@127.0.0.1:1/` }, {}));
-      await waitStatus('out', 'red', 'ring', 'invalid: url must not contain a user name or password');
+      await waitStatus('out', 'red', 'ring', 'invalid: URL must be http:// or https:// followed by a ho');
       inject({ payload: true });
       await waitOutcomes(received, 1);
       expectCode(received.caught[0].error, 'NOT_CONFIGURED');
@@ -269,7 +269,7 @@ describe('io-output device errors (runtime, simulator)', function () {
     it('a URL that does not parse is refused without echoing a password in it', async () => {
       const received = await loadFlow(ioFlow({ url: `http://admin:${PASSWORD}@bad host:80/` }, {}));
       // Any "@" is refused before parsing: the message never needs to repeat the URL.
-      await waitStatus('out', 'red', 'ring', 'invalid: url must not contain a user name or password');
+      await waitStatus('out', 'red', 'ring', 'invalid: URL must be http:// or https:// followed by a ho');
       inject({ payload: true });
       await waitOutcomes(received, 1);
       expectCode(received.caught[0].error, 'NOT_CONFIGURED');

@@ -115,15 +115,15 @@ describe('io-input (runtime, simulator)', function () {
     it('every invalid value', async () => {
       const outcomes = await load([input()]);
       const cases: Array<[unknown, RegExp]> = [
-        [{ pin: 0 }, /pin must be an integer from 1 to 6, got 0/],
-        [{ pin: 7 }, /pin must be an integer from 1 to 6, got 7/],
-        [{ mode: 'pwm' }, /mode must be one of analog, digital, got "pwm"/],
-        [{ mode: 1 }, /mode must be one of analog, digital, got 1/],
-        [{ trigger: 'both' }, /trigger must be one of disabled, rising, falling, pulse, got "both"/],
-        [{ debounce_time_ms: 1001 }, /debounce_time_ms must be an integer from 0 to 1000 ms, got 1001/],
-        [{ debounce_time_ms: -1 }, /debounce_time_ms must be an integer from 0 to 1000 ms, got -1/],
-        [{ debounce_time_ms: '20' }, /debounce_time_ms must be an integer from 0 to 1000 ms, got "20"/],
-        [{ state: 'on' }, /state must be one of enabled, disabled, got "on"/],
+        [{ pin: 0 }, /Pin \(pin\) must be an integer from 1 to 6, got 0/],
+        [{ pin: 7 }, /Pin \(pin\) must be an integer from 1 to 6, got 7/],
+        [{ mode: 'pwm' }, /Mode \(mode\) must be one of analog, digital, got "pwm"/],
+        [{ mode: 1 }, /Mode \(mode\) must be one of analog, digital, got 1/],
+        [{ trigger: 'both' }, /Interrupt \(trigger\) must be one of disabled, rising, falling, pulse, got "both"/],
+        [{ debounce_time_ms: 1001 }, /Debounce \(debounce_time_ms\) must be an integer from 0 to 1000 ms, got 1001/],
+        [{ debounce_time_ms: -1 }, /Debounce \(debounce_time_ms\) must be an integer from 0 to 1000 ms, got -1/],
+        [{ debounce_time_ms: '20' }, /Debounce \(debounce_time_ms\) must be an integer from 0 to 1000 ms, got "20"/],
+        [{ state: 'on' }, /Counter \(state\) must be one of enabled, disabled, got "on"/],
       ];
       for (const [payload, pattern] of cases) {
         const caught = await send(outcomes, 'in', { payload });
@@ -135,14 +135,14 @@ describe('io-input (runtime, simulator)', function () {
       outcomes.caught.should.have.length(cases.length);
       outcomes.sent('in').should.have.length(0);
       (await wire(ctl)).should.eql([]);
-      await waitStatus('in', 'red', 'ring', 'state must be one of');
+      await waitStatus('in', 'red', 'ring', 'Counter (state) must be one of');
     });
 
     it('an invalid setting shows at deploy, is not applied on connect, and fails msgs', async () => {
       const outcomes = await loadIo(sim.url, [input({ debounce_time_ms: '5000', applyOnConnect: true })]);
-      await waitStatus('in', 'red', 'ring', 'debounce_time_ms must be an integer from 0 to 1000');
+      await waitStatus('in', 'red', 'ring', 'Debounce (debounce_time_ms) must be an integer from 0 to');
       const caught = await send(outcomes, 'in', {});
-      caught!.error.message.should.match(/debounce_time_ms must be an integer from 0 to 1000 ms, got 5000/);
+      caught!.error.message.should.match(/Debounce \(debounce_time_ms\) must be an integer from 0 to 1000 ms, got 5000/);
       (await wire(ctl)).should.eql([]);
     });
   });

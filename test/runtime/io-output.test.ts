@@ -139,13 +139,13 @@ describe('io-output (runtime, simulator)', function () {
 
   describe('validation: the error reaches Catch and nothing reaches the simulator', () => {
     const cases: Array<[string, unknown, RegExp]> = [
-      ['pin 0', { pin: 0, state: 'high' }, /pin must be an integer from 1 to 6, got 0/],
-      ['pin 7', { pin: 7 }, /pin must be an integer from 1 to 6, got 7/],
-      ['pin as text', { pin: '2' }, /pin must be an integer from 1 to 6, got "2"/],
-      ['pin 1.5', { pin: 1.5 }, /pin must be an integer from 1 to 6, got 1\.5/],
-      ['state "on"', { state: 'on' }, /state must be one of high, low, got "on"/],
-      ['state "HIGH"', { state: 'HIGH' }, /state must be one of high, low, got "HIGH"/],
-      ['state true inside the object', { state: true }, /state must be one of high, low, got true/],
+      ['pin 0', { pin: 0, state: 'high' }, /Pin \(pin\) must be an integer from 1 to 6, got 0/],
+      ['pin 7', { pin: 7 }, /Pin \(pin\) must be an integer from 1 to 6, got 7/],
+      ['pin as text', { pin: '2' }, /Pin \(pin\) must be an integer from 1 to 6, got "2"/],
+      ['pin 1.5', { pin: 1.5 }, /Pin \(pin\) must be an integer from 1 to 6, got 1\.5/],
+      ['state "on"', { state: 'on' }, /State \(state\) must be one of high, low, got "on"/],
+      ['state "HIGH"', { state: 'HIGH' }, /State \(state\) must be one of high, low, got "HIGH"/],
+      ['state true inside the object', { state: true }, /State \(state\) must be one of high, low, got true/],
       ['a bare word other than high/low', 'toggle', /msg\.payload must be .*got "toggle"/],
       ['an array', [1, 0], /msg\.payload must be a state or an object, got an array/],
       ['state and PWM at once', { state: 'high', period: 100 }, /either state or prescaler\/period\/time_on, not both/],
@@ -190,17 +190,17 @@ describe('io-output (runtime, simulator)', function () {
     it('an invalid setting (pin 9) shows at deploy and fails every msg without a request', async () => {
       const received = await load({ pin: '9', state: 'high' });
       // The connection is fine; the node's own problem stays on its dot.
-      await waitStatus('out', 'red', 'ring', 'pin must be an integer from 1 to 6, got 9');
+      await waitStatus('out', 'red', 'ring', 'Pin (pin) must be an integer from 1 to 6, got 9');
       inject({ payload: true });
       await waitOutcomes(received, 1);
       expectCode(received.caught[0].error, 'INVALID_INPUT');
-      received.caught[0].error.message.should.match(/pin must be an integer from 1 to 6, got 9/);
+      received.caught[0].error.message.should.match(/Pin \(pin\) must be an integer from 1 to 6, got 9/);
       (await ctl.log()).should.eql([]);
     });
 
     it('a PWM frequency above 1 MHz in the settings is refused at deploy', async () => {
       const received = await load({ mode: 'pwm', pwmInput: 'frequency', frequency: '2000000', duty: '50' });
-      await waitStatus('out', 'red', 'ring', 'frequency must be an integer from 1 to 1000000 Hz, got 20');
+      await waitStatus('out', 'red', 'ring', 'Frequency (frequency) must be an integer from 1 to');
       inject({});
       await waitOutcomes(received, 1);
       expectCode(received.caught[0].error, 'INVALID_INPUT');
@@ -211,7 +211,7 @@ describe('io-output (runtime, simulator)', function () {
       process.env.MD_TEST_PIN = '9';
       try {
         const received = await load({ pin: '${MD_TEST_PIN}', state: 'high' });
-        await waitStatus('out', 'red', 'ring', 'pin must be an integer from 1 to 6, got 9');
+        await waitStatus('out', 'red', 'ring', 'Pin (pin) must be an integer from 1 to 6, got 9');
         inject({ payload: true });
         await waitOutcomes(received, 1);
         expectCode(received.caught[0].error, 'INVALID_INPUT');
@@ -241,11 +241,11 @@ describe('io-output (runtime, simulator)', function () {
     it('an unusable config node (slot "x") fails msgs with its problem and shows it', async () => {
       const flow = ioFlow({ url: sim.url, slot: 'x' });
       const received = await loadFlow(flow);
-      await waitStatus('out', 'red', 'ring', 'invalid: slot must be an integer from 0 to 65535');
+      await waitStatus('out', 'red', 'ring', 'invalid: Slot (slot) must be an integer from 0 to 65535');
       inject({ payload: true });
       await waitOutcomes(received, 1);
       expectCode(received.caught[0].error, 'NOT_CONFIGURED');
-      received.caught[0].error.message.should.match(/device: slot must be an integer from 0 to 65535, got "x"/);
+      received.caught[0].error.message.should.match(/device: Slot \(slot\) must be an integer from 0 to 65535, got "x"/);
       (await ctl.log()).should.eql([]);
     });
   });

@@ -51,14 +51,14 @@ describe('io-read (runtime, simulator)', function () {
       out.should.containEql({ topic: 'plant/1', parts: { id: 'a', index: 0, count: 1 }, custom: { n: 1 } });
       should(out.payload).eql({ pins: [volts(1, 0), volts(2, 1234), volts(3, 0), volts(4, 0), volts(5, 24000), volts(6, 0)] });
       should(out.request).eql(wireRequest({ method: 'GET', path: VALUES }));
-      await waitStatus('rd', 'green', 'dot', '1: 0mV 2: 1234mV 3: 0mV');
+      await waitStatus('rd', 'green', 'dot', '1: 0 mV 2: 1234 mV 3: 0 mV');
     });
 
     it('one pin as a record: the pin record itself', async () => {
       const outcomes = await load([reader({ pin: '2' })]);
       await send(outcomes, 'rd', { payload: true });
       should(outcomes.sent('rd').map((m) => m.payload)).eql([volts(2, 1234)]);
-      await waitStatus('rd', 'green', 'dot', /^2: 1234mV$/);
+      await waitStatus('rd', 'green', 'dot', /^2: 1234 mV$/);
     });
 
     it('per pin: one msg per pin, topic pin/N, payload the value, with unit and pin_type; msg properties kept', async () => {
@@ -85,7 +85,7 @@ describe('io-read (runtime, simulator)', function () {
       await send(outcomes, 'rd', {});
       (await wire(ctl)).should.eql([['GET', CURRENT, null]]);
       should(outcomes.sent('rd')[0].payload).eql({ pin: 3, pin_type: 'current_mA', value: 80 });
-      await waitStatus('rd', 'green', 'dot', /^3: 80mA$/);
+      await waitStatus('rd', 'green', 'dot', /^3: 80 mA$/);
     });
 
     it('digital levels and frequencies come with their pin_type', async () => {
@@ -117,9 +117,9 @@ describe('io-read (runtime, simulator)', function () {
     it('a bad pin in the msg: one error in Catch, nothing sent', async () => {
       const outcomes = await load([reader()]);
       for (const [pin, pattern] of [
-        [7, /pin must be an integer from 1 to 6, got 7/],
-        [-1, /pin must be an integer from 1 to 6, got -1/],
-        ['2', /pin must be an integer from 1 to 6, got "2"/],
+        [7, /Pins \(pin\) must be an integer from 1 to 6, got 7/],
+        [-1, /Pins \(pin\) must be an integer from 1 to 6, got -1/],
+        ['2', /Pins \(pin\) must be an integer from 1 to 6, got "2"/],
       ] as Array<[unknown, RegExp]>) {
         const caught = await send(outcomes, 'rd', { payload: { pin } });
         expectCode(caught!.error, 'INVALID_INPUT');
@@ -132,17 +132,17 @@ describe('io-read (runtime, simulator)', function () {
 
     it('bad settings (interval below 20 ms, negative deadband) show at deploy and fail msgs; nothing is polled', async () => {
       const outcomes = await load([reader({ id: 'i', interval: '10' }), reader({ id: 'd', deadband: '-1', interval: '50' })]);
-      await waitStatus('i', 'red', 'ring', 'interval must be 0 or an integer from 20 to 86400000');
-      await waitStatus('d', 'red', 'ring', 'deadband must be an integer from 0 to 100000');
-      (await send(outcomes, 'i', {}))!.error.message.should.match(/interval must be 0 or an integer from 20 to 86400000 ms, got 10/);
-      (await send(outcomes, 'd', {}))!.error.message.should.match(/deadband must be an integer from 0 to 100000, got -1/);
+      await waitStatus('i', 'red', 'ring', 'Poll every (interval) must be 0 or an integer from 20 to');
+      await waitStatus('d', 'red', 'ring', 'Deadband (deadband) must be an integer from 0 to 100000');
+      (await send(outcomes, 'i', {}))!.error.message.should.match(/Poll every \(interval\) must be 0 or an integer from 20 to 86400000 ms, got 10/);
+      (await send(outcomes, 'd', {}))!.error.message.should.match(/Deadband \(deadband\) must be an integer from 0 to 100000, got -1/);
       (await wire(ctl)).should.eql([]);
     });
 
     it('a bad pin setting shows at deploy and is never polled', async () => {
       const outcomes = await load([reader({ pin: '9', interval: '50' })]);
-      await waitStatus('rd', 'red', 'ring', 'pin must be an integer from 1 to 6, got 9');
-      (await send(outcomes, 'rd', {}))!.error.message.should.match(/pin must be an integer from 1 to 6, got 9/);
+      await waitStatus('rd', 'red', 'ring', 'Pins (pin) must be an integer from 1 to 6, got 9');
+      (await send(outcomes, 'rd', {}))!.error.message.should.match(/Pins \(pin\) must be an integer from 1 to 6, got 9/);
       (await wire(ctl)).should.eql([]);
     });
 
@@ -220,7 +220,7 @@ describe('io-read (runtime, simulator)', function () {
       outcomes.caught.should.have.length(1);
       outcomes.caught[0].error.source.id.should.equal('rd');
       outcomes.caught[0].error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'driver gone' });
-      await waitStatus('rd', 'green', 'dot', '2: 1234mV');
+      await waitStatus('rd', 'green', 'dot', '2: 1234 mV');
     });
     it('a poll that keeps failing keeps a red status across a reconnection; one error for the whole outage', async () => {
       const outcomes = await load([reader({ interval: '50', pin: '2' })]);
@@ -238,7 +238,7 @@ describe('io-read (runtime, simulator)', function () {
       await waitStatus('rd', 'red', 'ring', httpStatus(500));
       outcomes.caught.should.have.length(1);
       await deviceCall(ctl, 'DELETE', `/sim/faults/${fault.id}`);
-      await waitStatus('rd', 'green', 'dot', '2: 1234mV', 10000);
+      await waitStatus('rd', 'green', 'dot', '2: 1234 mV', 10000);
       outcomes.caught.should.have.length(1);
     });
   });

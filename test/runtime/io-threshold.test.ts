@@ -93,15 +93,15 @@ describe('io-threshold (runtime, simulator)', function () {
 
   describe('validation: one error in Catch, nothing sent', () => {
     const cases: Array<[string, unknown, RegExp]> = [
-      ['pin 0', { pin: 0 }, /pin must be an integer from 1 to 6, got 0/],
-      ['pin 7', { pin: 7 }, /pin must be an integer from 1 to 6, got 7/],
-      ['pin as text', { pin: '3' }, /pin must be an integer from 1 to 6, got "3"/],
-      ['threshold 49 mV', { threshold_mV: 49 }, /threshold_mV must be an integer from 50 to 25000 mV, got 49/],
-      ['threshold 25001 mV', { threshold_mV: 25001 }, /threshold_mV must be an integer from 50 to 25000 mV, got 25001/],
-      ['threshold 2000.5 mV', { threshold_mV: 2000.5 }, /threshold_mV must be an integer from 50 to 25000 mV, got 2000.5/],
-      ['threshold as text', { threshold_mV: '2000' }, /threshold_mV must be an integer .* got "2000"/],
-      ['threshold out of range with trigger disabled', { threshold_mV: 0, trigger: 'disabled' }, /threshold_mV must be an integer from 50 to 25000/],
-      ['trigger "both"', { trigger: 'both' }, /trigger must be one of disabled, rising, falling, got "both"/],
+      ['pin 0', { pin: 0 }, /Pin \(pin\) must be an integer from 1 to 6, got 0/],
+      ['pin 7', { pin: 7 }, /Pin \(pin\) must be an integer from 1 to 6, got 7/],
+      ['pin as text', { pin: '3' }, /Pin \(pin\) must be an integer from 1 to 6, got "3"/],
+      ['threshold 49 mV', { threshold_mV: 49 }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 49/],
+      ['threshold 25001 mV', { threshold_mV: 25001 }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 25001/],
+      ['threshold 2000.5 mV', { threshold_mV: 2000.5 }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 2000.5/],
+      ['threshold as text', { threshold_mV: '2000' }, /Threshold \(threshold_mV\) must be an integer .* got "2000"/],
+      ['threshold out of range with trigger disabled', { threshold_mV: 0, trigger: 'disabled' }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000/],
+      ['trigger "both"', { trigger: 'both' }, /Trigger \(trigger\) must be one of disabled, rising, falling, got "both"/],
     ];
     it('every invalid override', async () => {
       const outcomes = await load([threshold()]);
@@ -116,13 +116,13 @@ describe('io-threshold (runtime, simulator)', function () {
       outcomes.caught.should.have.length(cases.length);
       outcomes.sent('thr').should.have.length(0);
       (await wire(ctl)).should.eql([]);
-      await waitStatus('thr', 'red', 'ring', 'trigger must be one of');
+      await waitStatus('thr', 'red', 'ring', 'Trigger (trigger) must be one of');
     });
 
     it('an invalid setting shows at deploy, is not applied on connect, and fails every msg', async () => {
       const outcomes = await load([threshold({ threshold_mV: '10', applyOnConnect: true })]);
       const caught = await send(outcomes, 'thr', { payload: {} });
-      caught!.error.message.should.match(/threshold_mV must be an integer from 50 to 25000 mV, got 10/);
+      caught!.error.message.should.match(/Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 10/);
       (await wire(ctl)).should.eql([]);
       outcomes.caught.should.have.length(1);
       statusHistory(helper.getNode('thr')).some((s) => s.fill === 'red' && /threshold_mV/.test(s.text ?? '')).should.be.true();

@@ -207,7 +207,7 @@ describe('modular-device config node (runtime, simulator)', function () {
       const missing = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '7' }).expect(404);
       missing.body.error.should.match(/no io module in slot 7 \(the device lists 2, 3\)/);
       const bad = await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'gpio', slot: '2' }).expect(400);
-      bad.body.error.should.match(/service must be one of io, bmc, power/);
+      bad.body.error.should.match(/Service \(service\) must be one of io, bmc, power/);
     });
 
     it('POST /modular-device/test uses the stored password when the editor sends its placeholder', async () => {

@@ -283,8 +283,8 @@ describe('notification-poll (runtime, simulator)', function () {
         poller({ id: 'p', pins: '1,7' }),
         poller({ id: 'a', alerts: 'high_voltage_alert,on_fire' }),
       ]);
-      await waitStatus('i', 'red', 'ring', 'interval must be an integer from 20 to 3600000');
-      await waitStatus('p', 'red', 'ring', 'pins must be an integer from 1 to 6, got 7');
+      await waitStatus('i', 'red', 'ring', 'Poll every (interval) must be an integer from 20 to');
+      await waitStatus('p', 'red', 'ring', 'Pins (pins) must be an integer from 1 to 6, got 7');
       await waitStatus('a', 'red', 'ring', 'alerts must list some of');
       for (const id of ['i', 'p', 'a']) {
         const caught = await send(outcomes, id, { payload: 'read' });

@@ -163,21 +163,21 @@ describe('power-fan (runtime, simulator)', function () {
   describe('validation (one error at Catch, nothing sent)', () => {
     it('refuses fan modes other than 0/20/40/60/80/100 and non-boolean flags', async () => {
       const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set' }), fan({ id: 'meas', operation: 'measurement' })]);
-      const modes = 'fan_mode must be one of 0, 20, 40, 60, 80, 100';
+      const modes = 'Speed (fan_mode) must be one of 0, 20, 40, 60, 80, 100';
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 50 } }, `${modes}, got 50`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 120 } }, `${modes}, got 120`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: '60' } }, `${modes}, got "60"`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: false, fan_mode: 10 } }, `${modes}, got 10`);
-      await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: 'true', fan_mode: 60 } }, 'fan_forced must be true or false, got "true"');
-      await expectRefused(ctl, outcomes, 'meas', { operation: 'measurement', payload: { measurement_enabled: 1 } }, 'measurement_enabled must be true or false, got 1');
+      await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: 'true', fan_mode: 60 } }, 'Forced: run at the speed below (unticked: automatic) (fan_forced) must be true or false, got "true"');
+      await expectRefused(ctl, outcomes, 'meas', { operation: 'measurement', payload: { measurement_enabled: 1 } }, 'Measure the rpm (measurement_enabled) must be true or false, got 1');
       outcomes.caught.should.have.length(6);
     });
 
     it('a wait above 60000 ms or a bad fan mode in the settings is refused at deploy', async () => {
       const outcomes = await loadBmcPower(ctl, 'power', [fan({ id: 'wait', operation: 'set', waitApplied: true, wait: '60001' }), fan({ id: 'mode', operation: 'set', fan_mode: '30' })]);
-      await waitStatus('wait', 'red', 'ring', 'wait must be an integer from 0 to 60000 ms, got 60001');
-      await expectRefused(ctl, outcomes, 'wait', { payload: true }, 'wait must be an integer from 0 to 60000 ms, got 60001');
-      await expectRefused(ctl, outcomes, 'mode', { payload: true }, 'fan_mode must be one of 0, 20, 40, 60, 80, 100, got 30');
+      await waitStatus('wait', 'red', 'ring', 'At most (wait) must be an integer from 0 to 60000 ms');
+      await expectRefused(ctl, outcomes, 'wait', { payload: true }, 'At most (wait) must be an integer from 0 to 60000 ms, got 60001');
+      await expectRefused(ctl, outcomes, 'mode', { payload: true }, 'Speed (fan_mode) must be one of 0, 20, 40, 60, 80, 100, got 30');
     });
   });
 

@@ -60,16 +60,16 @@ describe('power-limits (runtime, simulator)', function () {
     const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
     const ok = { limit_3v3: 3000, limit_5v0: 2500, limit_12v: 1200 };
     const cases: Array<[Record<string, number>, string]> = [
-      [{ limit_3v3: 1000 }, 'limit_3v3 must be an integer from 1001 to 5950 mA, got 1000'],
-      [{ limit_3v3: 5951 }, 'limit_3v3 must be an integer from 1001 to 5950 mA, got 5951'],
-      [{ limit_5v0: 1000 }, 'limit_5v0 must be an integer from 1001 to 4950 mA, got 1000'],
-      [{ limit_5v0: 4951 }, 'limit_5v0 must be an integer from 1001 to 4950 mA, got 4951'],
-      [{ limit_12v: 100 }, 'limit_12v must be an integer from 101 to 2400 mA, got 100'],
-      [{ limit_12v: 2401 }, 'limit_12v must be an integer from 101 to 2400 mA, got 2401'],
+      [{ limit_3v3: 1000 }, '3.3 V rail (limit_3v3) must be an integer from 1001 to 5950 mA, got 1000'],
+      [{ limit_3v3: 5951 }, '3.3 V rail (limit_3v3) must be an integer from 1001 to 5950 mA, got 5951'],
+      [{ limit_5v0: 1000 }, '5 V rail (limit_5v0) must be an integer from 1001 to 4950 mA, got 1000'],
+      [{ limit_5v0: 4951 }, '5 V rail (limit_5v0) must be an integer from 1001 to 4950 mA, got 4951'],
+      [{ limit_12v: 100 }, '12 V rail (limit_12v) must be an integer from 101 to 2400 mA, got 100'],
+      [{ limit_12v: 2401 }, '12 V rail (limit_12v) must be an integer from 101 to 2400 mA, got 2401'],
     ];
     for (const [change, message] of cases) await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, ...change } }, message);
-    await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, limit_5v0: '2500' } }, 'limit_5v0 must be an integer from 1001 to 4950 mA, got "2500"');
-    await waitStatus('lim', 'red', 'ring', 'limit_5v0 must be an integer');
+    await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, limit_5v0: '2500' } }, '5 V rail (limit_5v0) must be an integer from 1001 to 4950 mA, got "2500"');
+    await waitStatus('lim', 'red', 'ring', '5 V rail (limit_5v0) must be an integer');
     outcomes.caught.should.have.length(7);
     (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 }, 'factory limits untouched');
   });
@@ -89,7 +89,7 @@ describe('power-limits (runtime, simulator)', function () {
 
   it('a set node without limits refuses a bare msg, yet takes complete limits from msg.payload', async () => {
     const outcomes = await loadBmcPower(ctl, 'power', [limits({ limit_3v3: '', limit_5v0: '', limit_12v: '' })]);
-    await expectRefused(ctl, outcomes, 'lim', { payload: true }, 'limit_3v3 must be an integer from 1001 to 5950 mA, got nothing');
+    await expectRefused(ctl, outcomes, 'lim', { payload: true }, '3.3 V rail (limit_3v3) must be an integer from 1001 to 5950 mA, got nothing');
     await sendOk(outcomes, 'lim', { payload: { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 } });
     (await wireSince(ctl)).should.eql([['POST', LIMITS, { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 }]]);
   });

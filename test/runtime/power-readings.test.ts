@@ -131,7 +131,7 @@ describe('power-readings (runtime, simulator)', function () {
     ]);
     await waitStatus('none', 'red', 'ring', 'choose at least one of source, protectionlog, stats');
     await expectRefused(ctl, outcomes, 'none', { payload: true }, 'choose at least one of source, protectionlog, stats, temperature');
-    await expectRefused(ctl, outcomes, 'fast', { payload: true }, 'interval must be 0 or an integer from 20 to 86400000 ms, got 5');
+    await expectRefused(ctl, outcomes, 'fast', { payload: true }, 'Poll every (interval) must be 0 or an integer from 20 to 86400000 ms, got 5');
     (await wireSince(ctl)).should.eql([]);
   });
 

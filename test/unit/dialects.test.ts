@@ -210,7 +210,7 @@ describe('API dialects (real-service.md §0)', function () {
       for (const port of [1, 8]) {
         const error = refusal(() => v1({ method: 'POST', endpoint: ['usbhub', 'port', port], body: { state: true } }));
         error.code.should.equal('INVALID_INPUT');
-        error.message.should.equal(`port must be an integer from 2 to 7, got ${port} (API 1.0 devices have USB ports 2 to 7)`);
+        error.message.should.equal(`Port (port) must be an integer from 2 to 7, got ${port} (API 1.0 devices have USB ports 2 to 7)`);
       }
     });
 

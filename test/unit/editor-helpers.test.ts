@@ -84,7 +84,7 @@ describe('io-output PWM read-out', () => {
     // The refusal is a phrase: the dialog says it in the editor's language (English here).
     const refusal = (r: ReturnType<typeof pwmReadout>) => english(r.ok ? true : r.message ?? true);
     should(refusal(pwmReadout({ pwmInput: 'raw', prescaler: '1', period: '10', time_on: '9' }))).match(/^time_on must be/);
-    should(refusal(pwmReadout({ pwmInput: 'frequency', frequency: '2000000', duty: '50' }))).match(/^frequency must be/);
+    should(refusal(pwmReadout({ pwmInput: 'frequency', frequency: '2000000', duty: '50' }))).match(/^Frequency \(frequency\) must be/);
     pwmReadout({ pwmInput: 'frequency', frequency: '12.5', duty: '50' }).should.containEql({ ok: false, reason: 'invalid' });
     pwmReadout({ pwmInput: 'frequency', frequency: '${HZ}', duty: '50' }).should.containEql({ ok: false, reason: 'env' });
   });

@@ -128,7 +128,7 @@ describe('a German runtime (real Node-RED, simulator)', function () {
     const outcomes = await load(false);
     const caught = await send(outcomes, 'rs', { payload: true });
     should(caught?.error.message).equal(
-      'DeviceError: "reset" abgelehnt: "Bestätigen: das Modul zurücksetzen, wenn eine Nachricht eintrifft" im Dialog des Nodes anhaken, um es zu erlauben',
+      'InvalidInputError: "reset" abgelehnt: "Bestätigen: das Modul zurücksetzen, wenn eine Nachricht eintrifft" im Dialog des Nodes anhaken, um es zu erlauben',
     );
   });
 
