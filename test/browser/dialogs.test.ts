@@ -8,13 +8,11 @@
  *  - Each dialog is saved as test-artifacts/dialog-<type>-<en|de>.png.
  * No simulator: nothing here is deployed.
  */
-import fs from 'fs';
 import 'should';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
+import type { Page } from 'playwright-core';
 import { declaredTypes } from './cases';
 import * as editor from './editor';
+import { editorPage, nodeRedAndChromium } from './editor-suite';
 
 // Page-side code below runs in the browser; the project compiles without the DOM library.
 declare const document: any;
@@ -60,42 +58,16 @@ function moduleMarked(page: Page, type: string): Promise<{ marked: boolean; requ
 
 describe('every dialog on its defaults, with screenshots (Node-RED 4.1, npm-packed package, headless Chromium)', function () {
   this.timeout(180000);
-  let red: NodeRedServer;
-  let browser: Browser;
+  const running = nodeRedAndChromium();
   const types = declaredTypes().filter((t) => t !== 'modular-device');
-
-  before(async function () {
-    fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
-    red = await startNodeRed();
-    browser = await launchChromium();
-  });
-
-  after(async function () {
-    await browser?.close();
-    await red?.stop();
-  });
 
   LANGUAGES.forEach(({ name, locale, tag }) => {
     describe(`in ${name}`, function () {
-      let context: BrowserContext;
-      let page: Page;
-
-      before(async function () {
-        context = await browser.newContext({ locale, viewport: { width: 1400, height: 1000 } });
-        page = await context.newPage();
-        await editor.openEditor(page, red.url);
-      });
-
-      after(async function () {
-        await context?.close();
-      });
-
-      afterEach(async function () {
-        if (this.currentTest?.state === 'failed') await editor.closeTrays(page);
-      });
+      const open = editorPage(running, locale);
 
       types.forEach((type, i) => {
         it(`${type}: the dialog opens without an error on its defaults (only a required Module is marked)`, async function () {
+          const { page } = open;
           const id = await editor.dropNode(page, type, 150 + 180 * (i % 4), 60 + 50 * Math.floor(i / 4));
           await editor.openDialog(page, id);
           (await markedInvalid(page, '#dialog-form')).should.eql([], `${type}: fields marked invalid on a fresh node`);
@@ -108,6 +80,7 @@ describe('every dialog on its defaults, with screenshots (Node-RED 4.1, npm-pack
       });
 
       it('modular-device: the config dialog, opened from a Module field, opens without an error on its defaults', async function () {
+        const { page } = open;
         const id = await editor.dropNode(page, 'device-info', 150, 400);
         await editor.openDialog(page, id);
         await page.click('#node-input-btn-device-add');
