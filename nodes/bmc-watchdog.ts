@@ -52,7 +52,7 @@ function readSettings(def: NodeDef): Settings {
     interval: intSetting(def.interval, 1000),
   };
   if (s.keepAlive) {
-    ensure(checkKeepAlive(s.interval, s.timeout));
+    ensure(checkKeepAlive(s.interval, s.timeout, 'bmc-watchdog'));
     // Refused here, as a settings problem: registerActionNode then neither applies anything
     // on connect nor polls, so no path below sends a keep-alive without confirm.
     requireConfirm('bmc-watchdog', 'keep-alive', s.confirm);

@@ -88,7 +88,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
     };
   }
   const pwm = { prescaler: given(fields.prescaler, s.pwm.prescaler), period: given(fields.period, s.pwm.period), time_on: given(fields.time_on, s.pwm.time_on) };
-  ensure(checkPwm(pwm));
+  ensure(checkPwm(pwm, 'io-output'));
   const { prescaler, period, time_on } = pwm as Pwm;
   const plan = { prescaler, period, time_on };
   return {

@@ -30,7 +30,7 @@ function readSettings(def: NodeDef): Settings {
 
 function build(msg: NodeMessage, s: Settings): Operation {
   const { config = s.config } = payloadFields(msg, ['config']);
-  ensure(checkPowerConfig(config));
+  ensure(checkPowerConfig(config, 'io-power'));
   const entries = config as PowerEntry[];
   // Send exactly the checked fields, in pin order, whatever else the msg carried.
   const body = { config: entries.map(({ pin, rail, current }) => ({ pin, rail, current })).sort((a, b) => a.pin - b.pin) };

@@ -11,7 +11,7 @@ import { registerActionNode } from './lib/action-node';
 import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
-import { t } from './lib/i18n';
+import { nodeText, t } from './lib/i18n';
 import { HealthModule, publish } from './lib/health';
 import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/limits';
 import { boolSetting, intSetting } from './lib/settings';
@@ -89,6 +89,15 @@ function lostMsg(s: Settings, pins: number[], reason: string): NodeMessage {
   return { topic: 'notifications-lost', payload: { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString(), reason }, alerts: [] };
 }
 
+/**
+ * A pin's alerts for the status: the first as the dialog names it, the rest counted, so the
+ * text fits the workspace's status (about 60 characters) with all four raised.
+ */
+function alertWords(alerts: AlertFlag[]): string {
+  const first = nodeText('notification-poll', `alert.${alerts[0]}`);
+  return alerts.length > 1 ? `${first} +${alerts.length - 1}` : first;
+}
+
 function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const data = result.data as { notification?: unknown; unread?: Array<{ pin: number; error: DeviceError }> };
   const records = data?.notification;
@@ -103,7 +112,7 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   }
   if (raised.length) {
     const last = raised[raised.length - 1];
-    s.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: last.alerts.join(', '), time: new Date().toLocaleTimeString() });
+    s.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: new Date().toLocaleTimeString() });
   }
   const status = s.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
   const msgs: NodeMessage[] = [];

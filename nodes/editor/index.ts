@@ -28,14 +28,15 @@ function text(result: limits.Check | PhraseValue): true | string {
 
 /**
  * A field as the node's dialog labels it, with the msg's name in brackets, when the node's
- * catalog has that label (`<type>.label.<field>`); else the field's own name.
+ * catalog has that label (`<type>.label.<label>`); else the field's own name. `label` is the
+ * dialog's key where it differs from the msg's name, as in `labelled` (the runtime's side).
  */
-function fieldName(type: unknown, field: string): PhraseValue {
+function fieldName(type: unknown, field: string, label: string = field): PhraseValue {
   const RED = (globalThis as Editor).RED;
   if (typeof type !== 'string' || !RED) return field;
-  const key = `${type}.label.${field}`;
+  const key = `${type}.label.${label}`;
   const said = RED._(`@modular-device/node-red/${type}:${key}`);
-  return said && said !== key && !said.endsWith(key) ? limits.labelled(type, field) : field;
+  return said && said !== key && !said.endsWith(key) ? limits.labelled(type, field, label) : field;
 }
 
 type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
@@ -43,14 +44,16 @@ type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) 
 /**
  * A two-parameter `validate` for `defaults` (Node-RED shows the message only then).
  * Values that are exactly `${VAR}` or `$(VAR)` pass: they are checked at runtime.
+ * `field` is the msg's name of the value, `label` the dialog's label key where it differs
+ * (the runtime's `labelled(type, field, label)`), so both sides say the same sentence.
  * `when` limits the check to the settings where the field is used.
  */
-function validator(name: limits.LimitName, field?: string, when?: (node: Record<string, unknown>) => boolean): Validator {
+function validator(name: limits.LimitName, field?: string, when?: ((node: Record<string, unknown>) => boolean) | null, label?: string): Validator {
   return function (value: unknown, _opt?: unknown) {
     if (when && !when(this)) return true;
     if (limits.isEnvReference(value)) return true;
     const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return text(limits.check(name, parsed, fieldName(this.type, field ?? name)));
+    return text(limits.check(name, parsed, fieldName(this.type, field ?? name, label)));
   };
 }
 

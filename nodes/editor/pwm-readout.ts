@@ -53,7 +53,7 @@ export function pwmReadout(form: PwmForm): PwmReadout {
 
   if (input === 'raw') {
     const setting = { prescaler: parseInteger(form.prescaler), period: parseInteger(form.period), time_on: parseInteger(form.time_on) };
-    const result = checkPwm(setting);
+    const result = checkPwm(setting, 'io-output');
     if (result !== true) return { ok: false, input, reason: 'invalid', message: result };
     const pwm = setting as { prescaler: number; period: number; time_on: number };
     return { ok: true, input, ...pwm, ...describePwm(pwm) };

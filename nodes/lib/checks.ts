@@ -100,6 +100,20 @@ export function labelled(type: string, wire: string, label: string = wire): Phra
   return phrase('limits.field', { label: { key: `label.${label}`, catalog: type }, wire });
 }
 
+/** A field named as `type`'s dialog labels it (see `labelled`), or by its msg name alone without a type. */
+export function fieldOf(type: string | undefined, wire: string, label?: string): PhraseValue {
+  return type ? labelled(type, wire, label) : wire;
+}
+
+/**
+ * A field of one entry of a table setting (io-power's pins), named as its dialog's row says
+ * it, `Current of pin 3 (config[2].current)`: the key `<type>.field.<column>` takes the pin.
+ */
+export function entryField(type: string | undefined, index: number, pin: number, column: string): PhraseValue {
+  const wire = `config[${index}].${column}`;
+  return type ? phrase('limits.field', { label: { key: `field.${column}`, catalog: type, values: { pin } }, wire }) : wire;
+}
+
 /** "`field` must be `range`, got `value`": the one shape of a refused value. */
 export function mustBe(field: PhraseValue, range: PhraseValue, value: unknown): Phrase {
   return phrase('limits.mustBe', { field, range, got: describe(value) });

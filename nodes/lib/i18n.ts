@@ -109,3 +109,8 @@ export function spoken(value: PhraseValue): string {
 export function nodeText(type: string, key: string): string {
   return lookup(idOf(type, key));
 }
+
+/** Like nodeText, with `fallback` where the node's catalog has no such word. */
+export function nodeTextOr(type: string, key: string, fallback: string): string {
+  return has(idOf(type, key)) ? nodeText(type, key) : fallback;
+}

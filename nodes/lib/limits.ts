@@ -16,7 +16,7 @@
  * How a value is checked and how a refusal is put (a phrase, said in the reader's
  * language) is checks.ts; it is re-exported here so callers have one place to import from.
  */
-import { Check, checkValue, describe, isInteger, Limit, mustBe } from './checks';
+import { Check, checkValue, describe, entryField, fieldOf, isInteger, Limit, mustBe } from './checks';
 import { phrase, PhraseValue } from './phrase';
 
 export * from './checks';
@@ -67,11 +67,7 @@ export const LIMITS = {
   threshold_mV: { kind: 'int', min: 50, max: 25000, unit: 'mV', source: SPEC },
   threshold_trigger: { kind: 'word', values: ['disabled', 'rising', 'falling'], source: 'spec, io endpoints' },
   debounce_time_ms: { kind: 'int', min: 0, max: 1000, unit: 'ms', source: SPEC },
-  interrupt_trigger: {
-    kind: 'word',
-    values: ['disabled', 'rising', 'falling', 'pulse'],
-    source: 'spec, io endpoints',
-  },
+  interrupt_trigger: { kind: 'word', values: ['disabled', 'rising', 'falling', 'pulse'], source: 'spec, io endpoints' },
   counter_state: { kind: 'word', values: ['enabled', 'disabled'], source: 'spec, io endpoints' },
   output_state: { kind: 'word', values: ['high', 'low'], source: 'spec, io endpoints' },
   rail: { kind: 'word', values: ['5_volt', '12_volt'], source: SPEC },
@@ -222,18 +218,19 @@ export function pwmDutyPercent(pwm: Pick<Pwm, 'period' | 'time_on'>): number {
 
 /**
  * PWM rule (spec rule 6; real §3.2): each field in its 16-bit range, time_on below
- * period − 1, and the output frequency at most 1 MHz.
+ * period − 1, and the output frequency at most 1 MHz. Fields are named as `type`'s dialog
+ * labels them when given (editor and runtime give the same type, so say the same sentence).
  */
-export function checkPwm(pwm: Record<string, unknown>): Check {
+export function checkPwm(pwm: Record<string, unknown>, type?: string): Check {
   for (const name of ['prescaler', 'period'] as const) {
-    const result = check(name, pwm[name]);
+    const result = check(name, pwm[name], fieldOf(type, name));
     if (result !== true) return result;
   }
   const period = pwm.period as number;
   const timeOn = pwm.time_on;
   if (!isInteger(timeOn) || timeOn < 1 || timeOn > period - 2) {
     const max = period - 2;
-    return mustBe('time_on', max >= 1 ? phrase('limits.timeOnRange', { max }) : phrase('limits.timeOnNone'), timeOn);
+    return mustBe(fieldOf(type, 'time_on'), max >= 1 ? phrase('limits.timeOnRange', { max }) : phrase('limits.timeOnNone'), timeOn);
   }
   const hz = pwmFrequencyHz({ prescaler: pwm.prescaler as number, period });
   if (hz > FACTS.pwmMaxFrequencyHz) {
@@ -244,14 +241,14 @@ export function checkPwm(pwm: Record<string, unknown>): Check {
 
 /**
  * The watchdog keep-alive must come at least twice per timeout, so one late round does
- * not reset the device. The timeout must be on (not 0).
+ * not reset the device. The timeout must be on (not 0). Fields named as in `type`'s dialog.
  */
-export function checkKeepAlive(interval: unknown, timeout: unknown): Check {
-  const t = check('watchdog_timeout', timeout, 'timeout');
+export function checkKeepAlive(interval: unknown, timeout: unknown, type?: string): Check {
+  const t = check('watchdog_timeout', timeout, fieldOf(type, 'timeout'));
   if (t !== true) return t;
-  if (timeout === 0) return phrase('limits.keepAliveOff');
+  if (timeout === 0) return phrase('limits.keepAliveOff', { field: fieldOf(type, 'timeout') });
   const max = Math.min(LIMITS.keepalive_interval.max, Math.floor((timeout as number) / 2));
-  return checkValue('keep-alive interval', { ...LIMITS.keepalive_interval, max, source: 'timeout / 2' }, interval);
+  return checkValue(fieldOf(type, 'interval'), { ...LIMITS.keepalive_interval, max, source: 'timeout / 2' }, interval);
 }
 
 /** The current limit that applies to a pin on the given rail. */
@@ -270,9 +267,10 @@ export interface PowerEntry {
 
 /**
  * The io power-management configuration: exactly six entries, one per pin 1..6, each with
- * a rail and a current within that rail's per-pin bound.
+ * a rail and a current within that rail's per-pin bound. Entries' fields are named as
+ * `type`'s table says them when given (see entryField).
  */
-export function checkPowerConfig(config: unknown): Check {
+export function checkPowerConfig(config: unknown, type?: string): Check {
   if (!Array.isArray(config) || config.length !== FACTS.pinCount) {
     const got = Array.isArray(config) ? phrase('limits.entries', { count: config.length }) : describe(config);
     return phrase('limits.configCount', { count: FACTS.pinCount, got });
@@ -283,13 +281,14 @@ export function checkPowerConfig(config: unknown): Check {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       return phrase('limits.configEntry', { index: i, got: describe(entry) });
     }
-    const pin = check('pin', entry.pin, `config[${i}].pin`);
+    // Until the pin itself is known good, the entry is named by its row (pin i + 1 in the dialog).
+    const pin = check('pin', entry.pin, entryField(type, i, i + 1, 'pin'));
     if (pin !== true) return pin;
     if (seen.has(entry.pin as number)) return phrase('limits.configPinTwice', { index: i, pin: entry.pin as number });
     seen.add(entry.pin as number);
-    const rail = check('rail', entry.rail, `config[${i}].rail`);
+    const rail = check('rail', entry.rail, entryField(type, i, entry.pin as number, 'rail'));
     if (rail !== true) return rail;
-    const current = checkValue(`config[${i}].current`, currentLimitFor(entry.rail as string)!, entry.current);
+    const current = checkValue(entryField(type, i, entry.pin as number, 'current'), currentLimitFor(entry.rail as string)!, entry.current);
     if (current !== true) return current;
   }
   return true;

@@ -8,9 +8,9 @@
  * Operations that change the device's persistent or running state also need the node's
  * "confirm" checkbox, whoever asks for them: a msg cannot tick it.
  */
-import { describe, checkValue } from './limits';
+import { describe, checkValue, labelled } from './limits';
 import { ensure, invalidInput } from './errors';
-import { nodeText, t } from './i18n';
+import { nodeText, nodeTextOr, t } from './i18n';
 import type { NodeMessage } from './red';
 import type { DeviceRequest } from './request';
 
@@ -36,13 +36,15 @@ export function chooseOperation<Op extends string>(msg: NodeMessage, setting: un
   let operation: unknown;
   if (setting === FROM_MSG) {
     // Required here: an absent msg.operation must not quietly fall back to some default.
-    ensure(checkValue('msg.operation', { kind: 'word', values: operations, source: 'node' }, wanted));
+    // The field as the dialog labels it; the range in the words a msg must carry.
+    ensure(checkValue(labelled(rules.type, 'msg.operation', 'operation'), { kind: 'word', values: operations, source: 'node' }, wanted));
     operation = wanted;
   } else {
     // The setting itself may come from an env var: check it like any other value.
-    ensure(checkValue('operation', { kind: 'word', values: [...operations, FROM_MSG], source: 'node' }, setting));
+    ensure(checkValue(labelled(rules.type, 'operation'), { kind: 'word', values: [...operations, FROM_MSG], source: 'node' }, setting));
     if (wanted !== undefined && wanted !== setting) {
-      throw invalidInput(t('common.operationFixed', { got: describe(wanted), operation: setting, fromMsg: nodeText(rules.type, 'operation.msg') }));
+      const operation = operationName(rules.type, setting as string);
+      throw invalidInput(t('common.operationFixed', { got: describe(wanted), operation, fromMsg: nodeText(rules.type, 'operation.msg') }));
     }
     operation = setting;
   }
@@ -50,9 +52,14 @@ export function chooseOperation<Op extends string>(msg: NodeMessage, setting: un
   return operation as Op;
 }
 
-/** Throws the one shared refusal (naming the dialog's checkbox) unless `confirm` is on. */
+/** Throws the one shared refusal (naming the operation and the checkbox as the dialog does) unless `confirm` is on. */
 export function requireConfirm(type: string, operation: string, confirm: boolean): void {
-  if (!confirm) throw invalidInput(t('common.needsConfirm', { operation, confirm: nodeText(type, 'label.confirm') }));
+  if (!confirm) throw invalidInput(t('common.needsConfirm', { operation: operationName(type, operation), confirm: nodeText(type, 'label.confirm') }));
+}
+
+/** An operation as the node's dialog lists it (`set the timeout`), else its own name (`keep-alive`). */
+function operationName(type: string, operation: string): string {
+  return nodeTextOr(type, `operation.${operation}`, operation);
 }
 
 

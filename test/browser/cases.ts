@@ -9,7 +9,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, labelled } from '../../nodes/lib/limits';
+import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../nodes/lib/limits';
 import { english } from '../helpers/i18n';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -52,16 +52,19 @@ export interface Case {
 export interface LimitedField {
   prop: string;
   limit: LimitName;
+  /** The msg's name of the value. */
   field: string;
+  /** The dialog's label key, where it differs from `field`. */
+  label?: string;
   type: string;
 }
 
-/** The `validator('<limit>', '<field>')` defaults of a node's editor definition. */
+/** The `validator('<limit>', '<field>'[, when, '<label>'])` defaults of a node's editor definition. */
 export function limitedFields(type: string): LimitedField[] {
   const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
   const found: LimitedField[] = [];
-  for (const m of html.matchAll(/^\s*(\w+):\s*\{[^\n]*?ModularDevice\.validator\('(\w+)'(?:,\s*'([^']+)')?/gm)) {
-    found.push({ prop: m[1], limit: m[2] as LimitName, field: m[3] ?? m[2], type });
+  for (const m of html.matchAll(/^\s*(\w+):\s*\{[^\n]*?ModularDevice\.validator\('(\w+)'(?:,\s*'([^']+)')?(?:,\s*\w+,\s*'([^']+)')?/gm)) {
+    found.push({ prop: m[1], limit: m[2] as LimitName, field: m[3] ?? m[2], label: m[4], type });
   }
   return found;
 }
@@ -80,7 +83,7 @@ export function outOfRange(limit: LimitName): number[] {
 export function expectedMessage(f: LimitedField, value: number): string {
   // Named as the dialog labels it (wire name in brackets) where the node's catalog has the label.
   const labels = JSON.parse(fs.readFileSync(path.join(root, 'locales', 'en-US', `${f.type}.json`), 'utf8'))[f.type].label ?? {};
-  const result = check(f.limit, value, typeof labels[f.field] === 'string' ? labelled(f.type, f.field) : f.field);
+  const result = check(f.limit, value, typeof labels[f.label ?? f.field] === 'string' ? labelled(f.type, f.field, f.label) : f.field);
   if (result === true) throw new Error(`${value} is within ${f.limit}`);
   return english(result);
 }
@@ -109,13 +112,13 @@ export const CASES: Case[] = [
     settings: {},
     props: [],
     // The current table: each row against its rail's bound (checkPowerConfig's per-pin limits).
-    extra: [refusal({ selector: '#io-power-current-1', bad: '301', good: '100' }, () => checkValue('pin 1 current', LIMITS.current_5_volt, 301))],
+    extra: [refusal({ selector: '#io-power-current-1', bad: '301', good: '100' }, () => checkValue(entryField('io-power', 0, 1, 'current'), LIMITS.current_5_volt, 301))],
   }], deploy: {} },
   { type: 'io-output', service: 'io', phases: [
     { settings: { mode: 'state' }, props: ['pin'] },
     { settings: { mode: 'pwm', pwmInput: 'frequency' }, props: ['frequency', 'duty'] },
     { settings: { mode: 'pwm', pwmInput: 'raw' }, props: ['prescaler', 'period'], extra: [
-      refusal({ selector: '#node-input-time_on', bad: String(pwm.period - 1), good: '500' }, () => checkPwm({ ...pwm, time_on: pwm.period - 1 })),
+      refusal({ selector: '#node-input-time_on', bad: String(pwm.period - 1), good: '500' }, () => checkPwm({ ...pwm, time_on: pwm.period - 1 }, 'io-output')),
     ] },
   ], deploy: { mode: 'state', state: 'high' }, deployText: { pin: '1', prescaler: String(pwm.prescaler), period: String(pwm.period), time_on: '500' } },
   { type: 'io-threshold', service: 'io', phases: [{ settings: {}, props: ['pin', 'threshold_mV'] }], deploy: {}, deployText: { pin: '3', threshold_mV: '3000' } },
@@ -130,7 +133,7 @@ export const CASES: Case[] = [
     // A keep-alive arms the watchdog: the runtime refuses it without confirm, so the case ticks it.
     { settings: { operation: 'read', keepAlive: true, confirm: true }, props: [], extra: [
       // The keep-alive interval may be at most half the timeout (checkKeepAlive).
-      refusal({ selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), good: '3000' }, () => checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout)),
+      refusal({ selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), good: '3000' }, () => checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout, 'bmc-watchdog')),
     ] },
   ], deploy: { operation: 'read', keepAlive: false }, deployText: { timeout: String(keepAliveTimeout), swShutdownTimeout: '60000' } },
   { type: 'bmc-readings', service: 'bmc', phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }], deploy: { onlyOnChange: false }, deployText: { interval: '0', deadband: '0' } },

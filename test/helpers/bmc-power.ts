@@ -9,6 +9,8 @@
  * (slot 0) or power (slot 1) module, "refused with nothing sent" and "ok" assertions, and
  * wrappers around the bmc/power parts of the simulator's control API. Nothing is mocked.
  */
+import fs from 'fs';
+import path from 'path';
 import should from 'should';
 import modularDevice = require('../../nodes/modular-device');
 import bmcWatchdog = require('../../nodes/bmc-watchdog');
@@ -22,6 +24,9 @@ import type { NodeMessage } from '../../nodes/lib/red';
 import { ActionDef, CaughtMsg, ioFlow, lastSeq, Outcomes, send } from './io-nodes';
 import { deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
 import { httpJson, isProbe, LogEntry, SimControl } from './sim-control';
+
+/** dist/test/helpers → the English catalogs, whose words the refusals quote. */
+const LOCALES = path.resolve(__dirname, '..', '..', '..', 'locales', 'en-US');
 
 export type { ActionDef, CaughtMsg };
 export { Outcomes };
@@ -137,17 +142,24 @@ export async function expectRefused(
   return caught!;
 }
 
-/**
- * The refusal of a msg.operation the dialog does not allow (nodes/lib/operation.ts), as the
- * English catalog words it: `got` as the message shows the value (`"save"`, `5`, `nothing`).
- */
-export function operationFixed(got: string, operation: string): string {
-  return `msg.operation ${got} refused: this node runs "${operation}", as chosen in its dialog; to let a msg choose, set its operation to "from msg.operation"`;
+/** An operation as node `type`'s dialog lists it (its English catalog), else its own name. */
+export function operationWords(type: string, operation: string): string {
+  const words = JSON.parse(fs.readFileSync(path.join(LOCALES, `${type}.json`), 'utf8'))[type].operation ?? {};
+  return typeof words[operation] === 'string' ? words[operation] : operation;
 }
 
-/** The refusal of a dangerous operation without the node's confirm checkbox, quoting its label. */
-export function needsConfirm(operation: string, checkboxLabel: string): string {
-  return `"${operation}" refused: tick "${checkboxLabel}" in the node's dialog to allow it`;
+/**
+ * The refusal of a msg.operation the dialog does not allow (nodes/lib/operation.ts), as the
+ * English catalog words it: `got` as the message shows the value (`"save"`, `5`, `nothing`),
+ * the node's operation as its dialog lists it.
+ */
+export function operationFixed(type: string, got: string, operation: string): string {
+  return `msg.operation ${got} refused: this node runs "${operationWords(type, operation)}", as chosen in its dialog; to let a msg choose, set its operation to "from msg.operation"`;
+}
+
+/** The refusal of a dangerous operation without the node's confirm checkbox, quoting the dialog's words. */
+export function needsConfirm(type: string, operation: string, checkboxLabel: string): string {
+  return `"${operationWords(type, operation)}" refused: tick "${checkboxLabel}" in the node's dialog to allow it`;
 }
 
 /** The bmc-watchdog dialog's label of its confirm checkbox, as its refusals quote it. */

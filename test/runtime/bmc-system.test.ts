@@ -70,7 +70,7 @@ describe('bmc-system (runtime, simulator)', function () {
       // A node set to mode 0 without a usable duration refuses too: the device needs one.
       await expectRefused(ctl, outcomes, 'nodur', { payload: true }, `${duration}, got 0`);
       await expectRefused(ctl, outcomes, 'nodur', { payload: { mode: 1 } }, `${duration}, got 0`);
-      await expectRefused(ctl, outcomes, 'sys', { operation: 'beep' }, operationFixed('"beep"', 'buzzer'));
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'beep' }, operationFixed('bmc-system', '"beep"', 'buzzer'));
       outcomes.caught.should.have.length(9);
     });
   });
@@ -105,9 +105,9 @@ describe('bmc-system (runtime, simulator)', function () {
   describe('hard reset', () => {
     it('is refused without "confirm" (nothing sent, no reset), sent as {reset: "yes"} with it', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'hard_reset' }), system({ id: 'yes', operation: 'hard_reset', confirm: true })]);
-      await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('hard_reset', CONFIRM));
-      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('hard_reset', CONFIRM));
-      await waitStatus('no', 'red', 'ring', '"hard_reset" refused: tick');
+      await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
+      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
+      await waitStatus('no', 'red', 'ring', '"hard reset the device" refused: tick');
       (await simModule(ctl, 'bmc')).resets.should.equal(0);
 
       await sendOk(outcomes, 'yes', { payload: true });
@@ -122,8 +122,8 @@ describe('bmc-system (runtime, simulator)', function () {
   describe('which operation a msg may choose (issue 13)', () => {
     it('a buzzer node refuses usb_bootloader with a one-hour window and hard_reset by msg, even with confirm ticked', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ confirm: true })]);
-      await expectRefused(ctl, outcomes, 'sys', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 3600000 } }, operationFixed('"usb_bootloader"', 'buzzer'));
-      await expectRefused(ctl, outcomes, 'sys', { operation: 'hard_reset' }, operationFixed('"hard_reset"', 'buzzer'));
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 3600000 } }, operationFixed('bmc-system', '"usb_bootloader"', 'buzzer'));
+      await expectRefused(ctl, outcomes, 'sys', { operation: 'hard_reset' }, operationFixed('bmc-system', '"hard_reset"', 'buzzer'));
       await waitStatus('sys', 'red', 'ring', 'msg.operation "hard_reset" refused');
       (await wireSince(ctl)).should.eql([]);
       const bmc = await simModule(ctl, 'bmc');
@@ -136,10 +136,10 @@ describe('bmc-system (runtime, simulator)', function () {
     it('"from msg.operation": msg.operation required; buzzer without confirm; bootloader and hard reset only with it', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'msg' }), system({ id: 'yes', operation: 'msg', confirm: true })]);
       const ops = 'buzzer, usb_bootloader, hard_reset, module_reset';
-      await expectRefused(ctl, outcomes, 'no', { payload: true }, `msg.operation must be one of ${ops}, got nothing`);
-      await expectRefused(ctl, outcomes, 'no', { operation: 'beep' }, `msg.operation must be one of ${ops}, got "beep"`);
-      await expectRefused(ctl, outcomes, 'no', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } }, needsConfirm('usb_bootloader', CONFIRM));
-      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset' }, needsConfirm('hard_reset', CONFIRM));
+      await expectRefused(ctl, outcomes, 'no', { payload: true }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
+      await expectRefused(ctl, outcomes, 'no', { operation: 'beep' }, `Operation (msg.operation) must be one of ${ops}, got "beep"`);
+      await expectRefused(ctl, outcomes, 'no', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } }, needsConfirm('bmc-system', 'usb_bootloader', CONFIRM));
+      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset' }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
       await sendOk(outcomes, 'no', { operation: 'buzzer', payload: { mode: 3 } });
       (await wireSince(ctl)).should.eql([['POST', BUZZER, { mode: 3, duration: 200 }]]);
       (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
@@ -156,9 +156,9 @@ describe('bmc-system (runtime, simulator)', function () {
 
     it('the USB bootloader set in the dialog is refused without "confirm": nothing sent', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '3600000' })]);
-      await expectRefused(ctl, outcomes, 'sys', { payload: true }, needsConfirm('usb_bootloader', CONFIRM));
-      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: false, timeout: 0 } }, needsConfirm('usb_bootloader', CONFIRM));
-      await waitStatus('sys', 'red', 'ring', '"usb_bootloader" refused: tick');
+      await expectRefused(ctl, outcomes, 'sys', { payload: true }, needsConfirm('bmc-system', 'usb_bootloader', CONFIRM));
+      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: false, timeout: 0 } }, needsConfirm('bmc-system', 'usb_bootloader', CONFIRM));
+      await waitStatus('sys', 'red', 'ring', '"USB bootloader" refused: tick');
       (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
     });
   });

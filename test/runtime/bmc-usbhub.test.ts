@@ -117,15 +117,15 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 0 } }, 'State (state) must be true or false, got 0');
     await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'State (state) must be true or false, got "yes"');
     const ops = 'read, hub, port, reset, devices';
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, `msg.operation must be one of ${ops}, got "reboot"`);
-    await expectRefused(ctl, outcomes, 'hub', { payload: { state: true } }, `msg.operation must be one of ${ops}, got nothing`);
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reboot' }, `Operation (msg.operation) must be one of ${ops}, got "reboot"`);
+    await expectRefused(ctl, outcomes, 'hub', { payload: { state: true } }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
   });
 
   it('a msg.operation other than the dialog\'s is refused, even reset with confirm ticked: nothing sent', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ id: 'read', confirm: true }), usbhub({ id: 'port', operation: 'port', confirm: true })]);
-    await expectRefused(ctl, outcomes, 'read', { operation: 'reset' }, operationFixed('"reset"', 'read'));
-    await expectRefused(ctl, outcomes, 'read', { operation: 'hub', payload: { state: false } }, operationFixed('"hub"', 'read'));
-    await expectRefused(ctl, outcomes, 'port', { operation: 'reset' }, operationFixed('"reset"', 'port'));
+    await expectRefused(ctl, outcomes, 'read', { operation: 'reset' }, operationFixed('bmc-usbhub', '"reset"', 'read'));
+    await expectRefused(ctl, outcomes, 'read', { operation: 'hub', payload: { state: false } }, operationFixed('bmc-usbhub', '"hub"', 'read'));
+    await expectRefused(ctl, outcomes, 'port', { operation: 'reset' }, operationFixed('bmc-usbhub', '"reset"', 'port'));
     await waitStatus('port', 'red', 'ring', 'msg.operation "reset" refused');
     (await wireSince(ctl)).should.eql([]);
     (await simModule(ctl, 'bmc')).usbhub.pending.should.eql({ hub: null, ports: {} });
@@ -143,10 +143,10 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     // Storing a setting is no reset: it needs no confirm.
     await sendOk(outcomes, 'msg', { operation: 'hub', payload: { state: false } });
     await ctl.clearLog();
-    await expectRefused(ctl, outcomes, 'hub', { payload: true }, needsConfirm('reset', CONFIRM));
-    await expectRefused(ctl, outcomes, 'hub', { operation: 'reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('reset', CONFIRM));
-    await expectRefused(ctl, outcomes, 'msg', { operation: 'reset' }, needsConfirm('reset', CONFIRM));
-    await waitStatus('hub', 'red', 'ring', '"reset" refused: tick "Allow this node to reset');
+    await expectRefused(ctl, outcomes, 'hub', { payload: true }, needsConfirm('bmc-usbhub', 'reset', CONFIRM));
+    await expectRefused(ctl, outcomes, 'hub', { operation: 'reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('bmc-usbhub', 'reset', CONFIRM));
+    await expectRefused(ctl, outcomes, 'msg', { operation: 'reset' }, needsConfirm('bmc-usbhub', 'reset', CONFIRM));
+    await waitStatus('hub', 'red', 'ring', '"reset the hub: apply the settings" refused: tick');
     const bmc = await simModule(ctl, 'bmc');
     bmc.usbhub.pending.hub.should.equal(false);
     bmc.usbhub.applied.hub.should.equal('enabled');

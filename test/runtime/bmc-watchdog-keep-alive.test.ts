@@ -25,7 +25,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
 
   it('without "confirm" it is a settings problem: red status at deploy, nothing sent on connect or later, every msg refused', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, timeout: '2000', interval: '200' })], { clearLog: false });
-    const message = needsConfirm('keep-alive', WATCHDOG_CONFIRM);
+    const message = needsConfirm('bmc-watchdog', 'keep-alive', WATCHDOG_CONFIRM);
     await waitStatus('wd', 'red', 'ring', '"keep-alive" refused: tick "Allow this node');
     // Several intervals: neither the on-connect timeout nor any alive round went out.
     await sleep(1000);
@@ -43,8 +43,8 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
 
   it('an interval above timeout / 2 is refused at deploy: red status, every msg fails, nothing sent', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '2000', interval: '1001' })], { clearLog: false });
-    const message = 'keep-alive interval must be an integer from 100 to 1000 ms, got 1001';
-    await waitStatus('wd', 'red', 'ring', 'keep-alive interval must be an integer from 100 to 1000');
+    const message = 'Send alive every (interval) must be an integer from 100 to 1000 ms, got 1001';
+    await waitStatus('wd', 'red', 'ring', 'Send alive every (interval) must be an integer');
     await expectRefused(ctl, outcomes, 'wd', { operation: 'read' }, message);
     await expectRefused(ctl, outcomes, 'wd', { operation: 'alive' }, message);
     (await wireSince(ctl)).should.eql([], 'neither the timeout nor any alive was sent');
@@ -53,8 +53,8 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
 
   it('a timeout of 0 with keep-alive on is refused at deploy', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '0', interval: '500' })], { clearLog: false });
-    await waitStatus('wd', 'red', 'ring', 'timeout must not be 0 (off) while keep-alive is on');
-    await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, 'timeout must not be 0 (off) while keep-alive is on');
+    await waitStatus('wd', 'red', 'ring', 'Timeout (timeout) must not be 0 (off) while keep-alive is on');
+    await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, 'Timeout (timeout) must not be 0 (off) while keep-alive is on');
     (await wireSince(ctl)).should.eql([]);
   });
 

@@ -90,9 +90,9 @@ describe('bmc-watchdog (runtime, simulator)', function () {
 
     it('shutdown is refused without "confirm" and sent as {shutdown: "start"} with it', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ id: 'no', operation: 'shutdown' }), watchdog({ id: 'yes', operation: 'shutdown', confirm: true })]);
-      await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('shutdown', WATCHDOG_CONFIRM));
-      await expectRefused(ctl, outcomes, 'no', { operation: 'shutdown', payload: { shutdown: 'start', confirm: true } }, needsConfirm('shutdown', WATCHDOG_CONFIRM));
-      await waitStatus('no', 'red', 'ring', '"shutdown" refused: tick');
+      await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('bmc-watchdog', 'shutdown', WATCHDOG_CONFIRM));
+      await expectRefused(ctl, outcomes, 'no', { operation: 'shutdown', payload: { shutdown: 'start', confirm: true } }, needsConfirm('bmc-watchdog', 'shutdown', WATCHDOG_CONFIRM));
+      await waitStatus('no', 'red', 'ring', '"start a shutdown" refused: tick');
       should((await simModule(ctl, 'bmc')).shutdown.at).be.null();
 
       await sendOk(outcomes, 'yes', { payload: true });
@@ -108,12 +108,12 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     it('a node set to read refuses timeout 1000 and save by msg: nothing reaches the device, no reset loop', async () => {
       // Even with confirm ticked: the dialog chose read, and a msg does not change that.
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ confirm: true })]);
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'timeout', payload: { timeout: 1000 } }, operationFixed('"timeout"', 'read'));
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'save' }, operationFixed('"save"', 'read'));
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'shutdown' }, operationFixed('"shutdown"', 'read'));
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'msg' }, operationFixed('"msg"', 'read'));
-      await expectRefused(ctl, outcomes, 'wd', { operation: null }, operationFixed('null', 'read'));
-      await expectRefused(ctl, outcomes, 'wd', { operation: 5 }, operationFixed('5', 'read'));
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'timeout', payload: { timeout: 1000 } }, operationFixed('bmc-watchdog', '"timeout"', 'read'));
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'save' }, operationFixed('bmc-watchdog', '"save"', 'read'));
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'shutdown' }, operationFixed('bmc-watchdog', '"shutdown"', 'read'));
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'msg' }, operationFixed('bmc-watchdog', '"msg"', 'read'));
+      await expectRefused(ctl, outcomes, 'wd', { operation: null }, operationFixed('bmc-watchdog', 'null', 'read'));
+      await expectRefused(ctl, outcomes, 'wd', { operation: 5 }, operationFixed('bmc-watchdog', '5', 'read'));
       await waitStatus('wd', 'red', 'ring', 'msg.operation 5 refused');
       (await wireSince(ctl)).should.eql([]);
       const bmc = await simModule(ctl, 'bmc');
@@ -128,12 +128,12 @@ describe('bmc-watchdog (runtime, simulator)', function () {
 
     it('with "from msg.operation", msg.operation is required and must be one of the node\'s operations', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'msg', confirm: true })]);
-      await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, `msg.operation must be one of ${OPS}, got nothing`);
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'reboot' }, `msg.operation must be one of ${OPS}, got "reboot"`);
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'msg' }, `msg.operation must be one of ${OPS}, got "msg"`);
-      await expectRefused(ctl, outcomes, 'wd', { operation: 'READ' }, `msg.operation must be one of ${OPS}, got "READ"`);
-      await expectRefused(ctl, outcomes, 'wd', { operation: ['read'] }, `msg.operation must be one of ${OPS}, got an array`);
-      await waitStatus('wd', 'red', 'ring', 'msg.operation must be one of');
+      await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, `Operation (msg.operation) must be one of ${OPS}, got nothing`);
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'reboot' }, `Operation (msg.operation) must be one of ${OPS}, got "reboot"`);
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'msg' }, `Operation (msg.operation) must be one of ${OPS}, got "msg"`);
+      await expectRefused(ctl, outcomes, 'wd', { operation: 'READ' }, `Operation (msg.operation) must be one of ${OPS}, got "READ"`);
+      await expectRefused(ctl, outcomes, 'wd', { operation: ['read'] }, `Operation (msg.operation) must be one of ${OPS}, got an array`);
+      await waitStatus('wd', 'red', 'ring', 'Operation (msg.operation) must be one of');
       outcomes.caught.should.have.length(5);
     });
 
@@ -144,10 +144,10 @@ describe('bmc-watchdog (runtime, simulator)', function () {
         ...DANGEROUS.map((op) => watchdog({ id: op, operation: op, timeout: '5000' })),
       ]);
       for (const op of DANGEROUS) {
-        await expectRefused(ctl, outcomes, op, { payload: { timeout: 20000 } }, needsConfirm(op, WATCHDOG_CONFIRM));
-        await expectRefused(ctl, outcomes, 'msg', { operation: op, payload: { timeout: 20000 } }, needsConfirm(op, WATCHDOG_CONFIRM));
+        await expectRefused(ctl, outcomes, op, { payload: { timeout: 20000 } }, needsConfirm('bmc-watchdog', op, WATCHDOG_CONFIRM));
+        await expectRefused(ctl, outcomes, 'msg', { operation: op, payload: { timeout: 20000 } }, needsConfirm('bmc-watchdog', op, WATCHDOG_CONFIRM));
       }
-      await waitStatus('save', 'red', 'ring', '"save" refused: tick "Allow this node');
+      await waitStatus('save', 'red', 'ring', '"save the timeout persistently" refused: tick');
       (await wireSince(ctl)).should.eql([]);
       const bmc = await simModule(ctl, 'bmc');
       bmc.watchdog.timeoutMs.should.equal(0);

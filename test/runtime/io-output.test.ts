@@ -149,14 +149,14 @@ describe('io-output (runtime, simulator)', function () {
       ['a bare word other than high/low', 'toggle', /msg\.payload must be .*got "toggle"/],
       ['an array', [1, 0], /msg\.payload must be a state or an object, got an array/],
       ['state and PWM at once', { state: 'high', period: 100 }, /either state or prescaler\/period\/time_on, not both/],
-      ['prescaler 0', { prescaler: 0, period: 100, time_on: 10 }, /prescaler must be an integer from 1 to 65534, got 0/],
-      ['prescaler 65535', { prescaler: 65535, period: 100, time_on: 10 }, /prescaler must be an integer from 1 to 65534, got 65535/],
+      ['prescaler 0', { prescaler: 0, period: 100, time_on: 10 }, /Prescaler \(prescaler\) must be an integer from 1 to 65534, got 0/],
+      ['prescaler 65535', { prescaler: 65535, period: 100, time_on: 10 }, /Prescaler \(prescaler\) must be an integer from 1 to 65534, got 65535/],
       ['period 1', { prescaler: 47, period: 1, time_on: 1 }, /period must be an integer from 2 to 65535 ticks, got 1/],
       ['period 65536', { prescaler: 47, period: 65536, time_on: 1 }, /period must be an integer from 2 to 65535 ticks, got 65536/],
       ['time_on 0', { prescaler: 47, period: 100, time_on: 0 }, /time_on must be an integer from 1 to 98 \(below period − 1\), got 0/],
       ['time_on = period − 1', { prescaler: 47, period: 100, time_on: 99 }, /time_on must be an integer from 1 to 98 .*got 99/],
       ['PWM above 1 MHz', { prescaler: 1, period: 4, time_on: 1 }, /PWM frequency must be at most 1000000 Hz, got 6000000 Hz/],
-      ['prescaler as text', { prescaler: '47', period: 100, time_on: 10 }, /prescaler must be an integer from 1 to 65534, got "47"/],
+      ['prescaler as text', { prescaler: '47', period: 100, time_on: 10 }, /Prescaler \(prescaler\) must be an integer from 1 to 65534, got "47"/],
     ];
 
     it('every invalid msg.payload fails with INVALID_INPUT naming field and range; no request is sent', async () => {
@@ -175,7 +175,7 @@ describe('io-output (runtime, simulator)', function () {
         msg.error.message.should.match(pattern, `${name}: ${msg.error.message}`);
       }
       (await ctl.log()).should.eql([], 'no device request at all');
-      await waitStatus('out', 'red', 'ring', 'prescaler must be an integer from 1 to 65534');
+      await waitStatus('out', 'red', 'ring', 'Prescaler (prescaler) must be an integer from 1 to 65534');
     });
 
     it('one error per invalid msg: nothing more arrives later', async () => {

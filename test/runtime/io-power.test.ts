@@ -84,16 +84,16 @@ describe('io-power (runtime, simulator)', function () {
       return rows;
     };
     const cases: Array<[string, unknown, RegExp]> = [
-      ['5_volt above 300 mA', six((r) => (r[2].current = 301)), /config\[2\]\.current must be an integer from 0 to 300 mA, got 301/],
-      ['12_volt above 500 mA', six((r) => Object.assign(r[5], { rail: '12_volt', current: 501 })), /config\[5\]\.current must be an integer from 0 to 500 mA, got 501/],
-      ['5_volt at the 12_volt cap', six((r) => (r[0].current = 500)), /config\[0\]\.current must be an integer from 0 to 300 mA, got 500/],
-      ['negative current', six((r) => (r[1].current = -1)), /config\[1\]\.current must be an integer from 0 to 300 mA, got -1/],
-      ['current as text', six((r) => (r[1].current = '100')), /config\[1\]\.current must be an integer from 0 to 300 mA, got "100"/],
-      ['unknown rail', six((r) => (r[3].rail = '3_volt')), /config\[3\]\.rail must be one of 5_volt, 12_volt, got "3_volt"/],
+      ['5_volt above 300 mA', six((r) => (r[2].current = 301)), /Current of pin 3 \(config\[2\]\.current\) must be an integer from 0 to 300 mA, got 301/],
+      ['12_volt above 500 mA', six((r) => Object.assign(r[5], { rail: '12_volt', current: 501 })), /Current of pin 6 \(config\[5\]\.current\) must be an integer from 0 to 500 mA, got 501/],
+      ['5_volt at the 12_volt cap', six((r) => (r[0].current = 500)), /Current of pin 1 \(config\[0\]\.current\) must be an integer from 0 to 300 mA, got 500/],
+      ['negative current', six((r) => (r[1].current = -1)), /Current of pin 2 \(config\[1\]\.current\) must be an integer from 0 to 300 mA, got -1/],
+      ['current as text', six((r) => (r[1].current = '100')), /Current of pin 2 \(config\[1\]\.current\) must be an integer from 0 to 300 mA, got "100"/],
+      ['unknown rail', six((r) => (r[3].rail = '3_volt')), /Rail of pin 4 \(config\[3\]\.rail\) must be one of 5_volt, 12_volt, got "3_volt"/],
       ['five rows', six((r) => r.pop()), /config must be an array of 6 entries \(one per pin\), got 5 entries/],
       ['seven rows', six((r) => r.push(row(6))), /config must be an array of 6 entries \(one per pin\), got 7 entries/],
       ['a pin twice', six((r) => (r[5].pin = 1)), /config\[5\]\.pin must name each pin once, got 1 twice/],
-      ['pin 7', six((r) => (r[5].pin = 7)), /config\[5\]\.pin must be an integer from 1 to 6, got 7/],
+      ['pin 7', six((r) => (r[5].pin = 7)), /Pin of row 6 \(config\[5\]\.pin\) must be an integer from 1 to 6, got 7/],
       ['a row that is not an object', six((r) => (r[4] = null as unknown as Record<string, unknown>)), /config\[4\] must be an object \{pin, rail, current\}, got null/],
       ['config not an array', { a: 1 }, /config must be an array of 6 entries \(one per pin\), got an object/],
     ];
@@ -124,9 +124,9 @@ describe('io-power (runtime, simulator)', function () {
       const rows = ROWS.map((r) => ({ ...r }));
       rows[1] = { rail: '12_volt', current: '501' };
       const outcomes = await loadIo(sim.url, [power({ pins: rows, applyOnConnect: true })]);
-      await waitStatus('pw', 'red', 'ring', 'config[1].current must be an integer from 0 to 500 mA');
+      await waitStatus('pw', 'red', 'ring', 'Current of pin 2 (config[1].current) must be');
       const caught = await send(outcomes, 'pw', {});
-      caught!.error.message.should.match(/config\[1\]\.current must be an integer from 0 to 500 mA, got 501/);
+      caught!.error.message.should.match(/Current of pin 2 \(config\[1\]\.current\) must be an integer from 0 to 500 mA, got 501/);
       (await wire(ctl)).should.eql([]);
       should((await ioModule(ctl)).powerConfig).be.null();
     });

@@ -7,7 +7,7 @@
  * never runs on deploy.
  */
 import should from 'should';
-import { apiPath, BmcPowerService, expectRefused, loadBmcPower, needsConfirm, sendOne, simModule, SLOTS, wireSince } from '../helpers/bmc-power';
+import { apiPath, BmcPowerService, expectRefused, loadBmcPower, needsConfirm, operationWords, sendOne, simModule, SLOTS, wireSince } from '../helpers/bmc-power';
 import { waitStatus } from '../helpers/node-red';
 import { deviceCall } from '../helpers/io-nodes';
 import { IS_API10, wireRequest } from '../helpers/api';
@@ -68,9 +68,9 @@ describe('module reset of bmc and power modules (runtime, simulator)', function 
 
       it('without confirm: refused from the dialog and from a msg, nothing sent, the module untouched', async () => {
         const outcomes = await loadBmcPower(ctl, c.service, [node({}), node({ id: 'msg', operation: 'msg' })]);
-        await expectRefused(ctl, outcomes, 'rs', { payload: { reset: 'yes', confirm: true } }, needsConfirm('module_reset', c.confirm));
-        await expectRefused(ctl, outcomes, 'msg', { operation: 'module_reset' }, needsConfirm('module_reset', c.confirm));
-        await waitStatus('rs', 'red', 'ring', '"module_reset" refused: tick');
+        await expectRefused(ctl, outcomes, 'rs', { payload: { reset: 'yes', confirm: true } }, needsConfirm(c.type, 'module_reset', c.confirm));
+        await expectRefused(ctl, outcomes, 'msg', { operation: 'module_reset' }, needsConfirm(c.type, 'module_reset', c.confirm));
+        await waitStatus('rs', 'red', 'ring', `"${operationWords(c.type, 'module_reset')}" refused: tick`);
         c.changed(await simModule(ctl, c.service)).should.be.true();
       });
 

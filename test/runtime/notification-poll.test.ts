@@ -72,7 +72,7 @@ describe('notification-poll (runtime, simulator)', function () {
     await polls(4);
     outcomes.sent('np').should.have.length(1);
     outcomes.caught.should.have.length(0);
-    await waitStatus('np', 'green', 'dot', /^pin 3 high_voltage_alert at /);
+    await waitStatus('np', 'green', 'dot', /^pin 3 high voltage at /);
   });
 
   it('every round is one GET notification (on 1.0 six: GET notification/1..6) and rounds never overlap', async () => {
@@ -161,7 +161,7 @@ describe('notification-poll (runtime, simulator)', function () {
     outcomes.sent('np')[0].topic!.should.equal('pin/2');
     await polls(2);
     outcomes.sent('np').should.have.length(1);
-    await waitStatus('np', 'green', 'dot', /^pin 2 high_current_alert at /);
+    await waitStatus('np', 'green', 'dot', /^pin 2 high current at /);
     // stop/start are commands: nothing goes out for them, no error.
     outcomes.caught.should.have.length(0);
   });
@@ -190,16 +190,16 @@ describe('notification-poll (runtime, simulator)', function () {
     await waitStatus('np', 'green', 'dot', `polling every ${INTERVAL} ms`);
     await raiseAlert(ctl, 2, 1, 'under_voltage_alert');
     await waitFor(() => outcomes.sent('np').length >= 1, 'the alert');
-    await waitStatus('np', 'green', 'dot', /^pin 1 under_voltage_alert at \d/);
+    await waitStatus('np', 'green', 'dot', /^pin 1 under voltage at \d/);
     await polls(2);
     // Quiet rounds afterwards keep showing the last alert.
-    await waitStatus('np', 'green', 'dot', /^pin 1 under_voltage_alert at \d/);
+    await waitStatus('np', 'green', 'dot', /^pin 1 under voltage at \d/);
     await send(outcomes, 'np', { payload: 'stop' });
     await waitStatus('np', 'grey', 'ring', 'paused');
     await send(outcomes, 'np', { payload: 'start' });
     // After "start" the rounds show the last alert again.
     await polls(2);
-    await waitStatus('np', 'green', 'dot', /^pin 1 under_voltage_alert at \d/);
+    await waitStatus('np', 'green', 'dot', /^pin 1 under voltage at \d/);
   });
 
   describe('outages: one error in Catch per outage, polling resumes by itself', () => {
@@ -222,7 +222,7 @@ describe('notification-poll (runtime, simulator)', function () {
       await raiseAlert(ctl, 2, 4, 'custom_voltage_alert');
       await waitFor(() => outcomes.sent('np').length >= 1, 'an alert after the outage', 8000);
       outcomes.sent('np')[0].topic!.should.equal('pin/4');
-      await waitStatus('np', 'green', 'dot', 'pin 4 custom_voltage_alert');
+      await waitStatus('np', 'green', 'dot', 'pin 4 threshold or interrupt');
       outcomes.caught.should.have.length(1);
     });
 
@@ -249,7 +249,7 @@ describe('notification-poll (runtime, simulator)', function () {
       outcomes.caught[0].error.source.id.should.equal('np');
       expectCode(outcomes.caught[0].error, 'UNREACHABLE');
       outcomes.caught[0].error.message.should.match(/connection refused/);
-      await waitStatus('np', 'green', 'dot', 'pin 6 high_voltage_alert');
+      await waitStatus('np', 'green', 'dot', 'pin 6 high voltage');
     });
 
     it('device gone in the middle of a round (connection reset), then back', async () => {

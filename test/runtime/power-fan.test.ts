@@ -92,9 +92,9 @@ describe('power-fan (runtime, simulator)', function () {
   describe('which operation a msg may choose', () => {
     it('a msg.operation other than the dialog\'s is refused, naming both and how to allow it: nothing sent', async () => {
       const outcomes = await loadBmcPower(ctl, 'power', [fan()]);
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'set', payload: { fan_forced: true, fan_mode: 100 } }, operationFixed('"set"', 'read'));
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'measurement', payload: { measurement_enabled: false } }, operationFixed('"measurement"', 'read'));
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, operationFixed('"speed"', 'read'));
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'set', payload: { fan_forced: true, fan_mode: 100 } }, operationFixed('power-fan', '"set"', 'read'));
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'measurement', payload: { measurement_enabled: false } }, operationFixed('power-fan', '"measurement"', 'read'));
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, operationFixed('power-fan', '"speed"', 'read'));
       await waitStatus('fan', 'red', 'ring', 'msg.operation "speed" refused');
       const power = await simModule(ctl, 'power');
       power.fan.forced.should.equal(false);
@@ -106,9 +106,9 @@ describe('power-fan (runtime, simulator)', function () {
     it('with "from msg.operation", msg.operation is required and must be one of the node\'s operations', async () => {
       const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg' })]);
       const ops = 'read, set, rpm, measurement';
-      await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 40 } }, `msg.operation must be one of ${ops}, got nothing`);
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, `msg.operation must be one of ${ops}, got "speed"`);
-      await expectRefused(ctl, outcomes, 'fan', { operation: {} }, `msg.operation must be one of ${ops}, got an object`);
+      await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 40 } }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
+      await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, `Operation (msg.operation) must be one of ${ops}, got "speed"`);
+      await expectRefused(ctl, outcomes, 'fan', { operation: {} }, `Operation (msg.operation) must be one of ${ops}, got an object`);
     });
   });
 

@@ -96,8 +96,8 @@ describe('power-limits (runtime, simulator)', function () {
 
   it('a msg.operation other than the dialog\'s is refused, not replaced by the node\'s operation: nothing sent', async () => {
     const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'read' })]);
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'set', payload: { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 } }, operationFixed('"set"', 'read'));
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'reed' }, operationFixed('"reed"', 'read'));
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'set', payload: { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 } }, operationFixed('power-limits', '"set"', 'read'));
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'reed' }, operationFixed('power-limits', '"reed"', 'read'));
     await waitStatus('lim', 'red', 'ring', 'msg.operation "reed" refused');
     (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 }, 'factory limits untouched');
     await sendOk(outcomes, 'lim', { operation: 'read' });
@@ -106,8 +106,8 @@ describe('power-limits (runtime, simulator)', function () {
 
   it('"from msg.operation": a msg chooses set or read; msg.operation is required and must be one of them', async () => {
     const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'msg' })]);
-    await expectRefused(ctl, outcomes, 'lim', { payload: { limit_12v: 500 } }, 'msg.operation must be one of set, read, module_reset, got nothing');
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'msg.operation must be one of set, read, module_reset, got "stats"');
+    await expectRefused(ctl, outcomes, 'lim', { payload: { limit_12v: 500 } }, 'Operation (msg.operation) must be one of set, read, module_reset, got nothing');
+    await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'Operation (msg.operation) must be one of set, read, module_reset, got "stats"');
     await sendOk(outcomes, 'lim', { operation: 'set', payload: { limit_12v: 500 } });
     const stats = await sendOne(outcomes, 'lim', { operation: 'read' });
     (stats.payload as Record<string, number>).should.containEql({ limit_3v3: 3000, limit_5v0: 2500, limit_12v: 500 });

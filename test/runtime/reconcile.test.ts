@@ -76,7 +76,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
     events.find((e) => e.kind === 'reapplied')!.detail!.should.eql({ settings: 3, failed: 0 });
     events.every((e) => e.module.service === 'io' && e.module.slot === 2 && e.module.config === 'dev').should.be.true();
     await waitFor(() => /\(re-applied\)$/.test(statusHistory(helper.getNode('pwr')).slice(-1)[0]?.text ?? ''), 'io-power: re-applied');
-    statusHistory(helper.getNode('in')).some((s) => s.fill === 'yellow' && /^setting lost \(Power config missing\): re-applying$/.test(s.text ?? '')).should.be.true();
+    statusHistory(helper.getNode('in')).some((s) => s.fill === 'yellow' && /^re-applying: Power config missing$/.test(s.text ?? '')).should.be.true();
   });
 
   it('the package\'s own module reset (io-reset): the settings come back', async () => {
