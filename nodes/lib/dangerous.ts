@@ -19,5 +19,8 @@ export const DANGEROUS_OPERATIONS = {
 /** A node type with dangerous operations. */
 export type GuardedType = keyof typeof DANGEROUS_OPERATIONS;
 
+/** The value of the dialog's "from msg.operation" choice: a msg names the operation. */
+export const FROM_MSG = 'msg';
+
 /** bmc-watchdog's own keep-alive sets the timeout on connect: it needs confirm too. */
 export const KEEP_ALIVE_OPERATION = 'keep-alive';
