@@ -15,6 +15,8 @@ import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';
 import { adminAuthOff, adminAuthOn, ALL_MODULES, guardedByRealAuth, SLOT, withRealAuth } from '../helpers/reliability';
 import { isProbe, LogEntry, SimControl, simulatorSuite } from '../helpers/sim-control';
+import { raiseAlert } from '../helpers/io-nodes';
+import { READS } from '../../nodes/live/module-reads';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { events } = require(nodeRedPackage('@node-red/util')) as { events: NodeJS.EventEmitter };
@@ -133,5 +135,31 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
       comms.stop();
     }
   });
+  it('shows the alerts the flow\'s notification-poll delivered, the power configuration the package applied and the deployed flow check; never reads notifications itself', async () => {
+    Object.values(READS).flat().map((r) => r.endpoint[0]).should.not.containEql('notification');
+    const comms = listen();
+    try {
+      const pins = [1, 2, 3, 4, 5].map(() => ({ rail: '5_volt', current: '100' })).concat([{ rail: '12_volt', current: '200' }]);
+      // And a module in a slot the device does not have: the deployed flow check finds it.
+      const flow = [
+        ...liveFlow(ctl.url),
+        { id: 'power-cfg', type: 'io-power', z: 'live-tab', x: 200, y: 120, name: '', device: 'dev-io', pins, applyOnConnect: true, wires: [[]] },
+        deviceNode({ id: 'dev-io9', url: ctl.url, service: 'io', slot: 9 }),
+      ];
+      await helper.load(MODULES, flow, CREDENTIALS);
+      await waitConnected('dev-io');
+      await raiseAlert(ctl, SLOT.io, 3, 'high_voltage_alert');
+      (await reader(helper.request().post(WATCH_ROUTE).send({ id: 'editor-2' }))).status.should.equal(200);
+      const io = () => comms.snapshots.map((s) => s.data.modules.find((m) => m.config === 'dev-io')?.io).filter(Boolean);
+      await waitFor(() => io().some((m) => m!.pins.find((p) => p.pin === 3)?.alerts?.includes('high_voltage_alert') && m!.powerConfig), 'the alert and the power configuration in a snapshot', 20000, 50);
+      const shown = io().find((m) => m!.powerConfig)!;
+      shown.powerConfig!.should.eql([1, 2, 3, 4, 5].map((pin) => ({ pin, rail: '5_volt', current: 100 })).concat([{ pin: 6, rail: '12_volt', current: 200 }]));
+      await waitFor(() => comms.snapshots.some((s) => s.data.deployed.some((f) => f.kind === 'slot-missing' && f.nodes.includes('dev-io9'))), 'the deployed flow check finding the missing slot', 20000, 50);
+      const missing = comms.snapshots.map((s) => s.data.modules.find((m) => m.config === 'dev-io9')).find((m) => m?.state === 'incompatible');
+      should(missing?.reason).match(/slot 9/);
+      (await reader(helper.request().delete(WATCH_ROUTE).send({ id: 'editor-2' }))).status.should.equal(204);
+    } finally {
+      comms.stop();
+    }
+  });
 });
-
