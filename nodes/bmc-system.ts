@@ -12,12 +12,13 @@ import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { DANGEROUS_OPERATIONS } from './lib/dangerous';
 import { chooseOperation, moduleReset } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] as const;
-const DANGEROUS = ['usb_bootloader', 'hard_reset', 'module_reset'] as const;
+const DANGEROUS = DANGEROUS_OPERATIONS['bmc-system'];
 
 interface Settings {
   operation: unknown;

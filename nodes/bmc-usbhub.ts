@@ -9,13 +9,14 @@ import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkBool, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { DANGEROUS_OPERATIONS } from './lib/dangerous';
 import { chooseOperation } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 /** `devices` lists the plugged USB devices: API 1.0 devices only. */
 const OPERATIONS = ['read', 'hub', 'port', 'reset', 'devices'] as const;
-const DANGEROUS = ['reset'] as const;
+const DANGEROUS = DANGEROUS_OPERATIONS['bmc-usbhub'];
 
 interface Settings {
   operation: unknown;

@@ -21,6 +21,7 @@ import { DeviceError, ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, checkKeepAlive, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { DANGEROUS_OPERATIONS, KEEP_ALIVE_OPERATION } from './lib/dangerous';
 import { chooseOperation, requireConfirm } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import { KeepAliveWatch } from './lib/keep-alive-watch';
@@ -29,7 +30,7 @@ import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
 type Op = (typeof OPERATIONS)[number];
-const DANGEROUS: readonly Op[] = ['timeout', 'save', 'shutdown', 'sw_shutdown_timeout'];
+const DANGEROUS: readonly Op[] = DANGEROUS_OPERATIONS['bmc-watchdog'];
 
 interface Settings {
   /** Watches the keep-alive while it runs (see lib/keep-alive-watch.ts). */
@@ -55,7 +56,7 @@ function readSettings(def: NodeDef): Settings {
     ensure(checkKeepAlive(s.interval, s.timeout, 'bmc-watchdog'));
     // Refused here, as a settings problem: registerActionNode then neither applies anything
     // on connect nor polls, so no path below sends a keep-alive without confirm.
-    requireConfirm('bmc-watchdog', 'keep-alive', s.confirm);
+    requireConfirm('bmc-watchdog', KEEP_ALIVE_OPERATION, s.confirm);
   }
   return s;
 }

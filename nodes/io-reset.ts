@@ -6,6 +6,7 @@
 import { registerActionNode } from './lib/action-node';
 import { Operation } from './lib/device-operation';
 import { t } from './lib/i18n';
+import { DANGEROUS_OPERATIONS } from './lib/dangerous';
 import { requireConfirm } from './lib/operation';
 import { boolSetting } from './lib/settings';
 import type { NodeAPI, NodeDef } from './lib/red';
@@ -15,7 +16,7 @@ interface Settings {
 }
 
 function build(_msg: unknown, s: Settings): Operation {
-  requireConfirm('io-reset', 'reset', s.confirm);
+  requireConfirm('io-reset', DANGEROUS_OPERATIONS['io-reset'][0], s.confirm);
   return { kind: 'requests', requests: { method: 'GET', endpoint: ['reset'] }, status: t('io-reset.done') };
 }
 

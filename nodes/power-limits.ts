@@ -10,13 +10,14 @@ import { ensure } from './lib/errors';
 import { t } from './lib/i18n';
 import { check, labelled } from './lib/limits';
 import { payloadFields, given } from './lib/msg';
+import { DANGEROUS_OPERATIONS } from './lib/dangerous';
 import { chooseOperation, moduleReset } from './lib/operation';
 import { boolSetting, intSetting, textSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
 
 const RAILS = ['limit_3v3', 'limit_5v0', 'limit_12v'] as const;
 const OPERATIONS = ['set', 'read', 'module_reset'] as const;
-const DANGEROUS = ['module_reset'] as const;
+const DANGEROUS = DANGEROUS_OPERATIONS['power-limits'];
 
 interface Settings {
   operation: string;

@@ -13,9 +13,10 @@ import { ensure, invalidInput } from './errors';
 import { nodeText, nodeTextOr, t } from './i18n';
 import type { NodeMessage } from './red';
 import type { DeviceRequest } from './request';
+import { FROM_MSG } from './dangerous';
 
-/** The value of the dialog's "from msg.operation" choice. */
-export const FROM_MSG = 'msg';
+// Where the dialog's "from msg.operation" value is kept (a pure file, read by the flow check too).
+export { FROM_MSG };
 
 export interface OperationRules<Op extends string> {
   /** The node type: the refusals quote its dialog's own words. */
