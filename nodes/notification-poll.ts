@@ -8,6 +8,7 @@
  * resumes by itself.
  */
 import { registerActionNode } from './lib/action-node';
+import { rememberAlerts } from './live/alerts';
 import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
@@ -26,6 +27,8 @@ interface Settings {
   lastAlert?: string;
   /** The module, for health events (set once the node runs). */
   module?: () => HealthModule | undefined;
+  /** The module's connection: the live sidebar shows the alerts delivered for it (live/alerts.ts). */
+  connection?: () => object | undefined;
   /** When each watched pin was last read whole (or its loss announced): where a loss window starts. */
   readAt: Map<number, number>;
 }
@@ -99,7 +102,9 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
     if (!record || !s.pins.has(record.pin)) continue;
     s.readAt.set(record.pin, now);
     const alerts = ALERT_FLAGS.filter((flag) => record[flag] === true && s.alerts.has(flag));
-    if (alerts.length) raised.push({ record, alerts });
+    if (!alerts.length) continue;
+    raised.push({ record, alerts });
+    rememberAlerts(s.connection?.(), record.pin, alerts);
   }
   if (raised.length) {
     const last = raised[raised.length - 1];
@@ -129,6 +134,7 @@ export = function (RED: NodeAPI) {
     poll: { interval: (s) => s.interval, build: read, handOver: true },
     start(node, s) {
       s.module = () => node.device?.connection?.healthModule;
+      s.connection = () => node.device?.connection;
       return undefined;
     },
     onRestart(node, s) {

@@ -11,7 +11,7 @@
 import type { DeviceClient, DeviceResult } from './client';
 import type { ConnectionState } from './connection';
 import { DeviceNode } from './device-settings';
-import { NoExtra, Operation, Outcome, perform } from './device-operation';
+import { bodyOf, NoExtra, Operation, Outcome, perform } from './device-operation';
 import { asDeviceError, DeviceError } from './errors';
 import { say, t, textOf, useRuntimeLanguage } from './i18n';
 import { handOver, takeOver } from './hand-over';
@@ -181,6 +181,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
             return applying;
           },
           inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(true))),
+          body: (endpoint) => (lastSet ? bodyOf(lastSet, endpoint) : undefined),
         })
       : undefined;
 

@@ -12,7 +12,8 @@
 import { DeviceClient } from './client';
 import { DeviceError, isRefused, statusText } from './errors';
 import { API_VERSIONS, ApiVersion } from './limits';
-import { apiText, slotProblem } from './version-record';
+import { apiText, slotProblem, VersionRecord } from './version-record';
+import { PowerBudget, powerBudget } from './descriptor';
 import { DesiredState } from './desired-state';
 import type { HealthModule } from './health';
 
@@ -96,6 +97,13 @@ export class Connection {
    * of the module (its descriptor) does, before any node shows green.
    */
   private proven = false;
+  /**
+   * What the last connect learnt of the device, kept for whoever shows it (the live sidebar
+   * reads nothing of its own for it): the last version record read, and the descriptor's
+   * power budget of this module.
+   */
+  record?: VersionRecord;
+  budget?: PowerBudget;
 
   constructor(
     readonly client: DeviceClient,
@@ -194,6 +202,7 @@ export class Connection {
     let resetCause: string | undefined;
     try {
       const { apiVersion, record } = await this.client.readVersionRecord();
+      this.record = record;
       const api = record.version.api;
       const spoken = `${api.major}.${api.minor}`;
       const missing = slotProblem(record, this.client.service, this.client.slot);
@@ -258,7 +267,7 @@ export class Connection {
    */
   private async proveCredentials(): Promise<void> {
     try {
-      await this.client.readDescriptor();
+      this.budget = powerBudget(await this.client.readDescriptor());
     } catch (error) {
       if (isRefused(error) || isGone(error)) throw error;
     }

@@ -29,6 +29,8 @@ export interface DesiredSetting {
    * (API 0.9 has no session ids): false = lost. Absent: cannot be read back.
    */
   inPlace?(): Promise<boolean>;
+  /** The body the setting last sent to `endpoint` (e.g. 'power-management'), if it sends one: shown, never sent. */
+  body?(endpoint: string): Record<string, unknown> | undefined;
 }
 
 export class DesiredState {
@@ -43,6 +45,13 @@ export class DesiredState {
   add(setting: DesiredSetting): () => void {
     this.settings.add(setting);
     return () => this.settings.delete(setting);
+  }
+
+  /** The body last set on `endpoint` by any registered setting (the live sidebar shows the power configuration so). */
+  body(endpoint: string): Record<string, unknown> | undefined {
+    let found: Record<string, unknown> | undefined;
+    for (const setting of this.settings) found = setting.body?.(endpoint) ?? found;
+    return found;
   }
 
   get size(): number {

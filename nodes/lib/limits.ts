@@ -61,17 +61,15 @@ export const LIMITS = {
    * the heap, and its top keeps JSON.parse of a full answer to a few ms of the event loop.
    */
   answer_limit: { kind: 'int', min: 1, max: 256, default: 64, unit: 'KiB', source: 'package setting (device records are a few KiB)' },
+  /** Device requests per second of the live sidebar, all modules together (settings.js `modularDevice.sidebarReadsPerSecond`): low, the flows come first. */
+  sidebar_reads_per_second: { kind: 'int', min: 1, max: 20, default: 4, unit: '/s', source: 'package setting (issue 18: a low, settable rate)' },
 
   // ---- io -------------------------------------------------------------------------------
   input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
   threshold_mV: { kind: 'int', min: 50, max: 25000, unit: 'mV', source: SPEC },
   threshold_trigger: { kind: 'word', values: ['disabled', 'rising', 'falling'], source: 'spec, io endpoints' },
   debounce_time_ms: { kind: 'int', min: 0, max: 1000, unit: 'ms', source: SPEC },
-  interrupt_trigger: {
-    kind: 'word',
-    values: ['disabled', 'rising', 'falling', 'pulse'],
-    source: 'spec, io endpoints',
-  },
+  interrupt_trigger: { kind: 'word', values: ['disabled', 'rising', 'falling', 'pulse'], source: 'spec, io endpoints' },
   counter_state: { kind: 'word', values: ['enabled', 'disabled'], source: 'spec, io endpoints' },
   output_state: { kind: 'word', values: ['high', 'low'], source: 'spec, io endpoints' },
   rail: { kind: 'word', values: ['5_volt', '12_volt'], source: SPEC },
@@ -174,6 +172,9 @@ export const ANSWER_BOUNDS = {
 
 /** The queue alarm of health (lib/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
 export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package choice' } as const;
+
+/** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
+export const LIVE_BOUNDS = { maxWatchers: 32, watcherIdChars: 64, leaseMs: 30_000, snapshotsPerSecond: 2, bucketTokens: 2, idleMs: 1000, source: 'package choice (issue 18)' } as const;
 
 /** Health event kinds (lib/health.ts), in the order the device-status dialog lists them. */
 export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;

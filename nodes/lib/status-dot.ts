@@ -35,7 +35,7 @@ export function connectionStatus(state: ConnectionState): NodeStatus {
 /** Runs `job` after `ms`; returns what cancels it. Real timers by default. */
 export type Later = (job: () => void, ms: number) => () => void;
 
-const realLater: Later = (job, ms) => {
+export const realLater: Later = (job, ms) => {
   const timer = setTimeout(job, ms);
   return () => clearTimeout(timer);
 };

@@ -1,0 +1,34 @@
+/**
+ * At most one call per `minMs`, on the trailing edge: a poke schedules the call once, and
+ * pokes meanwhile only ride along, so the call made carries the newest state. The live view
+ * publishes snapshots through it (a few small updates per second at most).
+ */
+import type { Later } from '../lib/status-dot';
+
+export class Throttle {
+  private cancel?: () => void;
+  private last = -Infinity;
+
+  constructor(
+    private readonly minMs: number,
+    private readonly call: () => void,
+    private readonly later: Later,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  poke(): void {
+    if (this.cancel) return;
+    const wait = Math.max(0, this.last + this.minMs - this.now());
+    this.cancel = this.later(() => {
+      this.cancel = undefined;
+      this.last = this.now();
+      this.call();
+    }, wait);
+  }
+
+  /** Drops a pending call (nobody watches any more). */
+  stop(): void {
+    this.cancel?.();
+    this.cancel = undefined;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Plugin `modular-device-sidebar`: the runtime side of the editor's "Device" sidebar. It
+ * serves the watch route and, while an editor watches, reads the deployed modules at a low
+ * rate and publishes snapshots over comms (nodes/live/). The editor side is
+ * modular-device-sidebar.html beside this file.
+ */
+import { useRuntimeLanguage } from './lib/i18n';
+import { LiveService } from './live/live-service';
+import type { PluginAPI } from './live/plugin-api';
+import { registerWatchRoute } from './live/watch-route';
+
+/**
+ * The one live view of the process. Loaded again (a test helper loads the package per
+ * test), the new one replaces the old, which stops first: never two collectors at once.
+ */
+let current: LiveService | undefined;
+
+/** The running live view (tests look at its leases and collector). */
+function liveService(): LiveService | undefined {
+  return current;
+}
+
+function plugin(RED: PluginAPI): void {
+  useRuntimeLanguage(RED);
+  RED.plugins.registerPlugin('modular-device-sidebar', { type: 'modular-device-sidebar', onadd() {} });
+  current?.close();
+  const live = new LiveService(RED);
+  current = live;
+  registerWatchRoute(RED, () => live);
+}
+
+export = Object.assign(plugin, { liveService });
