@@ -73,11 +73,11 @@ export class Lease {
   }
 
   private url(): string {
-    return `${URL}?watcher=${encodeURIComponent(this.watcher)}`;
+    return `${URL}?id=${encodeURIComponent(this.watcher)}`;
   }
 
   private body(): string {
-    return JSON.stringify({ watcher: this.watcher });
+    return JSON.stringify({ id: this.watcher });
   }
 
   private send(method: 'POST' | 'DELETE'): Promise<any> {

@@ -25,7 +25,8 @@ export function moduleCard(m: LiveModule, users: string[], reveal: (ids: string[
   const head = $('<div>', { class: 'md-live-module-head' }).appendTo(card);
   $('<span>', { class: `md-live-dot md-live-dot-${dotOf(m.state)}`, 'data-state': m.state }).appendTo(head);
   $('<span>', { class: 'md-live-module-label' }).text(m.label).appendTo(head);
-  $('<span>', { class: 'md-live-module-where' }).text(where).appendTo(head);
+  // A config node named for its module ("io slot 2") needs no second "io slot 2" beside it.
+  if (m.label !== where) $('<span>', { class: 'md-live-module-where' }).text(where).appendTo(head);
   const state = t(`state.${m.state}`, { defaultValue: m.state });
   row(t('module.state'), m.reason ? `${state}: ${m.reason}` : state, 'md-live-state').appendTo(card);
   if (m.apiVersion) row(t('module.api'), m.apiVersion).appendTo(card);
