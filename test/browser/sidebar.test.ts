@@ -57,6 +57,13 @@ async function clickCanvasNode(page: Page, id: string): Promise<void> {
   await page.locator(`#red-ui-workspace-chart [id="${id}"] rect.red-ui-flow-node`).click();
 }
 
+/** The editor in a fresh browser context whose language is `locale` (Node-RED follows the browser's). */
+async function editorIn(browser: Browser, url: string, locale: string): Promise<Page> {
+  const page = await (await browser.newContext({ locale, viewport: { width: 1600, height: 1000 } })).newPage();
+  await editor.openEditor(page, url);
+  return page;
+}
+
 const LANGUAGES = [
   { locale: 'en-US', tab: 'Device', edited: 'In your edits' },
   { locale: 'de-DE', tab: 'Gerät', edited: 'In Ihren Änderungen' },
@@ -89,14 +96,9 @@ describe('device sidebar (Node-RED 4.1, npm-packed package, simulator, headless 
       let page: Page;
 
       before(async function () {
-        const context = await browser.newContext({ locale, viewport: { width: 1600, height: 1000 } });
-        page = await context.newPage();
-        await editor.openEditor(page, red.url);
+        page = await editorIn(browser, red.url, locale);
       });
-
-      after(async function () {
-        await page?.context().close();
-      });
+      after(() => page?.context().close());
 
       it('opens the Device tab and shows the io module\'s six pins', async function () {
         await openSidebarTab(page);

@@ -24,6 +24,6 @@ export function start(): void {
     // Node-RED calls onchange just before it shows the tab's content: look once it is shown.
     onchange: () => browser().setTimeout(() => lease?.check(), 0),
   });
-  lease = new Lease(panel.content, (visible) => panel.countdown.run(visible));
-  RED().comms.subscribe(LIVE_TOPIC, (_topic: string, snapshot: LiveSnapshot) => panel.show(snapshot));
+  lease = new Lease(panel.content, (visible) => panel.setVisible(visible));
+  RED().comms.subscribe(LIVE_TOPIC, (_topic: string, snapshot: LiveSnapshot) => panel.receive(snapshot));
 }

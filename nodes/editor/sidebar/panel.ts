@@ -17,8 +17,11 @@ export class Panel {
   private readonly status: JQ = $('<div>', { class: 'md-live-status' }).appendTo(this.content);
   private readonly findings = new Findings(selectNodes);
   private readonly devices: JQ;
-  readonly countdown = new Countdown(this.content);
+  private readonly countdown = new Countdown(this.content);
   private readonly remark: () => void;
+  /** The latest snapshot, drawn when the tab is seen (other editors' leases bring snapshots here too). */
+  private latest: LiveSnapshot | undefined;
+  private visible = false;
 
   constructor() {
     this.findings.box.appendTo(this.content).hide();
@@ -28,7 +31,19 @@ export class Panel {
     this.remark = followSelection(this.content);
   }
 
-  show(snapshot: LiveSnapshot): void {
+  /** A snapshot from the runtime: drawn now if the tab is seen, else when it is. */
+  receive(snapshot: LiveSnapshot): void {
+    this.latest = snapshot;
+    if (this.visible) this.draw(snapshot);
+  }
+
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    this.countdown.run(visible);
+    if (visible && this.latest) this.draw(this.latest);
+  }
+
+  private draw(snapshot: LiveSnapshot): void {
     this.status.text(t('readAt', { time: new Date(snapshot.time).toLocaleTimeString() }));
     this.devices.empty();
     if (!snapshot.modules.length) {
