@@ -59,7 +59,7 @@ async function clickCanvasNode(page: Page, id: string): Promise<void> {
 
 /** The editor in a fresh browser context whose language is `locale` (Node-RED follows the browser's). */
 async function editorIn(browser: Browser, url: string, locale: string): Promise<Page> {
-  const page = await (await browser.newContext({ locale, viewport: { width: 1600, height: 1000 } })).newPage();
+  const page = await (await browser.newContext({ locale, viewport: { width: 1600, height: 1400 } })).newPage();
   await editor.openEditor(page, url);
   return page;
 }
