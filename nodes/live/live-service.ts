@@ -8,7 +8,8 @@ import { check, LIMITS, LIVE_BOUNDS } from '../lib/limits';
 import { Later, realLater } from '../lib/status-dot';
 import { Collector } from './collector';
 import { Leases } from './leases';
-import { deployedModules, liveDevices, liveModule } from './modules';
+import { checkFlows } from './flow-check';
+import { deployedModules, deployedNodes, liveDevices, liveModule } from './modules';
 import type { PluginAPI } from './plugin-api';
 import { Throttle } from './throttle';
 import { TokenBucket } from './token-bucket';
@@ -44,14 +45,12 @@ export class LiveService {
 
   /** The snapshot as it stands: every deployed module, its devices, no credential. */
   snapshot(): LiveSnapshot {
-    const deployed = deployedModules(this.RED);
-    return {
-      time: new Date().toISOString(),
-      modules: deployed.map((m) => liveModule(m, this.collector.readings.get(m.def.id))),
-      devices: liveDevices(deployed),
-      // The flow check (nodes/live/flow-check.ts, branch live-check) is wired in by the integrator.
-      deployed: [],
-    };
+    const nodes = deployedNodes(this.RED);
+    const deployed = deployedModules(this.RED, nodes);
+    const modules = deployed.map((m) => liveModule(m, this.collector.readings.get(m.def.id)));
+    const devices = liveDevices(deployed);
+    // The deployed flows checked against what the device shows now (the editor checks the edited ones).
+    return { time: new Date().toISOString(), modules, devices, deployed: checkFlows(nodes, { modules, devices }) };
   }
 
   close(): void {

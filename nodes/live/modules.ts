@@ -32,10 +32,17 @@ const REASON_CHARS = 200;
 const SESSION_CHARS = 8;
 const LISTED_SLOTS = 16;
 
+/** Every node definition of the deployed flows (tabs and config nodes included). */
+export function deployedNodes(RED: PluginAPI): NodeDef[] {
+  const all: NodeDef[] = [];
+  RED.nodes.eachNode((def) => all.push(def));
+  return all;
+}
+
 /** Every deployed config node, in the order of the flows. */
-export function deployedModules(RED: PluginAPI): Deployed[] {
+export function deployedModules(RED: PluginAPI, nodes: NodeDef[] = deployedNodes(RED)): Deployed[] {
   const found: Deployed[] = [];
-  RED.nodes.eachNode((def) => {
+  nodes.forEach((def) => {
     if (def.type !== 'modular-device') return;
     const service = String(def.service ?? '').trim() as ServiceName;
     const slot = Number(def.slot);

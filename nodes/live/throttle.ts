@@ -17,13 +17,18 @@ export class Throttle {
   ) {}
 
   poke(): void {
-    if (this.cancel) return;
-    const wait = Math.max(0, this.last + this.minMs - this.now());
+    if (!this.cancel) this.schedule();
+  }
+
+  private schedule(): void {
     this.cancel = this.later(() => {
       this.cancel = undefined;
-      this.last = this.now();
+      // A timer may fire a little early by the wall clock (its start is the event loop's cached time).
+      if (this.now() < this.last + this.minMs) return this.schedule();
       this.call();
-    }, wait);
+      // Counted from the end of the call: the next one starts a full interval after this one ended.
+      this.last = this.now();
+    }, Math.max(0, this.last + this.minMs - this.now()));
   }
 
   /** Drops a pending call (nobody watches any more). */

@@ -466,6 +466,11 @@ export function adminAuthOff(): void {
   realAuth.init({}, authStorage);
 }
 
+/** Any node or plugin module given Node-RED's real needsPermission (with withRealAuth's config node, which starts passport). */
+export function guardedByRealAuth(module: NodeModule): NodeModule {
+  return (RED) => module({ ...RED, auth: { needsPermission: realAuth.needsPermission } });
+}
+
 /**
  * The config node module with Node-RED's real needsPermission (the test helper gives nodes a
  * pass-through stub), so its admin routes are guarded as in a real runtime.

@@ -1,0 +1,201 @@
+/**
+ * The flow check, rule by rule, on hand-written flows: each finding appears for a flow with
+ * the fault and is gone once the flow is fixed; disabled nodes, nodes on disabled tabs and
+ * values only known at run time are never judged.
+ */
+import should from 'should';
+import { checkFlows, FlowNode } from '../../nodes/live/flow-check';
+import { deviceLocation } from '../../nodes/live/flow-nodes';
+import { DeviceClient } from '../../nodes/lib/client';
+import { briefly, config, device, HOST, liveModule, node, NO_LIVE, powerPins } from '../helpers/flows';
+
+const DEVICE = device({ io: [2, 3], bmc: [1], power: [4] });
+
+describe('flow check: device and service', () => {
+  it('slot-missing: a slot the io version record does not list; gone when the slot is fixed', () => {
+    const flows = [config('c1', 'io', 5), node('n1', 'io-read', 'c1')];
+    const found = checkFlows(flows, { modules: [], devices: [DEVICE] });
+    briefly(found).should.eql([{ key: 'finding.slotMissing', nodes: ['c1', 'n1'] }]);
+    found[0].values.should.eql({ slot: 5, device: HOST, service: 'io' });
+    checkFlows([config('c1', 'io', 2), flows[1]], { modules: [], devices: [DEVICE] }).should.eql([]);
+  });
+
+  it('slot-missing only when the service\'s list is known, and only for the device the URL names', () => {
+    const flows = [config('c1', 'io', 5)];
+    checkFlows(flows, { modules: [], devices: [device({ bmc: [1] })] }).should.eql([]);
+    checkFlows(flows, { modules: [], devices: [device({ io: [2] }, '10.0.0.9')] }).should.eql([]);
+    checkFlows(flows, NO_LIVE).should.eql([]);
+  });
+
+  it('wrong-service: the slot holds a module of another service', () => {
+    const found = checkFlows([config('c1', 'io', 1)], { modules: [], devices: [DEVICE] });
+    briefly(found).should.eql([{ key: 'finding.slotWrongService', nodes: ['c1'] }]);
+    found[0].values.should.eql({ slot: 1, device: HOST, service: 'io', actual: 'bmc' });
+  });
+
+  it('wrong-service: an action node whose type needs another service than its module', () => {
+    const flows = [config('c1', 'io', 2), node('w', 'bmc-watchdog', 'c1', { name: 'WD' }), node('p', 'notification-poll', 'c1'), node('i', 'device-info', 'c1')];
+    const found = checkFlows(flows, NO_LIVE);
+    briefly(found).should.eql([{ key: 'finding.nodeWrongService', nodes: ['w', 'c1'] }]);
+    found[0].values.should.eql({ node: "bmc-watchdog 'WD'", service: 'bmc', module: `io slot 2 @ ${HOST}`, actual: 'io' });
+    checkFlows([config('c1', 'bmc', 1), flows[1]], NO_LIVE).should.eql([]);
+  });
+
+  it('a ${VAR} in url or slot is skipped', () => {
+    const live = { modules: [], devices: [DEVICE] };
+    checkFlows([config('c1', 'io', '${SLOT}')], live).should.eql([]);
+    checkFlows([config('c1', 'io', 5, { url: '${DEVICE_URL}' })], live).should.eql([]);
+  });
+
+  it('names a device as the runtime does (DeviceClient.location)', () => {
+    for (const url of ['http://192.168.1.10', 'http://Dev.local:8080/', 'https://h:443/api/x//', 'http://[::1]:81/p']) {
+      const client = new DeviceClient({ url, service: 'io', slot: 2, apiVersion: '0.9' });
+      should(deviceLocation(url)).equal(client.location, url);
+      void client.close();
+    }
+  });
+});
+
+describe('flow check: io', () => {
+  it('two-polls: two enabled notification-polls on one module, also through two config nodes', () => {
+    const flows = [config('c1', 'io', 2), config('c2', 'io', 2, { name: 'same module' }), node('p1', 'notification-poll', 'c1'), node('p2', 'notification-poll', 'c2', { name: 'Alarms' })];
+    const found = checkFlows(flows, NO_LIVE);
+    briefly(found).should.eql([{ key: 'finding.twoPolls', nodes: ['p1', 'p2'] }]);
+    found[0].values.should.containEql({ count: 2, first: 'notification-poll', second: "notification-poll 'Alarms'" });
+    checkFlows([...flows.slice(0, 3), { ...flows[3], d: true }], NO_LIVE).should.eql([]);
+    checkFlows([...flows.slice(0, 3), { ...flows[3], device: 'c3' }, config('c3', 'io', 3)], NO_LIVE).should.eql([]);
+  });
+
+  it('two-polls: on API 1.0 polls of disjoint pins do not meet (a read clears only its pins); on 0.9 they do', () => {
+    const flows = [config('c1', 'io', 2), node('p1', 'notification-poll', 'c1', { pins: ['1', '2'] }), node('p2', 'notification-poll', 'c1', { pins: '3,4' })];
+    checkFlows(flows, { modules: [liveModule('c1', 'io', 2)], devices: [] }).should.eql([]);
+    checkFlows(flows, { modules: [liveModule('c1', 'io', 2, { apiVersion: '0.9' })], devices: [] }).should.have.length(1);
+    const overlapping = [flows[0], flows[1], { ...flows[2], pins: [] }];
+    checkFlows(overlapping, { modules: [liveModule('c1', 'io', 2)], devices: [] }).should.have.length(1);
+  });
+
+  it('output-as-input: an io-output pin that an io-input or io-threshold also sets up', () => {
+    const flows = [
+      config('c1', 'io', 2),
+      node('o', 'io-output', 'c1', { name: 'Pump', pin: 2, pinType: 'num' }),
+      node('i', 'io-input', 'c1', { name: 'Button', pin: '2' }),
+      node('t', 'io-threshold', 'c1', { pin: 2 }),
+      node('o3', 'io-output', 'c1', { pin: 3 }),
+    ];
+    const found = checkFlows(flows, NO_LIVE);
+    briefly(found).should.eql([{ key: 'finding.outputAsInput', nodes: ['o', 'i', 't'] }]);
+    found[0].values.should.eql({ output: "io-output 'Pump'", input: "io-input 'Button'", pin: 2 });
+    checkFlows([flows[0], { ...flows[1], pin: 1 }, flows[2], flows[3]], NO_LIVE).should.eql([]);
+  });
+
+  it('output-as-input: a pin from msg, flow, global or env, or a ${VAR}, is not known: skipped', () => {
+    for (const more of [{ pin: 'pin', pinType: 'msg' }, { pin: 'P', pinType: 'env' }, { pin: 'p', pinType: 'flow' }, { pin: '${PIN}' }]) {
+      checkFlows([config('c1', 'io', 2), node('o', 'io-output', 'c1', more), node('i', 'io-input', 'c1', { pin: 2 })], NO_LIVE).should.eql([], JSON.stringify(more));
+    }
+  });
+
+  it('over-budget: a pin\'s current over its rail\'s bound (limits.ts)', () => {
+    const pins = powerPins([['5_volt', 301], ['12_volt', 500], ['5_volt', 0], ['5_volt', 0], ['5_volt', 0], ['12_volt', '501']]);
+    const found = checkFlows([config('c1', 'io', 2), node('p', 'io-power', 'c1', { pins })], NO_LIVE);
+    briefly(found).should.eql([{ key: 'finding.pinOverRail', nodes: ['p'] }, { key: 'finding.pinOverRail', nodes: ['p'] }]);
+    found.map((f) => f.values).should.eql([
+      { node: 'io-power', pin: 1, current: 301, rail: '5_volt', max: 300 },
+      { node: 'io-power', pin: 6, current: 501, rail: '12_volt', max: 500 },
+    ]);
+  });
+
+  it('over-budget: API 1.0\'s sum against the descriptor\'s budget, only when that is known', () => {
+    // 5V0: 4 × (100×5 + 200) + 2 × 400 = 3600 mW; 12V: (200 + 300) × 12 = 6000 mW.
+    const pins = powerPins([['5_volt', 100], ['5_volt', 100], ['5_volt', 100], ['5_volt', 100], ['12_volt', 200], ['12_volt', 300]]);
+    const flows = [config('c1', 'io', 2), node('p', 'io-power', 'c1', { pins, name: 'Power' })];
+    const live = (p5v0: number, p12v?: number) => ({ modules: [liveModule('c1', 'io', 2, { maxPower: { p5v0, p12v } })], devices: [] });
+    const found = checkFlows(flows, live(3599, 5999));
+    found.map((f) => f.values).should.eql([
+      { node: "io-power 'Power'", rail: '5V0', used: 3600, max: 3599, module: `io slot 2 @ ${HOST}` },
+      { node: "io-power 'Power'", rail: '12V', used: 6000, max: 5999, module: `io slot 2 @ ${HOST}` },
+    ]);
+    checkFlows(flows, live(3600, 6000)).should.eql([]);
+    checkFlows(flows, live(3599)).should.have.length(1);
+    checkFlows(flows, NO_LIVE).should.eql([]);
+    // A current from an env var leaves the sum unknown: not judged.
+    const unknown = [flows[0], { ...flows[1], pins: [...pins.slice(0, 5), { rail: '12_volt', current: '${I6}' }] }];
+    checkFlows(unknown, live(1, 1)).should.eql([]);
+  });
+});
+
+describe('flow check: bmc and confirm', () => {
+  const bmc = config('b', 'bmc', 1);
+  const arm = node('w1', 'bmc-watchdog', 'b', { name: 'Arm', operation: 'timeout', timeout: 10000, confirm: true });
+
+  it('watchdog-unkept: a node arms the watchdog with no keep-alive on the module', () => {
+    const found = checkFlows([bmc, arm], NO_LIVE);
+    briefly(found).should.eql([{ key: 'finding.watchdogUnkept', nodes: ['w1'] }]);
+    found[0].values.should.eql({ node: "bmc-watchdog 'Arm'", timeout: 10000, module: `bmc slot 1 @ ${HOST}` });
+    // Kept by another node's alive, by a built-in keep-alive, or possibly by a msg-chosen operation.
+    for (const keeper of [{ operation: 'alive' }, { operation: 'read', keepAlive: true, confirm: true }, { operation: 'msg' }]) {
+      checkFlows([bmc, arm, node('w2', 'bmc-watchdog', 'b', keeper)], NO_LIVE).should.eql([], JSON.stringify(keeper));
+    }
+    checkFlows([bmc, { ...arm, timeout: 0 }], NO_LIVE).should.eql([]);
+    checkFlows([bmc, { ...arm, timeout: '${T}' }], NO_LIVE).should.eql([]);
+  });
+
+  it('watchdog-unkept: the live watchdog runs and nothing in the flows keeps it', () => {
+    const live = (timeout: number) => ({ modules: [liveModule('b', 'bmc', 1, { bmc: { watchdog: { timeout, timeout_left: 5000 } } })], devices: [] });
+    const found = checkFlows([bmc, node('r', 'bmc-readings', 'b')], live(10000));
+    briefly(found).should.eql([{ key: 'finding.watchdogLive', nodes: ['b'] }]);
+    found[0].values.should.eql({ module: `bmc slot 1 @ ${HOST}`, timeout: 10000 });
+    checkFlows([bmc, node('k', 'bmc-watchdog', 'b', { operation: 'alive' })], live(10000)).should.eql([]);
+    checkFlows([bmc], live(0)).should.eql([]);
+  });
+
+  it('no-confirm: a dangerous operation (lib/dangerous.ts) without the confirm box', () => {
+    const flows = [
+      bmc,
+      config('p', 'power', 4),
+      config('i', 'io', 2),
+      node('s', 'bmc-system', 'b', { operation: 'hard_reset', confirm: false }),
+      node('u', 'bmc-usbhub', 'b', { operation: 'reset' }),
+      node('l', 'power-limits', 'p', { operation: 'module_reset', confirm: 'false' }),
+      node('r', 'io-reset', 'i', { confirm: false }),
+      node('k', 'bmc-watchdog', 'b', { operation: 'alive', keepAlive: true, timeout: 10000, confirm: false }),
+    ];
+    const found = checkFlows(flows, NO_LIVE);
+    found.map((f) => [f.kind, f.nodes[0], f.values.operation]).should.eql([
+      ['no-confirm', 'k', 'keep-alive'],
+      ['no-confirm', 'l', 'module_reset'],
+      ['no-confirm', 'r', 'reset'],
+      ['no-confirm', 's', 'hard_reset'],
+      ['no-confirm', 'u', 'reset'],
+    ]);
+    const confirmed = flows.map((n) => (n.type === 'modular-device' ? n : { ...n, confirm: true }));
+    checkFlows(confirmed, NO_LIVE).should.eql([]);
+    // Safe operations, and a msg-chosen one (the runtime refuses a dangerous one without confirm).
+    checkFlows([bmc, node('s', 'bmc-system', 'b', { operation: 'buzzer' }), node('m', 'bmc-system', 'b', { operation: 'msg' })], NO_LIVE).should.eql([]);
+  });
+});
+
+describe('flow check: what is not judged', () => {
+  const faulty: FlowNode[] = [
+    config('c1', 'io', 2),
+    { id: 'tab1', type: 'tab', disabled: false },
+    { id: 'tab2', type: 'tab', disabled: true },
+    node('p1', 'notification-poll', 'c1'),
+    node('p2', 'notification-poll', 'c1', { z: 'tab1' }),
+  ];
+
+  it('finds the fault while every node is enabled', () => {
+    checkFlows(faulty, NO_LIVE).should.have.length(1);
+  });
+
+  it('ignores disabled nodes', () => {
+    checkFlows(faulty.map((n) => (n.id === 'p2' ? { ...n, d: true } : n)), NO_LIVE).should.eql([]);
+  });
+
+  it('ignores nodes on a disabled tab', () => {
+    checkFlows(faulty.map((n) => (n.id === 'p2' ? { ...n, z: 'tab2' } : n)), NO_LIVE).should.eql([]);
+  });
+
+  it('ignores a disabled config node and the nodes using it', () => {
+    checkFlows(faulty.map((n) => (n.id === 'c1' ? { ...n, d: true } : n)), { modules: [], devices: [device({ io: [7] })] }).should.eql([]);
+  });
+});
