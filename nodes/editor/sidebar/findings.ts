@@ -44,10 +44,11 @@ export class Findings {
   private timer: ReturnType<typeof setTimeout> | undefined;
   readonly box: JQ = $('<div>', { class: 'md-live-findings' });
 
-  constructor(private readonly reveal: (ids: string[]) => void) {
+  /** `edited`: what to redraw once edits settle (the panel: its cards' node links, then these findings). */
+  constructor(private readonly reveal: (ids: string[]) => void, edited: () => void) {
     const later = () => {
       browser().clearTimeout(this.timer);
-      this.timer = browser().setTimeout(() => this.run(), DEBOUNCE_MS);
+      this.timer = browser().setTimeout(edited, DEBOUNCE_MS);
     };
     for (const event of ['nodes:change', 'nodes:add', 'nodes:remove', 'workspace:change', 'flows:change']) RED().events.on(event, later);
   }

@@ -15,7 +15,7 @@ import { usersOf } from './usage';
 export class Panel {
   readonly content: JQ = $('<div>', { class: 'md-live' });
   private readonly status: JQ = $('<div>', { class: 'md-live-status' }).appendTo(this.content);
-  private readonly findings = new Findings(selectNodes);
+  private readonly findings = new Findings(selectNodes, () => this.visible && this.latest && this.draw(this.latest));
   private readonly devices: JQ;
   private readonly countdown = new Countdown(this.content);
   private readonly remark: () => void;
