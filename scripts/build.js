@@ -21,17 +21,24 @@ try {
   process.exit(1);
 }
 
-// Editor code: limits.ts and the PWM helper bundled for the browser as the global
-// `ModularDevice`, served by Node-RED from the package's resources/ folder.
-require('esbuild').buildSync({
-  entryPoints: [path.join(root, 'nodes', 'editor', 'index.ts')],
-  bundle: true,
-  format: 'iife',
-  globalName: 'ModularDevice',
-  target: 'es2018',
-  outfile: path.join(root, 'resources', 'editor.js'),
-  logLevel: 'error',
-});
+// Editor code, bundled for the browser and served by Node-RED from the package's resources/
+// folder: editor.js, limits.ts and the PWM helper as the global `ModularDevice` for the node
+// dialogs; sidebar.js, the device sidebar as `ModularDeviceSidebar`, loaded only by its plugin.
+const BUNDLES = [
+  { entry: ['index.ts'], globalName: 'ModularDevice', file: 'editor.js' },
+  { entry: ['sidebar', 'index.ts'], globalName: 'ModularDeviceSidebar', file: 'sidebar.js' },
+];
+for (const { entry, globalName, file } of BUNDLES) {
+  require('esbuild').buildSync({
+    entryPoints: [path.join(root, 'nodes', 'editor', ...entry)],
+    bundle: true,
+    format: 'iife',
+    globalName,
+    target: 'es2018',
+    outfile: path.join(root, 'resources', file),
+    logLevel: 'error',
+  });
+}
 
 const nodesOut = path.join(out, 'nodes');
 fs.mkdirSync(nodesOut, { recursive: true });

@@ -51,7 +51,9 @@ export function checkLiveWatchdogs(index: FlowIndex, findings: Finding[]): void 
     // Two config nodes of one module are one module: told once.
     if (live.service !== 'bmc' || typeof timeout !== 'number' || timeout <= 0 || told.has(key)) continue;
     told.add(key);
-    const group = index.groups.get(key) ?? index.groupOfConfig.get(live.config);
+    // By the module; by the config id only for a config node whose module is known at run time alone.
+    const byId = index.groupOfConfig.get(live.config);
+    const group = index.groups.get(key) ?? (byId?.key.startsWith('config:') ? byId : undefined);
     if (group && watchdogsOf(index, group).kept) continue;
     const nodes = group ? [...group.configs.map((c) => c.node.id), ...nodesOf(group, 'bmc-watchdog').map((n) => n.id)] : [];
     findings.push({ kind: 'watchdog-unkept', nodes, key: 'finding.watchdogLive', values: { module: live.label, timeout } });

@@ -146,6 +146,10 @@ describe('flow check: bmc and confirm', () => {
     found[0].values.should.eql({ module: `bmc slot 1 @ ${HOST}`, timeout: 10000 });
     checkFlows([bmc, node('k', 'bmc-watchdog', 'b', { operation: 'alive' })], live(10000)).should.eql([]);
     checkFlows([bmc], live(0)).should.eql([]);
+    // A module known at run time alone (a ${VAR} URL) is found by its config node's id.
+    const envBmc = { ...bmc, url: '${BMC_URL}' };
+    briefly(checkFlows([envBmc], live(10000))).should.eql([{ key: 'finding.watchdogLive', nodes: ['b'] }]);
+    checkFlows([envBmc, node('k', 'bmc-watchdog', 'b', { operation: 'alive' })], live(10000)).should.eql([]);
   });
 
   it('no-confirm: a dangerous operation (lib/dangerous.ts) without the confirm box', () => {

@@ -1,0 +1,29 @@
+/**
+ * The device sidebar's editor code, bundled by the build into resources/sidebar.js as the
+ * global `ModularDeviceSidebar`; modular-device-sidebar.html calls `start()` when Node-RED
+ * adds the plugin. It adds the "Device" tab, follows the runtime's snapshots (LIVE_TOPIC)
+ * and holds the watch lease while the tab is seen.
+ */
+import { LIVE_TOPIC, LiveSnapshot } from '../../live/types';
+import { Lease } from './lease';
+import { Panel } from './panel';
+import { browser, RED, t } from './red';
+
+export const TAB_ID = 'modular-device';
+
+export function start(): void {
+  const panel = new Panel();
+  let lease: Lease | undefined;
+  RED().sidebar.addTab({
+    id: TAB_ID,
+    label: t('tab.label'),
+    name: t('tab.name'),
+    iconClass: 'fa fa-microchip',
+    content: panel.content,
+    enableOnEdit: true,
+    // Node-RED calls onchange just before it shows the tab's content: look once it is shown.
+    onchange: () => browser().setTimeout(() => lease?.check(), 0),
+  });
+  lease = new Lease(panel.content, (visible) => panel.setVisible(visible));
+  RED().comms.subscribe(LIVE_TOPIC, (_topic: string, snapshot: LiveSnapshot) => panel.receive(snapshot));
+}
