@@ -21,9 +21,9 @@ function watchdog(bmc: LiveBmc, config: string): JQ | undefined {
   const w = bmc.watchdog;
   if (!w) return undefined;
   const box = section(t('bmc.watchdog'));
-  if (w.timeout === 0) row(t('bmc.timeout'), t('bmc.disabled')).appendTo(box);
+  if (w.timeout === 0) row(t('bmc.timeout'), t('bmc.disabled')).attr('data-field', 'timeout').appendTo(box);
   else {
-    row(t('bmc.timeout'), seconds(w.timeout)).appendTo(box);
+    row(t('bmc.timeout'), seconds(w.timeout)).attr('data-field', 'timeout').appendTo(box);
     row(t('bmc.left'), seconds(w.timeout_left), 'md-live-countdown').attr('data-config', config).appendTo(box);
   }
   if (w.emergency_mode) row(t('bmc.emergency'), t('yes'), 'md-live-over').appendTo(box);
