@@ -13,13 +13,11 @@
  * Screenshots go to test-artifacts/sidebar-live-*.png. Every wait is for a condition, bounded;
  * nothing is timed.
  */
-import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { httpJson, SimControl, startSimulator, Simulator } from '../helpers/sim-control';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
+import { editorPage, nodeRedAndChromium, Running } from './editor-suite';
 import { POWER_PINS, sidebarLiveFlow } from './sidebar-live-flow';
 import * as editor from './editor';
 
@@ -37,6 +35,7 @@ const SIDEBAR_READ = /\/(input\/values(\/current)?|watchdog|temperature|voltage|
 const flow = sidebarLiveFlow();
 const card = (config: string) => `.md-live-module[data-config="${config}"]`;
 const field = (config: string, name: string) => `${card(config)} .md-live-row[data-field="${name}"]`;
+const label = (config: string, name: string) => `${field(config, name)} .md-live-label`;
 const budget = (rail: string) => `${card(flow.io)} .md-live-budget[data-rail="${rail}"]`;
 const countdown = `${card(flow.bmc)} .md-live-countdown .md-live-value`;
 
@@ -55,6 +54,11 @@ async function waitForText(page: Page, selector: string, expected: string): Prom
   });
 }
 
+/** Waits for each [selector, text] in turn. */
+async function seeTexts(page: Page, texts: Array<[string, string]>): Promise<void> {
+  for (const [selector, text] of texts) await waitForText(page, selector, text);
+}
+
 /** Asks `done` again every few hundred ms until it holds; fails after SEEN's bound, saying what it waited for. */
 async function until(done: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + SEEN.timeout;
@@ -64,17 +68,18 @@ async function until(done: () => Promise<boolean>, what: string): Promise<void> 
   }
 }
 
-async function editorIn(browser: Browser, url: string, locale: string): Promise<Page> {
-  const page = await (await browser.newContext({ locale, viewport: { width: 1600, height: 1400 } })).newPage();
-  await editor.openEditor(page, url);
-  // The snapshots as this editor receives them, beside the panel's own subscription.
-  await page.evaluate(() => {
-    window.__snapshots = [];
-    RED.comms.subscribe('modular-device/live', (_topic: string, s: unknown) => window.__snapshots.push(s));
+/** The editor in `locale` (editor-suite.ts) with the Device tab open, and the snapshots it receives kept beside the panel's. */
+function sidebarIn(running: Running, locale: string): { page: Page } {
+  const open = editorPage(running, locale, { width: 1600, height: 1400 });
+  before(async function () {
+    await open.page.evaluate(() => {
+      window.__snapshots = [];
+      RED.comms.subscribe('modular-device/live', (_topic: string, s: unknown) => window.__snapshots.push(s));
+    });
+    await showTab(open.page, 'modular-device');
+    await open.page.locator(card(flow.io)).waitFor({ state: 'visible', ...SEEN });
   });
-  await showTab(page, 'modular-device');
-  await page.locator(card(flow.io)).waitFor({ state: 'visible', ...SEEN });
-  return page;
+  return open;
 }
 
 async function shot(page: Page, config: string, name: string): Promise<void> {
@@ -95,10 +100,9 @@ function expectedUse(): { '5v0': number; '12v': number } {
 
 describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.0, headless Chromium)', function () {
   this.timeout(240000);
+  const running = nodeRedAndChromium();
   let sim09: Simulator;
   let sim10: Simulator;
-  let red: NodeRedServer;
-  let browser: Browser;
   let limits: { '5v0': number; '12v': number };
 
   before(async function () {
@@ -106,45 +110,35 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
     sim10 = await startSimulator({ host: '127.0.0.1', port: 0, api: '1.0' });
     const descriptor = await httpJson('GET', `${sim10.url}/api/io/1.0/${flow.ioSlot}/descriptor`);
     limits = { '5v0': descriptor.body.max_power_5v0, '12v': descriptor.body.max_power_12v };
-    red = await startNodeRed();
-    const deployed = await httpJson('POST', `${red.url}flows`, flow.nodes(sim09.url, sim10.url), { 'Node-RED-Deployment-Type': 'full' });
+    const deployed = await httpJson('POST', `${running.red.url}flows`, flow.nodes(sim09.url, sim10.url), { 'Node-RED-Deployment-Type': 'full' });
     if (deployed.status !== 200 && deployed.status !== 204) throw new Error(`deploy: ${deployed.status} ${deployed.text}`);
-    browser = await launchChromium();
-    fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
   });
 
   after(async function () {
-    await browser?.close();
-    await red?.stop();
     await sim09?.close();
     await sim10?.close();
   });
 
   describe('in en-US', function () {
-    let page: Page;
-    before(async function () {
-      page = await editorIn(browser, red.url, 'en-US');
-    });
-    after(() => page?.context().close());
+    const open = sidebarIn(running, 'en-US');
 
     it('names the bmc\'s and the power module\'s fields as a user reads them, values with their units', async function () {
-      await waitForText(page, `${field(flow.bmc, 'ntc_0')} .md-live-label`, 'SoC (ntc_0)');
-      await waitForText(page, `${field(flow.bmc, 'ntc_1')} .md-live-label`, 'Ambient (ntc_1)');
-      await waitForText(page, `${field(flow.bmc, 'voltage_1v8')} .md-live-label`, '1.8 V rail');
-      await waitForText(page, `${field(flow.bmc, 'port_slot_2')} .md-live-label`, 'USB port of slot 2');
-      await waitForText(page, `${field(flow.bmc, 'port_slot_2')} .md-live-value`, 'enabled');
-      await waitForText(page, `${field(flow.power, 'ovp_cnt_3v3')} .md-live-label`, 'Over voltage, 3.3 V rail');
-      (await page.locator(`${field(flow.bmc, 'ntc_0')} .md-live-value`).textContent())!.should.match(/^-?\d+(\.\d)? °C$/);
-      (await page.locator(`${field(flow.bmc, 'voltage_1v8')} .md-live-value`).textContent())!.should.match(/^\d+ mV$/);
-      await shot(page, flow.power, 'names-en-US');
+      await seeTexts(open.page, [
+        [label(flow.bmc, 'ntc_0'), 'SoC (ntc_0)'], [label(flow.bmc, 'ntc_1'), 'Ambient (ntc_1)'], [label(flow.bmc, 'voltage_1v8'), '1.8 V rail'],
+        [label(flow.bmc, 'port_slot_2'), 'USB port of slot 2'], [`${field(flow.bmc, 'port_slot_2')} .md-live-value`, 'enabled'],
+        [label(flow.power, 'ovp_cnt_3v3'), 'Over voltage, 3.3 V rail'],
+      ]);
+      (await open.page.locator(`${field(flow.bmc, 'ntc_0')} .md-live-value`).textContent())!.should.match(/^-?\d+(\.\d)? °C$/);
+      (await open.page.locator(`${field(flow.bmc, 'voltage_1v8')} .md-live-value`).textContent())!.should.match(/^\d+ mV$/);
+      await shot(open.page, flow.power, 'names-en-US');
     });
 
     it('counts the watchdog\'s timeout_left down between snapshots and re-syncs it from the device', async function () {
       const arm = (timeout: number) => httpJson('POST', `${sim09.url}/api/bmc/0.9/0/watchdog`, { timeout });
       (await arm(300000)).status.should.equal(200);
-      await waitForText(page, `${field(flow.bmc, 'timeout')} .md-live-value`, '300.0 s');
+      await waitForText(open.page, `${field(flow.bmc, 'timeout')} .md-live-value`, '300.0 s');
       // Below what the latest snapshot said, and that snapshot still the latest: counted here.
-      await page.waitForFunction(
+      await open.page.waitForFunction(
         ({ s, bmc }) => {
           const last = window.__snapshots[window.__snapshots.length - 1];
           const read = last?.modules.find((m: any) => m.config === bmc)?.bmc?.watchdog;
@@ -154,35 +148,35 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
         { s: countdown, bmc: flow.bmc },
         SEEN,
       );
-      await shot(page, flow.bmc, 'watchdog-en-US');
+      await shot(open.page, flow.bmc, 'watchdog-en-US');
       // Armed again with a longer timeout: the countdown cannot rise by itself, only from a new reading.
       (await arm(600000)).status.should.equal(200);
-      await page.waitForFunction((s) => parseFloat(document.querySelector(s)?.textContent ?? '') > 300, countdown, SEEN);
-      await waitForText(page, `${field(flow.bmc, 'timeout')} .md-live-value`, '600.0 s');
+      await open.page.waitForFunction((s) => parseFloat(document.querySelector(s)?.textContent ?? '') > 300, countdown, SEEN);
+      await waitForText(open.page, `${field(flow.bmc, 'timeout')} .md-live-value`, '600.0 s');
       (await arm(0)).status.should.equal(200);
-      await waitForText(page, `${field(flow.bmc, 'timeout')} .md-live-value`, 'disabled');
-      (await page.locator(`${card(flow.bmc)} .md-live-countdown`).count()).should.equal(0);
+      await waitForText(open.page, `${field(flow.bmc, 'timeout')} .md-live-value`, 'disabled');
+      (await open.page.locator(`${card(flow.bmc)} .md-live-countdown`).count()).should.equal(0);
     });
 
     it('shows the io power budget on API 1.0: the mW the applied configuration draws per rail against the descriptor\'s limit', async function () {
-      const api = page.locator(`${card(flow.io)} .md-live-row`).filter({ has: page.locator('.md-live-label', { hasText: /^API$/ }) });
+      const api = open.page.locator(`${card(flow.io)} .md-live-row`).filter({ has: open.page.locator('.md-live-label', { hasText: /^API$/ }) });
       await api.waitFor({ state: 'visible', ...SEEN });
       (await api.locator('.md-live-value').textContent())!.should.equal('1.0');
       const use = expectedUse();
       for (const rail of ['5v0', '12v'] as const) {
-        await waitForText(page, `${budget(rail)} .md-live-value`, `${use[rail]} of ${limits[rail]} mW`);
-        const bar = page.locator(`${budget(rail)} .md-live-bar`);
+        await waitForText(open.page, `${budget(rail)} .md-live-value`, `${use[rail]} of ${limits[rail]} mW`);
+        const bar = open.page.locator(`${budget(rail)} .md-live-bar`);
         (await bar.getAttribute('aria-valuenow'))!.should.equal(String(use[rail]));
         (await bar.getAttribute('aria-valuemax'))!.should.equal(String(limits[rail]));
         (await bar.locator('.md-live-bar-fill').getAttribute('style'))!.should.containEql(`width: ${Math.round((use[rail] / limits[rail]) * 100)}%`);
       }
-      (await page.locator(`${budget('5v0')} .md-live-label`).textContent())!.should.equal('5 V rail');
-      (await page.locator(`${card(flow.io)} .md-live-over`).count()).should.equal(0, 'within the budget');
+      (await open.page.locator(`${budget('5v0')} .md-live-label`).textContent())!.should.equal('5 V rail');
+      (await open.page.locator(`${card(flow.io)} .md-live-over`).count()).should.equal(0, 'within the budget');
       // The device took that configuration (API 1.0 would have denied one over its budget).
       const sent = (await new SimControl(sim10).wireLog()).filter((e) => e.method === 'POST' && e.path.endsWith('/power-management'));
       sent.length.should.be.above(0);
       sent.every((e) => e.status === 200).should.be.true();
-      await shot(page, flow.io, 'budget-en-US');
+      await shot(open.page, flow.io, 'budget-en-US');
     });
 
     it('stops reading the device once the tab is hidden: after the lease\'s DELETE, no sidebar read beyond one already on the wire', async function () {
@@ -192,8 +186,8 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
       // Reading while shown.
       const before = await currentReads();
       await until(async () => (await currentReads()) > before, 'a read of input/values/current while the tab is shown');
-      const deleted = page.waitForResponse((r) => r.url().includes('modular-device/live/watch') && r.request().method() === 'DELETE', SEEN);
-      await showTab(page, 'info');
+      const deleted = open.page.waitForResponse((r) => r.url().includes('modular-device/live/watch') && r.request().method() === 'DELETE', SEEN);
+      await showTab(open.page, 'info');
       (await deleted).ok().should.be.true();
       const mark09 = (await ctl09.wireLog()).reduce((m, e) => Math.max(m, e.seq), 0);
       const mark10 = (await ctl10.wireLog()).reduce((m, e) => Math.max(m, e.seq), 0);
@@ -205,20 +199,17 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
   });
 
   describe('in de-DE', function () {
-    let page: Page;
-    before(async function () {
-      page = await editorIn(browser, red.url, 'de-DE');
-    });
-    after(() => page?.context().close());
+    const open = sidebarIn(running, 'de-DE');
 
     it('names the fields and the budget in German', async function () {
-      await waitForText(page, `${field(flow.bmc, 'ntc_1')} .md-live-label`, 'Umgebung (ntc_1)');
-      await waitForText(page, `${field(flow.bmc, 'port_slot_3')} .md-live-label`, 'USB-Port von Steckplatz 3');
-      await waitForText(page, `${field(flow.bmc, 'port_slot_3')} .md-live-value`, 'aktiviert');
+      await seeTexts(open.page, [
+        [label(flow.bmc, 'ntc_1'), 'Umgebung (ntc_1)'], [label(flow.bmc, 'port_slot_3'), 'USB-Port von Steckplatz 3'],
+        [`${field(flow.bmc, 'port_slot_3')} .md-live-value`, 'aktiviert'],
+      ]);
       const use = expectedUse();
-      await waitForText(page, `${budget('12v')} .md-live-value`, `${use['12v']} von ${limits['12v']} mW`);
-      (await page.locator(`${budget('12v')} .md-live-label`).textContent())!.should.equal('12-V-Schiene');
-      await shot(page, flow.io, 'budget-de-DE');
+      await waitForText(open.page, `${budget('12v')} .md-live-value`, `${use['12v']} von ${limits['12v']} mW`);
+      (await open.page.locator(`${budget('12v')} .md-live-label`).textContent())!.should.equal('12-V-Schiene');
+      await shot(open.page, flow.io, 'budget-de-DE');
     });
   });
 });
