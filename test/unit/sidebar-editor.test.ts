@@ -7,6 +7,7 @@ import fs from 'fs';
 import path from 'path';
 import should from 'should';
 import { pinsOf, usersOf, UsingNode } from '../../nodes/editor/sidebar/usage';
+import { NAMED_FIELDS } from '../../nodes/editor/sidebar/field-names';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -67,6 +68,8 @@ describe('device sidebar: catalogue (locales/<lang>/modular-device-sidebar.json)
       ...['connecting', 'connected', 'unreachable', 'down', 'refused', 'incompatible', 'invalid'].map((s) => `state.${s}`),
       'rail.5_volt', 'rail.12_volt', 'io.rail.5v0', 'io.rail.12v', 'power.rail.3v3', 'power.rail.5v0', 'power.rail.12v',
       'pin.mode.voltage', 'pin.mode.digital', 'pin.mode.frequency',
+      ...NAMED_FIELDS.map((f) => `field.${f}`), 'field.port_slot', 'field.ovp', 'field.uvp', 'field.ocp',
+      'usb.enabled', 'usb.disabled', 'usb.notAvailable',
     ];
     should([...said, ...built].filter((k) => !en.has(k))).eql([]);
   });

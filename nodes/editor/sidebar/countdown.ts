@@ -13,11 +13,15 @@ const REDRAW_MS = 250;
 export class Countdown {
   private readonly left = new Map<string, { ms: number; at: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The snapshot counted from: a redraw of the same one (an edit, the tab shown again) keeps counting, not restarting from its reading. */
+  private synced: LiveSnapshot | undefined;
 
   constructor(private readonly panel: unknown) {}
 
-  /** A new snapshot: timeout_left as read, counted from now. */
+  /** A new snapshot: timeout_left as read, counted from now; the same one again: redrawn as counted. */
   sync(snapshot: LiveSnapshot): void {
+    if (snapshot === this.synced) return this.draw();
+    this.synced = snapshot;
     this.left.clear();
     const now = Date.now();
     for (const m of snapshot.modules) {

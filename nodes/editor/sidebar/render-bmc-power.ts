@@ -5,13 +5,15 @@
  */
 import type { LiveBmc, LiveModule, LivePower } from '../../live/types';
 import { row, section } from './dom';
+import { fieldLabel, hubWord } from './field-names';
 import { entries, seconds } from './format';
 import { $, JQ, t } from './red';
 
-function readings(title: string, record: Record<string, number | string> | undefined, unit = ''): JQ | undefined {
+/** A record's readings, each named as a user reads it (field-names.ts); data-field keeps the wire name. */
+function readings(title: string, record: Record<string, number | string> | undefined, unit = '', word = (v: string) => v): JQ | undefined {
   if (!record || !Object.keys(record).length) return undefined;
   const box = section(title);
-  for (const [name, value] of entries(record, unit)) row(name, value).appendTo(box);
+  for (const [name, value] of entries(record, unit)) row(fieldLabel(name), typeof record[name] === 'string' ? word(value) : value).attr('data-field', name).appendTo(box);
   return box;
 }
 
@@ -19,9 +21,9 @@ function watchdog(bmc: LiveBmc, config: string): JQ | undefined {
   const w = bmc.watchdog;
   if (!w) return undefined;
   const box = section(t('bmc.watchdog'));
-  if (w.timeout === 0) row(t('bmc.timeout'), t('bmc.disabled')).appendTo(box);
+  if (w.timeout === 0) row(t('bmc.timeout'), t('bmc.disabled')).attr('data-field', 'timeout').appendTo(box);
   else {
-    row(t('bmc.timeout'), seconds(w.timeout)).appendTo(box);
+    row(t('bmc.timeout'), seconds(w.timeout)).attr('data-field', 'timeout').appendTo(box);
     row(t('bmc.left'), seconds(w.timeout_left), 'md-live-countdown').attr('data-config', config).appendTo(box);
   }
   if (w.emergency_mode) row(t('bmc.emergency'), t('yes'), 'md-live-over').appendTo(box);
@@ -32,7 +34,7 @@ export function bmcBody(m: LiveModule): JQ {
   const body = $('<div>', { class: 'md-live-body' });
   const bmc = m.bmc;
   if (!bmc) return body;
-  body.append(watchdog(bmc, m.config), readings(t('temperatures'), bmc.temperature, '°C'), readings(t('bmc.voltages'), bmc.voltage, 'mV'), readings(t('bmc.usbhub'), bmc.usbhub));
+  body.append(watchdog(bmc, m.config), readings(t('temperatures'), bmc.temperature, '°C'), readings(t('bmc.voltages'), bmc.voltage, 'mV'), readings(t('bmc.usbhub'), bmc.usbhub, '', hubWord));
   return body;
 }
 
