@@ -55,6 +55,12 @@ export class Lease {
       if (this.visible) this.renewal = browser().setTimeout(() => this.renew(), this.renewMs);
     };
     this.send('POST').then((answer: { leaseMs?: unknown } | undefined) => {
+      // Hidden while this renewal was on its way: the DELETE sent then may have been handled
+      // before it, leaving a fresh lease behind. Now that the POST is handled, end it again.
+      if (!this.visible) {
+        this.send('DELETE').catch(() => undefined);
+        return;
+      }
       const lease = Number(answer?.leaseMs);
       if (Number.isFinite(lease) && lease > 0) this.renewMs = lease / 3;
       next();
