@@ -53,11 +53,11 @@ const VERSIONS: Version[] = [
 
 async function openSidebarTab(page: Page, tab: Version['tab']): Promise<string> {
   const button = page.locator(tab.button).first();
-  await button.waitFor({ state: 'attached', timeout: 10000 });
+  await button.waitFor({ state: 'attached', ...SEEN });
   // A narrow sidebar lists some tabs in its menu only: then open the tab as the menu does.
   if (await button.isVisible()) await button.click();
   else await page.evaluate(() => RED.sidebar.show('modular-device'));
-  await page.locator('.md-live').waitFor({ state: 'visible', timeout: 10000 });
+  await page.locator('.md-live').waitFor({ state: 'visible', ...SEEN });
   const shows = page.locator(tab.text).first();
   return (tab.attribute ? await shows.getAttribute(tab.attribute) : await shows.textContent()) ?? '';
 }
@@ -128,12 +128,12 @@ describe('device sidebar on Node-RED 3.1, 4.1 and 5.0 (npm-packed package, simul
         (await finding.count()).should.equal(0, 'no finding on the deployed flow');
         const second = `${flow.poll}-second`;
         await editor.importNodes(page, [flow.secondPoll(second)]);
-        await finding.first().waitFor({ state: 'visible', timeout: 10000 });
+        await finding.first().waitFor({ state: 'visible', ...SEEN });
         (await finding.first().locator('.md-live-finding-text').textContent())!.should.not.match(/finding\./, 'said from the catalogue');
         (await finding.first().locator(`.md-live-node-link[data-node="${second}"]`).count()).should.equal(1);
         if (tab.sharedWith) {
           await page.locator(tab.sharedWith).click();
-          await page.locator('#red-ui-sidebar .red-ui-debug-content').first().waitFor({ state: 'hidden', timeout: 10000 });
+          await page.locator('#red-ui-sidebar .red-ui-debug-content').first().waitFor({ state: 'hidden', ...SEEN });
         }
         await page.evaluate(() => (globalThis as any).document.querySelector('.md-live').scrollTo(0, 0));
         await page.locator('#red-ui-sidebar').screenshot({ path: path.join(editor.ARTIFACTS, `sidebar-${series}.png`) });
