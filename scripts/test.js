@@ -7,6 +7,7 @@
 //   api-1.0      the runtime suite, the fault and the load suites again against a simulator
 //                speaking the released API 1.0 (MD_API=1.0)
 //   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
+//                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
 //   runtime-5.0  the runtime suite on Node-RED 5.0, under Node 22 (its minimum)
 //   validate     the Flow Library scorecard (npm run validate)
@@ -67,7 +68,13 @@ const STEPS = {
   build: () => run(process.execPath, ['scripts/build.js']),
   mocha: () => run(process.execPath, [mocha, ...STRICT]),
   'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
-  browser: () => run(process.execPath, [mocha, '--no-config', '--timeout', '180000', '--reporter', 'spec', ...STRICT, 'dist/test/browser/**/*.test.js']),
+  browser: () => {
+    // sidebar-versions.test.js starts the editor on these too: installed here, once, not inside a test's time.
+    const older = runtimes.nodeRed('3.1');
+    const newer = runtimes.nodeRed('5.0');
+    console.log(`also Node-RED ${older.version}, and ${newer.version} on Node ${runtimes.node22().version}`);
+    return run(process.execPath, [mocha, '--no-config', '--timeout', '180000', '--reporter', 'spec', ...STRICT, 'dist/test/browser/**/*.test.js']);
+  },
   'runtime-3.1': () => {
     const red = runtimes.nodeRed('3.1');
     console.log(`Node-RED ${red.version} on Node ${process.version}`);

@@ -1,8 +1,9 @@
 /**
  * A real Node-RED for the browser tests, as a user gets it: this package packed with
  * `npm pack` (so a file missing from package.json "files" fails here) and installed with
- * npm into a fresh userDir, then Node-RED 4.1 (the devDependency) started on a free
- * loopback port as a child process, stopped by its PID at the end.
+ * npm into a fresh userDir, then Node-RED started on a free loopback port as a child
+ * process, stopped by its PID at the end: 4.1 (the devDependency) unless a `Runtime` names
+ * another installed Node-RED (scripts/runtimes.js) and the node binary it needs.
  */
 import fs from 'fs';
 import net from 'net';
@@ -71,8 +72,16 @@ function settingsJs(port: number): string {
 `;
 }
 
+/** Which Node-RED to start: its package folder and the node that runs it (default: the devDependency on this node). */
+export interface Runtime {
+  /** The node-red package folder (holds red.js). */
+  dir?: string;
+  /** The node executable (Node-RED 5 needs Node 22). */
+  node?: string;
+}
+
 /** `links`: modules of this repository's node_modules (devDependencies) Node-RED loads too, e.g. a dashboard a demo needs. */
-export async function startNodeRed(links: string[] = []): Promise<NodeRedServer> {
+export async function startNodeRed(links: string[] = [], runtime: Runtime = {}): Promise<NodeRedServer> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));
   const userDir = path.join(work, 'userDir');
   fs.mkdirSync(userDir);
@@ -90,7 +99,8 @@ export async function startNodeRed(links: string[] = []): Promise<NodeRedServer>
 
   let log = '';
   // node red.js directly: the PID is Node-RED's own, so stopping it stops Node-RED.
-  const child: ChildProcess = spawn(process.execPath, [require.resolve('node-red/red.js', { paths: [root] }), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
+  const red = runtime.dir ? path.join(runtime.dir, 'red.js') : require.resolve('node-red/red.js', { paths: [root] });
+  const child: ChildProcess = spawn(runtime.node ?? process.execPath, [red, '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
     cwd: userDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
