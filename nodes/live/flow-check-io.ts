@@ -5,7 +5,7 @@
 import { currentLimitFor, FACTS } from '../lib/limits';
 import { budgetUse } from '../lib/power-budget';
 import type { Finding } from './types';
-import { FlowNode, intOf, nodeName, typedInInt, wordOf } from './flow-nodes';
+import { FlowNode, intOf, nodeName, pollPins, typedInInt, wordOf } from './flow-nodes';
 import { FlowIndex, liveOf, ModuleGroup, nodesOf } from './flow-index';
 
 export function checkIoModule(index: FlowIndex, group: ModuleGroup, findings: Finding[]): void {
@@ -31,9 +31,7 @@ function checkPolls(index: FlowIndex, group: ModuleGroup, findings: Finding[]): 
 function disjointPins(index: FlowIndex, polls: FlowNode[]): boolean {
   const seen = new Set<number>();
   for (const poll of polls) {
-    const listed = Array.isArray(poll.pins) ? poll.pins : typeof poll.pins === 'string' ? poll.pins.split(',').filter((p) => p.trim()) : [];
-    const pins = listed.length ? listed.map(intOf) : Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
-    for (const pin of pins) {
+    for (const pin of pollPins(poll)) {
       index.work.steps++;
       if (pin === undefined || seen.has(pin)) return false;
       seen.add(pin);

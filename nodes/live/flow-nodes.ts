@@ -5,7 +5,7 @@
  * global or env) reads as undefined: the check skips it, it never guesses.
  * Pure: no Node-RED, no DOM (bundled into the editor).
  */
-import { isEnvReference, parseInteger, SERVICES } from '../lib/limits';
+import { FACTS, isEnvReference, parseInteger, SERVICES } from '../lib/limits';
 import type { ServiceName } from './types';
 
 /**
@@ -66,6 +66,19 @@ export function typedInInt(node: FlowNode, prop: string): number | undefined {
   const type = node[`${prop}Type`];
   if (typeof type === 'string' && type !== 'num' && type !== '') return undefined;
   return intOf(node[prop]);
+}
+
+/** Every pin of an io module, 1 to 6. */
+export const ALL_PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+
+/**
+ * The pins a notification-poll watches: those it lists (saved as an array, or as text
+ * separated by commas), undefined where an entry is not an integer; every pin when it lists
+ * none. The flow check and the sidebar's linking both read the setting through this.
+ */
+export function pollPins(node: FlowNode): Array<number | undefined> {
+  const listed = Array.isArray(node.pins) ? node.pins : typeof node.pins === 'string' ? node.pins.split(',').filter((p) => p.trim()) : [];
+  return listed.length ? listed.map(intOf) : [...ALL_PINS];
 }
 
 /** The service a node type talks to (io-*, notification-poll → io; bmc-*; power-*); undefined for any. */

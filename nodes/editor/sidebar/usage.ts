@@ -3,13 +3,11 @@
  * selects when a module or a pin is clicked, and what it highlights when a node is
  * selected in the workspace. Pure (a list of nodes in, ids out), so the unit tests read it.
  */
-import { LIMITS } from '../../lib/limits';
+import { ALL_PINS, FlowNode, pollPins } from '../../live/flow-nodes';
 import { pinNumber } from '../pin-picker';
 
-export interface UsingNode {
-  id: string;
-  type: string;
-  z?: string;
+/** A node of the edited flows, as the flow check reads it too (live/flow-nodes.ts). */
+export interface UsingNode extends FlowNode {
   name?: string;
   device?: unknown;
   pin?: unknown;
@@ -18,8 +16,6 @@ export interface UsingNode {
   pins?: unknown;
   d?: boolean;
 }
-
-const ALL_PINS = Array.from({ length: LIMITS.pin.max - LIMITS.pin.min + 1 }, (_, i) => LIMITS.pin.min + i);
 
 /** The pins a node works on; none for nodes of the module as a whole (io-reset, bmc, power). */
 export function pinsOf(node: UsingNode): number[] {
@@ -32,14 +28,13 @@ export function pinsOf(node: UsingNode): number[] {
     }
     case 'io-read': {
       const pin = pinNumber(node.pin);
-      return pin === undefined ? ALL_PINS : [pin];
+      return pin === undefined ? [...ALL_PINS] : [pin];
     }
     case 'io-power':
-      return ALL_PINS;
+      return [...ALL_PINS];
     case 'notification-poll': {
-      const list = Array.isArray(node.pins) ? node.pins : typeof node.pins === 'string' ? node.pins.split(',') : [];
-      const pins = list.map(pinNumber).filter((p): p is number => p !== undefined);
-      return pins.length ? pins : ALL_PINS;
+      const pins = pollPins(node).map(pinNumber).filter((p): p is number => p !== undefined);
+      return pins.length ? pins : [...ALL_PINS];
     }
     default:
       return [];
