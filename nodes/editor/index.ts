@@ -12,6 +12,15 @@ import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 import { current } from './current';
 import { typedField, typedIn } from './typed-field';
+import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/dangerous';
+
+/**
+ * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
+ * (lib/dangerous.ts), plus "from msg.operation", since a msg may name any of them.
+ */
+function dangerous(type: GuardedType): string[] {
+  return [...DANGEROUS_OPERATIONS[type], FROM_MSG];
+}
 
 type Editor = { RED?: { _(key: string, values?: Record<string, string>): string } };
 
@@ -57,4 +66,4 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
