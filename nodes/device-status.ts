@@ -4,11 +4,11 @@
  * kind, payload {kind, module, cause, time, detail}. It only listens: it sends no device
  * request and has no input, so it is no action node.
  */
-import { HealthEvent, subscribe } from './lib/health';
-import { t, useRuntimeLanguage } from './lib/i18n';
-import { HEALTH_KINDS } from './lib/limits';
-import { textSetting } from './lib/settings';
-import type { Node, NodeAPI, NodeDef, NodeStatus } from './lib/red';
+import { HealthEvent, subscribe } from './lib/module/health';
+import { t, useRuntimeLanguage } from './lib/base/i18n';
+import { HEALTH_KINDS } from './lib/pure/limits';
+import { textSetting } from './lib/node/setting-values';
+import type { Node, NodeAPI, NodeDef, NodeStatus } from './lib/base/node-red';
 
 type Kind = (typeof HEALTH_KINDS)[number];
 

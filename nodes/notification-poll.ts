@@ -7,16 +7,16 @@
  * While the device is away the node backs off, tells a Catch node once per outage, and
  * resumes by itself.
  */
-import { registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/node/action-node';
 import { rememberAlerts } from './live/alerts';
-import { DeviceClient, DeviceResult } from './lib/client';
-import { Operation, Outcome } from './lib/device-operation';
-import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
-import { nodeText, t } from './lib/i18n';
-import { HealthModule, publish } from './lib/health';
-import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/limits';
-import { boolSetting, intSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { DeviceClient, DeviceResult } from './lib/device/client';
+import { Operation, Outcome } from './lib/node/operation';
+import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
+import { nodeText, t } from './lib/base/i18n';
+import { HealthModule, publish } from './lib/module/health';
+import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/pure/limits';
+import { boolSetting, intSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface Settings {
   interval: number;

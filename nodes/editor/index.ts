@@ -4,15 +4,15 @@
  * checks exactly what the runtime checks, with the same messages: a check answers with a
  * phrase, and `ModularDevice.text` says it (validators built by `validator` do so already).
  */
-import * as limits from '../lib/limits';
-import { PhraseValue, render } from '../lib/phrase';
-import { describePwm, planPwm } from '../lib/pwm';
+import * as limits from '../lib/pure/limits';
+import { PhraseValue, render } from '../lib/pure/phrase';
+import { describePwm, planPwm } from '../lib/pure/pwm';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 import { current } from './current';
 import { typedField, typedIn } from './typed-field';
-import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/dangerous';
+import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangerous';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list

@@ -4,7 +4,7 @@
  * imported or pasted with a module of another service is marked invalid in the editor, with
  * the runtime's own sentence, instead of failing only after deploy.
  */
-import * as limits from '../lib/limits';
+import * as limits from '../lib/pure/limits';
 
 type ConfigNode = { service?: unknown; valid?: boolean };
 type Editor = {

@@ -9,7 +9,7 @@
  * little as this file uses. The pure part (which node uses which pin, same module or not)
  * is exported on its own for the unit tests.
  */
-import { FACTS, LIMITS } from '../lib/limits';
+import { FACTS, LIMITS } from '../lib/pure/limits';
 
 /** The io node types that own a pin field, and so appear in the picker. */
 export const PIN_NODE_TYPES = ['io-output', 'io-threshold', 'io-input', 'io-read'] as const;

@@ -9,9 +9,9 @@
  * Stopped, it holds no timer and sends nothing; a read already on the wire ends by itself
  * (bounded by the module's timeout) and its answer is dropped.
  */
-import { printable } from '../lib/answer';
-import { LIVE_BOUNDS } from '../lib/limits';
-import type { Later } from '../lib/status-dot';
+import { printable } from '../lib/device/answer';
+import { LIVE_BOUNDS } from '../lib/pure/limits';
+import type { Later } from '../lib/base/clock';
 import { READS, Reading } from './module-reads';
 import type { Deployed } from './modules';
 import type { TokenBucket } from './token-bucket';

@@ -7,9 +7,9 @@
  * under short field names pass, at most a few dozen per record. `notification` is never
  * read here: reading clears the flags (live/alerts.ts shows what the flows' polls saw).
  */
-import { printable } from '../lib/answer';
-import { LIMITS } from '../lib/limits';
-import type { LiveModule, LivePin, ServiceName } from './types';
+import { printable } from '../lib/device/answer';
+import { LIMITS } from '../lib/pure/limits';
+import type { LiveModule, LivePin, ServiceName } from '../lib/pure/snapshot';
 
 /** What one turn of reads learnt of a module. */
 export type Reading = Pick<LiveModule, 'readAt' | 'readError' | 'io' | 'bmc' | 'power'>;

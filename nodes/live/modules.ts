@@ -8,15 +8,15 @@
  * Never a credential: a device is named by host[:port][/prefix] (no user info), a config
  * node's credentials are not looked at, and every text is printable and short.
  */
-import { printable } from '../lib/answer';
-import type { Connection } from '../lib/connection';
-import type { DeviceNode } from '../lib/device-settings';
-import { LIMITS, SERVICES } from '../lib/limits';
-import type { NodeDef } from '../lib/red';
+import { printable } from '../lib/device/answer';
+import type { Connection } from '../lib/module/connection';
+import type { DeviceNode } from '../lib/module/device-settings';
+import { LIMITS, SERVICES } from '../lib/pure/limits';
+import type { NodeDef } from '../lib/base/node-red';
 import { alertsOf } from './alerts';
 import type { Reading } from './module-reads';
 import type { PluginAPI } from './plugin-api';
-import type { LiveDevice, LiveIo, LiveModule, ServiceName } from './types';
+import type { LiveDevice, LiveIo, LiveModule, ServiceName } from '../lib/pure/snapshot';
 
 /** A deployed config node of a usable service and slot. */
 export interface Deployed {

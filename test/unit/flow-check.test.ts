@@ -4,9 +4,9 @@
  * values only known at run time are never judged.
  */
 import should from 'should';
-import { checkFlows, FlowNode } from '../../nodes/live/flow-check';
-import { deviceLocation } from '../../nodes/live/flow-nodes';
-import { DeviceClient } from '../../nodes/lib/client';
+import { checkFlows, FlowNode } from '../../nodes/lib/pure/flow-check';
+import { deviceLocation } from '../../nodes/lib/pure/flow-nodes';
+import { DeviceClient } from '../../nodes/lib/device/client';
 import { briefly, config, device, HOST, liveModule, node, NO_LIVE, powerPins } from '../helpers/flows';
 
 const DEVICE = device({ io: [2, 3], bmc: [1], power: [4] });

@@ -10,7 +10,7 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { FACTS, LIMITS, Limit, LimitName } from '../../nodes/lib/limits';
+import { FACTS, LIMITS, Limit, LimitName } from '../../nodes/lib/pure/limits';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const LANGUAGES = ['en-US', 'de'];

@@ -4,10 +4,10 @@
  * adds the plugin. It adds the "Device" tab, follows the runtime's snapshots (LIVE_TOPIC)
  * and holds the watch lease while the tab is seen.
  */
-import { LIVE_TOPIC, LiveSnapshot } from '../../live/types';
+import { LIVE_TOPIC, LiveSnapshot } from '../../lib/pure/snapshot';
 import { Lease } from './lease';
 import { Panel } from './panel';
-import { browser, RED, t } from './red';
+import { browser, RED, t } from './editor-api';
 
 export const TAB_ID = 'modular-device';
 

@@ -6,8 +6,8 @@
  * checked on the tab's onchange, whenever the browser reports the content's visibility
  * changed, and every few seconds (Node-RED tells a tab when it is shown, not when hidden).
  */
-import { WATCH_ROUTE } from '../../live/types';
-import { $, ajax, ajaxHeaders, browser } from './red';
+import { WATCH_ROUTE } from '../../lib/pure/snapshot';
+import { $, ajax, ajaxHeaders, browser } from './editor-api';
 
 /** How often visibility is checked when nothing reports a change. */
 const VISIBILITY_CHECK_MS = 2000;
