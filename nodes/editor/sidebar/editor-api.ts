@@ -1,24 +1,21 @@
 /**
- * The editor's globals as the sidebar uses them. The project compiles without the DOM
- * library (the editor bundle is a small part of it), so `RED`, `$` and the few browser
- * objects are reached through `globalThis` and typed loosely here, once, instead of in
- * every file.
+ * Node-RED's editor API and jQuery as the sidebar uses them: typed loosely here, once (the
+ * editor's API is large and has no types of its own), instead of in every file. The
+ * browser's own objects (document, window, timers) come typed from the DOM library.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any */
+import { editorRed, jquery } from '../page';
+
+/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
 export type JQ = any;
+/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- Node-RED's editor API, untyped */
+type EditorApi = any;
 
-const g = globalThis as any;
-
-export function RED(): any {
-  return g.RED;
+export function RED(): EditorApi {
+  return editorRed<EditorApi>();
 }
 
 export function $(selector: unknown, props?: Record<string, unknown>): JQ {
-  return g.$(selector, props);
-}
-
-export function browser(): { setInterval: typeof setInterval; clearInterval: typeof clearInterval; setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout; document: any; window: any; crypto?: any } {
-  return g;
+  return jquery<(selector: unknown, props?: Record<string, unknown>) => JQ>()!(selector, props);
 }
 
 /** The plugin's message catalogue (locales/<lang>/modular-device-sidebar.json): Node-RED names it by the plugin's id. */
@@ -30,12 +27,12 @@ export function t(key: string, values?: Record<string, unknown>): string {
 }
 
 /** jQuery's ajax: Node-RED has set it up to carry the editor's admin token. */
-export function ajax(options: Record<string, unknown>): PromiseLike<any> {
-  return g.$.ajax(options);
+export function ajax(options: Record<string, unknown>): PromiseLike<unknown> {
+  return jquery<{ ajax(options: Record<string, unknown>): PromiseLike<unknown> }>()!.ajax(options);
 }
 
 /** The admin token header Node-RED's ajax setup adds to every relative call (when adminAuth is on). */
 export function ajaxHeaders(): Record<string, string> {
-  const tokens = g.RED.settings.get('auth-tokens');
+  const tokens = RED().settings.get('auth-tokens');
   return tokens?.access_token ? { Authorization: `Bearer ${tokens.access_token}` } : {};
 }

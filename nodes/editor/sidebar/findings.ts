@@ -6,7 +6,7 @@
 import { checkFlows, FlowNode } from '../../lib/pure/flow-check';
 import type { Finding, LiveSnapshot } from '../../lib/pure/snapshot';
 import { nodeLink } from './dom';
-import { $, browser, JQ, RED, t } from './editor-api';
+import { $, JQ, RED, t } from './editor-api';
 
 /** Edits come in bursts (a paste, a drag of many nodes): check once they settle. */
 const DEBOUNCE_MS = 300;
@@ -47,8 +47,8 @@ export class Findings {
   /** `edited`: what to redraw once edits settle (the panel: its cards' node links, then these findings). */
   constructor(private readonly reveal: (ids: string[]) => void, edited: () => void) {
     const later = () => {
-      browser().clearTimeout(this.timer);
-      this.timer = browser().setTimeout(edited, DEBOUNCE_MS);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(edited, DEBOUNCE_MS);
     };
     for (const event of ['nodes:change', 'nodes:add', 'nodes:remove', 'workspace:change', 'flows:change']) RED().events.on(event, later);
   }
