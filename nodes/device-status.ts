@@ -6,7 +6,7 @@
  */
 import { HealthEvent, subscribe } from './lib/module/health';
 import { t, useRuntimeLanguage } from './lib/base/i18n';
-import { HEALTH_KINDS } from './lib/pure/limits';
+import { HEALTH_KINDS } from './lib/pure/facts';
 import { textSetting } from './lib/node/setting-values';
 import type { Node, NodeAPI, NodeDef, NodeStatus } from './lib/base/node-red';
 

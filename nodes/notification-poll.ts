@@ -14,7 +14,8 @@ import { Operation, Outcome } from './lib/node/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
 import { nodeText, t } from './lib/base/i18n';
 import { HealthModule, publish } from './lib/module/health';
-import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/pure/limits';
+import { check, labelled, LIMITS } from './lib/pure/limits';
+import { ALERT_FLAGS, AlertFlag } from './lib/pure/facts';
 import { boolSetting, intSetting } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 

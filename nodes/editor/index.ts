@@ -5,8 +5,8 @@
  * phrase, and `ModularDevice.text` says it (validators built by `validator` do so already).
  */
 import * as limits from '../lib/pure/limits';
+import * as facts from '../lib/pure/facts';
 import { PhraseValue, render } from '../lib/pure/phrase';
-import { describePwm, planPwm } from '../lib/pure/pwm';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
@@ -67,4 +67,4 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { dangerous, limits, facts, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

@@ -9,7 +9,8 @@
  * little as this file uses. The pure part (which node uses which pin, same module or not)
  * is exported on its own for the unit tests.
  */
-import { FACTS, LIMITS } from '../lib/pure/limits';
+import { LIMITS } from '../lib/pure/limits';
+import { FACTS } from '../lib/pure/facts';
 import { editorRed, jquery } from './page';
 
 /** The io node types that own a pin field, and so appear in the picker. */

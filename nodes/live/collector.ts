@@ -16,8 +16,6 @@ import { READS, Reading } from './module-reads';
 import type { Deployed } from './modules';
 import type { TokenBucket } from './token-bucket';
 
-const ERROR_CHARS = 200;
-
 export class Collector {
   /** The last reading per config node id (only of modules deployed now). */
   readonly readings = new Map<string, Reading>();
@@ -83,7 +81,7 @@ export class Collector {
         const answer = await connection.client.request({ method: 'GET', endpoint: read.endpoint });
         read.fold(reading, answer.data);
       } catch (error) {
-        reading.readError = printable(error instanceof Error ? error.message : String(error), ERROR_CHARS);
+        reading.readError = printable(error instanceof Error ? error.message : String(error));
         break;
       }
     }

@@ -9,7 +9,8 @@
 import type { Connection, ConnectionState, ConnectionUser } from './connection';
 import type { ExchangeInfo } from '../device/exchange-info';
 import { HealthModule, publish } from './health';
-import { HEALTH_KINDS, QUEUE_HEALTH } from '../pure/limits';
+import { QUEUE_HEALTH } from '../pure/limits';
+import { HEALTH_KINDS } from '../pure/facts';
 import type { HealthKind } from './health';
 
 /** Fails to compile when health.ts gains a kind that limits.ts (the dialog's list) lacks. */

@@ -275,8 +275,9 @@ function afterStart(RED: NodeAPI, deliver: () => void): void {
     deliver();
   };
   RED.events?.once('flows:started', once);
-  // Later hand-overs (the old round ended after the new flows started), or a runtime
-  // without the event: a turn of the event loop is then enough.
+  // A hand-over after the new flows started (the old round ended late), or a runtime
+  // without the event, never hears it: the fallback delivers after FLOWS_STARTED_FALLBACK_MS,
+  // by when a deploy's nodes have long been created.
   setTimeout(once, FLOWS_STARTED_FALLBACK_MS);
 }
 

@@ -2,7 +2,8 @@
  * The io rules of the flow check, per module: two notification-polls, an output pin also
  * set up as an input, and io-power configurations over a pin's or the module's budget.
  */
-import { currentLimitFor, FACTS } from './limits';
+import { currentLimitFor } from './limits';
+import { FACTS } from './facts';
 import { budgetUse } from './power-budget';
 import type { Finding } from './snapshot';
 import { FlowNode, intOf, nodeName, pollPins, typedInInt, wordOf } from './flow-nodes';

@@ -5,7 +5,8 @@
  * global or env) reads as undefined: the check skips it, it never guesses.
  * Pure: no Node-RED, no DOM (bundled into the editor).
  */
-import { FACTS, isEnvReference, parseInteger, SERVICES } from './limits';
+import { isEnvReference, parseInteger, SERVICES } from './limits';
+import { FACTS } from './facts';
 import type { ServiceName } from './snapshot';
 
 /**

@@ -18,6 +18,7 @@
  */
 import { Check, checkValue, describe, entryField, fieldOf, isInteger, Limit, mustBe } from './checks';
 import { phrase, PhraseValue } from './phrase';
+import { FACTS } from './facts';
 
 export * from './checks';
 
@@ -123,34 +124,6 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
-/** Facts of the spec that are not bounds on a field but that code computes with. */
-export const FACTS = {
-  pinCount: 6,
-  /** PWM base clock in Hz (spec rule 6). */
-  pwmClockHz: 48_000_000,
-  /** Highest PWM output frequency the released service accepts, in Hz (real §3.2). */
-  pwmMaxFrequencyHz: 1_000_000,
-  /** Longest time the fan takes to reach a new mode (spec, power fan). */
-  fanApplyDelayMs: 10_000,
-  /** Debounce the spec recommends at least (spec rule 5). */
-  recommendedMinDebounceMs: 20,
-  /** Debounce the spec suggests for buttons (spec rule 5). */
-  buttonDebounceMs: 250,
-  /** The bootloader gives up when no host activates it in this window (spec). */
-  bootloaderWindowMs: 90_000,
-  /** Typical highest fan speed, rpm, and its tolerance in percent (spec). */
-  fanMaxRpm: 5000,
-  fanRpmTolerancePercent: 15,
-  /** Rail voltage windows in mV (spec Limits table). */
-  railWindowsMv: {
-    '3v3': [3240, 3440],
-    '5v0': [4608, 5202],
-    '12v': [11300, 12770],
-  },
-  /** The PMC temperature counted as a protection event, °C (spec). */
-  pmcTemperatureLimitC: 125,
-} as const;
-
 /**
  * Bounds on every device answer, which is untrusted input (see lib/answer.ts). None is a
  * device limit: each is far above what a record of either API holds (the deepest nests 4
@@ -175,21 +148,6 @@ export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package
 
 /** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
 export const LIVE_BOUNDS = { maxWatchers: 32, watcherIdChars: 64, leaseMs: 30_000, snapshotsPerSecond: 2, bucketTokens: 2, idleMs: 1000, source: 'package choice (issue 18)' } as const;
-
-/** Health event kinds (lib/health.ts), in the order the device-status dialog lists them. */
-export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
-
-/** The notification alert flags, in the order the spec lists them. */
-export const ALERT_FLAGS = [
-  'under_voltage_alert',
-  'high_voltage_alert',
-  'high_current_alert',
-  'custom_voltage_alert',
-] as const;
-export type AlertFlag = (typeof ALERT_FLAGS)[number];
-
-/** USB hub record fields of API 0.9. */
-export const USB_PORT_FIELDS = ['port_slot_2', 'port_slot_3', 'port_slot_4', 'port_slot_5', 'port_slot_6', 'port_slot_7', 'port_slot_8'] as const;
 
 // ---- checks against the table --------------------------------------------------------
 

@@ -3,7 +3,8 @@
  * (prescaler, period, time_on), and back. Pure, so the editor and the runtime compute the
  * same numbers. Bounds and the device's own arithmetic come from limits.ts.
  */
-import { FACTS, LIMITS, Pwm, pwmDutyPercent, pwmFrequencyHz } from './limits';
+import { LIMITS, Pwm, pwmDutyPercent, pwmFrequencyHz } from './limits';
+import { FACTS } from './facts';
 
 export interface PwmPlan extends Pwm {
   /** The frequency the device will really produce, Hz (integer maths as on the device). */
