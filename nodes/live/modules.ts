@@ -16,13 +16,14 @@ import type { NodeDef } from '../lib/base/node-red';
 import { alertsOf } from './alerts';
 import type { Reading } from './module-reads';
 import type { PluginAPI } from './plugin-api';
-import type { LiveDevice, LiveIo, LiveModule, ServiceName } from '../lib/pure/snapshot';
+import type { LiveDevice, LiveIo, LiveModule} from '../lib/pure/snapshot';
+import type { Service } from '../lib/pure/limits';
 
 /** A deployed config node of a usable service and slot. */
 export interface Deployed {
   def: NodeDef;
   node?: DeviceNode;
-  service: ServiceName;
+  service: Service;
   slot: number;
 }
 
@@ -44,7 +45,7 @@ export function deployedModules(RED: PluginAPI, nodes: NodeDef[] = deployedNodes
   const found: Deployed[] = [];
   nodes.forEach((def) => {
     if (def.type !== 'modular-device') return;
-    const service = String(def.service ?? '').trim() as ServiceName;
+    const service = String(def.service ?? '').trim() as Service;
     const slot = Number(def.slot);
     if (!SERVICES.includes(service) || !Number.isInteger(slot) || slot < LIMITS.slot.min || slot > LIMITS.slot.max) return;
     found.push({ def, node: (RED.nodes.getNode(def.id) as DeviceNode | null) ?? undefined, service, slot });

@@ -54,6 +54,19 @@ describe('flow check: device and service', () => {
       void client.close();
     }
   });
+
+  it('refuses the URLs the runtime refuses: one rule (query, hash, credentials, other schemes)', () => {
+    const urls = ['http://h/?x=1', 'http://h/#top', 'http://u:p@h/', 'http://h@x/', 'ftp://h/', 'h:8080', 'http://h:8080/p?', ' http://h:81/ ', 'https://h/a b'];
+    for (const url of urls) {
+      let runtime: string | undefined;
+      try {
+        runtime = new DeviceClient({ url, service: 'io', slot: 2, apiVersion: '0.9' }).location;
+      } catch {
+        runtime = undefined;
+      }
+      should(deviceLocation(url)).equal(runtime, url);
+    }
+  });
 });
 
 describe('flow check: io', () => {

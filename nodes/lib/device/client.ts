@@ -15,6 +15,7 @@ import { lostSettings, settingsGone } from './settings-lost';
 import { QueueFullError, RequestQueue } from './queue';
 import { CallFailure, dialectFor } from './dialects';
 import { parseBaseUrl, segment } from './wire-path';
+import { locationOf } from '../pure/base-url';
 import type { ClientOptions } from './client-options';
 import { exchangeInfo } from './exchange-info';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
@@ -105,7 +106,7 @@ export class DeviceClient {
 
   /** Where the device is, for labels and messages: origin and prefix, never credentials. */
   get location(): string {
-    return `${this.base.host}${this.prefix}`;
+    return locationOf(this.base);
   }
 
   /** Requests waiting in the module's queue. */

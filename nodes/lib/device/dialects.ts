@@ -11,6 +11,7 @@ import { DeviceError, invalidInput } from '../base/errors';
 import { ApiVersion, check, labelled } from '../pure/limits';
 import { t } from '../base/i18n';
 import { DeviceRequest, SentRequest } from './request';
+import { PINS } from '../pure/facts';
 
 export interface Translation {
   /** The wire requests, sent in order (several when one spec call needs more, e.g. notifications on 1.0). */
@@ -127,8 +128,6 @@ function usbhubV1(answer: unknown): unknown {
   if (record.port_slot_8 === undefined) record.port_slot_8 = 'not available';
   return record;
 }
-
-const PINS = [1, 2, 3, 4, 5, 6];
 
 export const API10_DIALECT: Dialect = {
   version: '1.0',

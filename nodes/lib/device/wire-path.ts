@@ -4,6 +4,7 @@
  */
 import { DeviceError } from '../base/errors';
 import { say } from '../base/i18n';
+import { baseUrl } from '../pure/base-url';
 
 const WORD = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -18,22 +19,14 @@ export function segment(value: string | number): string {
 }
 
 /**
- * Parses the configured base URL with the WHATWG parser. A user name or password belongs in
- * the credentials: any `@` is refused before parsing, so no shape of URL (`http:u:pw@h`,
- * `https:/u:pw@[::1`, ...) can carry one past here. Every refusal is the one sentence the
+ * Parses the configured base URL by the one rule of pure/base-url.ts (no `user:pw@`, no query,
+ * no hash: no shape of URL, `http:u:pw@h`, `https:/u:pw@[::1`, ..., carries credentials past
+ * here). Every refusal is the one sentence the
  * dialog's URL field shows (`modular-device.errors.url`), so field and Test say the same,
  * and it never repeats the URL, which may hold a password.
  */
 export function parseBaseUrl(url: string): URL {
-  const refused = () => new DeviceError(say('errors.url'), { code: 'NOT_CONFIGURED' });
-  if (url.includes('@')) throw refused();
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw refused();
-  }
-  const http = parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  if (!http || parsed.username || parsed.password || parsed.search || parsed.hash) throw refused();
+  const parsed = baseUrl(url);
+  if (!parsed) throw new DeviceError(say('errors.url'), { code: 'NOT_CONFIGURED' });
   return parsed;
 }

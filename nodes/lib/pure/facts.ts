@@ -32,6 +32,9 @@ export const FACTS = {
   pmcTemperatureLimitC: 125,
 } as const;
 
+/** The io module's pins, 1..6 (spec: six configurable pins). */
+export const PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+
 /** Health event kinds (lib/health.ts), in the order the device-status dialog lists them. */
 export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
 

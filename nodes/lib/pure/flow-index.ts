@@ -4,9 +4,10 @@
  * modules of the same device+service+slot merged (two config nodes may name one module),
  * and the live data looked up by config id, module and device.
  */
-import type { LiveDevice, LiveModule, ServiceName } from './snapshot';
+import type { LiveDevice, LiveModule} from './snapshot';
 import { deviceLocation, FlowNode, intOf, wordOf } from './flow-nodes';
 import { SERVICES } from './limits';
+import type { Service } from './limits';
 
 /** Counts the check's inner steps: the size test reads it (work, not time). */
 export interface Work {
@@ -18,7 +19,7 @@ export interface ConfigInfo {
   node: FlowNode;
   /** host[:port][/prefix], undefined when only known at run time. */
   location?: string;
-  service?: ServiceName;
+  service?: Service;
   slot?: number;
   /** As the editor labels the config node: its name, else `io slot 2 @ host`. */
   label: string;
@@ -37,7 +38,7 @@ export interface FlowIndex {
   configs: ConfigInfo[];
   groups: Map<string, ModuleGroup>;
   groupOfConfig: Map<string, ModuleGroup>;
-  devices: Map<string, { device: LiveDevice; slots: Partial<Record<ServiceName, Set<number>>> }>;
+  devices: Map<string, { device: LiveDevice; slots: Partial<Record<Service, Set<number>>> }>;
   liveOfConfig: Map<string, LiveModule>;
   liveOfKey: Map<string, LiveModule>;
   work: Work;
@@ -56,7 +57,7 @@ function readConfig(node: FlowNode): ConfigInfo {
   return {
     node,
     location,
-    service: (SERVICES as readonly string[]).includes(service ?? '') ? (service as ServiceName) : undefined,
+    service: (SERVICES as readonly string[]).includes(service ?? '') ? (service as Service) : undefined,
     slot,
     label: name || `${service ?? '?'} slot ${String(node.slot)} @ ${host}`,
     users: [],
@@ -101,7 +102,7 @@ export function indexFlows(nodes: readonly FlowNode[], live: { modules: LiveModu
 function indexLive(live: { modules: LiveModule[]; devices: LiveDevice[] }, work: Work): Pick<FlowIndex, 'devices' | 'liveOfConfig' | 'liveOfKey'> {
   const devices: FlowIndex['devices'] = new Map();
   for (const device of live.devices) {
-    const slots: Partial<Record<ServiceName, Set<number>>> = {};
+    const slots: Partial<Record<Service, Set<number>>> = {};
     for (const service of SERVICES) {
       const list = device.services[service];
       work.steps += list?.length ?? 0;

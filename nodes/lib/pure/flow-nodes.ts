@@ -6,8 +6,9 @@
  * Pure: no Node-RED, no DOM (bundled into the editor).
  */
 import { isEnvReference, parseInteger, SERVICES } from './limits';
-import { FACTS } from './facts';
-import type { ServiceName } from './snapshot';
+import { PINS } from './facts';
+import { baseUrl, locationOf } from './base-url';
+import type { Service } from './limits';
 
 /**
  * A node as the editor holds it (id, type, z, d and its defaults' values, e.g. `device` =
@@ -70,7 +71,8 @@ export function typedInInt(node: FlowNode, prop: string): number | undefined {
 }
 
 /** Every pin of an io module, 1 to 6. */
-export const ALL_PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+/** Every pin (facts.ts), for a setting that names none. */
+export const ALL_PINS = PINS;
 
 /**
  * The pins a notification-poll watches: those it lists (saved as an array, or as text
@@ -83,10 +85,10 @@ export function pollPins(node: FlowNode): Array<number | undefined> {
 }
 
 /** The service a node type talks to (io-*, notification-poll → io; bmc-*; power-*); undefined for any. */
-export function serviceOfType(type: string): ServiceName | undefined {
+export function serviceOfType(type: string): Service | undefined {
   if (type === 'notification-poll') return 'io';
   const prefix = type.split('-', 1)[0];
-  return (SERVICES as readonly string[]).includes(prefix) ? (prefix as ServiceName) : undefined;
+  return (SERVICES as readonly string[]).includes(prefix) ? (prefix as Service) : undefined;
 }
 
 /**
@@ -94,14 +96,9 @@ export function serviceOfType(type: string): ServiceName | undefined {
  * URL's path without trailing slashes. Undefined for a `${VAR}` or a URL the node refuses.
  */
 export function deviceLocation(url: unknown): string | undefined {
-  if (typeof url !== 'string' || isEnvReference(url) || url.includes('@')) return undefined;
-  try {
-    const parsed = new URL(url.trim());
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-    return `${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return undefined;
-  }
+  if (isEnvReference(url)) return undefined;
+  const parsed = baseUrl(url);
+  return parsed && locationOf(parsed);
 }
 
 /** A node as a finding names it: its type and, when it has one, its name in quotes. */

@@ -5,20 +5,21 @@
  * shape. Small on purpose: it is sent a few times a second at most, never retained, and
  * never carries a credential (a device is named by host[:port][/prefix] only).
  */
+import type { Service } from './limits';
 
 /** Comms topic of the snapshots. */
 export const LIVE_TOPIC = 'modular-device/live';
 /** Admin route an editor posts to while its sidebar is open (a lease, renewed). */
 export const WATCH_ROUTE = '/modular-device/live/watch';
 
-export type ServiceName = 'io' | 'bmc' | 'power';
+
 
 /** What the device lists per service (each service's version record), read once per connect. */
 export interface LiveDevice {
   /** host[:port][/prefix]: never credentials. */
   device: string;
   /** Slots each service's version record lists; a service absent here was not read (yet). */
-  services: Partial<Record<ServiceName, number[]>>;
+  services: Partial<Record<Service, number[]>>;
 }
 
 /** One config node (one module of one device) as the sidebar shows it. */
@@ -28,7 +29,7 @@ export interface LiveModule {
   /** The config node's label as the editor shows it. */
   label: string;
   device: string;
-  service: ServiceName;
+  service: Service;
   slot: number;
   /** Connection state (lib/connection.ts): connecting, connected, unreachable, down, refused, incompatible, invalid. */
   state: string;
