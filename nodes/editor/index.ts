@@ -7,6 +7,7 @@
 import * as limits from '../lib/pure/limits';
 import * as facts from '../lib/pure/facts';
 import { baseUrl } from '../lib/pure/base-url';
+import { listSetting } from '../lib/pure/list-setting';
 import { PhraseValue, render } from '../lib/pure/phrase';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
@@ -68,4 +69,4 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { dangerous, limits, facts, baseUrl, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

@@ -106,8 +106,8 @@ export function spoken(value: PhraseValue): string {
  * A word of a node's own dialog, from its catalog `locales/<lang>/<type>.json`, so a refusal
  * names a setting exactly as the user sees it: `nodeText('io-reset', 'label.confirm')`.
  */
-export function nodeText(type: string, key: string): string {
-  return lookup(idOf(type, key));
+export function nodeText(type: string, key: string, vars?: Record<string, unknown>): string {
+  return lookup(idOf(type, key), sayValues(vars));
 }
 
 /** Like nodeText, with `fallback` where the node's catalog has no such word. */

@@ -9,6 +9,7 @@ import { isEnvReference, parseInteger, SERVICES } from './limits';
 import { PINS } from './facts';
 import { baseUrl, locationOf } from './base-url';
 import type { Service } from './limits';
+import { listSetting } from './list-setting';
 
 /**
  * A node as the editor holds it (id, type, z, d and its defaults' values, e.g. `device` =
@@ -80,7 +81,7 @@ export const ALL_PINS = PINS;
  * none. The flow check and the sidebar's linking both read the setting through this.
  */
 export function pollPins(node: FlowNode): Array<number | undefined> {
-  const listed = Array.isArray(node.pins) ? node.pins : typeof node.pins === 'string' ? node.pins.split(',').filter((p) => p.trim()) : [];
+  const listed = listSetting(node.pins) ?? [];
   return listed.length ? listed.map(intOf) : [...ALL_PINS];
 }
 
