@@ -33,6 +33,10 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Node-RED's own convention: a node constructor names its `this` `node` for its closures.
+      '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['node'] }],
+      // A variable declared before the closures that read it and assigned once after them.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   { files: ['nodes/lib/pure/**/*.ts'], rules: only('the pure layer imports nothing but itself (runtime and editor both use it)', 'base', 'device', 'module', 'node', 'live', 'editor', 'nodeFiles', NODE_BUILTINS) },
@@ -52,7 +56,8 @@ export default tseslint.config(
   {
     // Tests load Node-RED, the simulator and optional runtimes by path at run time.
     files: ['test/**/*.ts'],
-    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+    // Tests look for control characters in what the package sends (no-control-regex).
+    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off', 'no-control-regex': 'off' },
   },
   {
     files: ['**/*.js'],

@@ -23,7 +23,6 @@
  */
 'use strict';
 const http = require('http');
-const { performance } = require('perf_hooks');
 const lib = require('./lib');
 const { plainRequest, keepAliveAgent } = require('./plain-http');
 

@@ -40,14 +40,12 @@ interface NodeRedI18n {
   i: { loadLanguages(languages: string[]): Promise<unknown>; getFixedT(language: string): Translate };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const i18n: NodeRedI18n = require(nodeRedPackage('@node-red/util')).i18n;
 
 const PACKAGE = '@modular-device/node-red';
 /** dist/test/helpers → the repository (package.json) and dist/nodes (the compiled nodes). */
 const root = path.resolve(__dirname, '..', '..', '..');
 const nodesDir = path.resolve(__dirname, '..', '..', 'nodes');
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const TYPES = Object.keys(require(path.join(root, 'package.json'))['node-red'].nodes) as string[];
 
 /**

@@ -98,7 +98,6 @@ describe('device-status (runtime, simulator)', function () {
   });
 
   describe('metrics', () => {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
     const log: { init(settings: unknown): void; metric(): boolean } = require(NODE_RED_MAIN).log;
     const metricsOf = () =>
       (helper.log().args as unknown[][]).map((a) => a[0] as Record<string, unknown>).filter((m) => /^node\.modular-device\./.test(String(m.event)));

@@ -29,7 +29,7 @@ export function nodeLabel(id: string): string {
 export function nodeLink(id: string, reveal: (ids: string[]) => void): JQ {
   return $('<a>', { href: '#', class: 'md-live-node-link', 'data-node': id })
     .text(nodeLabel(id))
-    .on('click', (event: any) => {
+    .on('click', (event: Event) => {
       event.preventDefault();
       event.stopPropagation();
       reveal([id]);
