@@ -86,7 +86,7 @@ export class Lease {
     return JSON.stringify({ id: this.watcher });
   }
 
-  private send(method: 'POST' | 'DELETE'): Promise<unknown> {
-    return Promise.resolve(ajax({ url: this.url(), method, contentType: 'application/json', data: this.body() }));
+  private send(method: 'POST' | 'DELETE'): Promise<{ leaseMs?: unknown } | undefined> {
+    return Promise.resolve(ajax({ url: this.url(), method, contentType: 'application/json', data: this.body() }) as PromiseLike<{ leaseMs?: unknown } | undefined>);
   }
 }
