@@ -24,12 +24,14 @@ import type { Node, NodeAPI, Request, Response } from './red';
 const PLACEHOLDER = '__PWRD__';
 const PROBE_TIMEOUT_MS = 3000;
 /** An admin answer's error text: enough for a sentence, never a page. */
-const ERROR_CHARS = 400;
+const ERROR_CHARS = 300;
 /** Modules listed per service at most (a device has a handful of slots). */
 const LISTED_MODULES = 64;
 
 function errorText(error: unknown): string {
-  return printable(error instanceof Error ? error.message : String(error), ERROR_CHARS);
+  const message = error instanceof Error ? error.message : String(error);
+  // A TLS sentence is long: the wire path (the same version root for every button) gives way to it.
+  return printable(error instanceof DeviceError && error.code === 'TLS' ? message.replace(/^GET \S+: /, '') : message, ERROR_CHARS);
 }
 
 function fail(res: Response, status: number, error: unknown): void {
@@ -84,8 +86,8 @@ function probeOptions(RED: NodeAPI, body: Record<string, unknown>, fixed: Record
 
 /** When no service answered: why, when all three failed alike (a TLS problem does), else just that. */
 function noneAnswered(failures: unknown[]): string {
-  const reasons = new Set(failures.map((error) => printable(String((error as Error)?.message ?? error).replace(/^GET \S+: /, ''), ERROR_CHARS)));
-  return reasons.size === 1 ? `no service answered at this URL: ${[...reasons][0]}` : 'no service answered at this URL';
+  const reasons = new Set(failures.map((error) => errorText(error).replace(/^GET \S+: /, '')));
+  return reasons.size === 1 ? printable(`no service answered at this URL: ${[...reasons][0]}`, ERROR_CHARS) : 'no service answered at this URL';
 }
 
 export function registerAdminRoutes(RED: NodeAPI): void {

@@ -102,7 +102,7 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
       await waitAllStatus(['read'], isRed(/^TLS: certificate not trusted: give its CA$/), 'red: certificate not trusted');
       const fate = await readOnce(outcomes);
       should(fate.errors[0].error.code).equal('TLS');
-      fate.errors[0].error.message.should.match(/TLS: the device's certificate \(issued by “modular-device test CA”\) is not trusted: give the CA certificate that issued it/);
+      fate.errors[0].error.message.should.match(/TLS: the device's certificate \(issued by “modular-device test CA”\) is not trusted: give the CA that issued it/);
       sim.log.entries().should.eql([], 'no HTTP request got through the refused handshake');
       // The same with a tls-config node that has no CA and verification on.
       await helper.unload();

@@ -36,7 +36,7 @@ const serve = (cert: (p: PkiSet) => Generated, extra: (p: PkiSet) => string[] = 
 const clientCertServer = (p: PkiSet): https.ServerOptions => ({ ...serve((q) => q.leaf)(p), ca: p.ca.cert, requestCert: true, rejectUnauthorized: true });
 const nginxServer = (p: PkiSet): https.ServerOptions => ({ ...serve((q) => q.leaf)(p), ca: p.ca.cert });
 const UNTRUSTED = /^TLS: certificate not trusted: give its CA$/;
-const notTrusted = (issuer: string) => () => new RegExp(`TLS: the device's certificate \\(issued by “${issuer}”\\) is not trusted: give the CA certificate that issued it, and any intermediate`);
+const notTrusted = (issuer: string) => () => new RegExp(`TLS: the device's certificate \\(issued by “${issuer}”\\) is not trusted: give the CA that issued it, and any intermediate`);
 
 const CASES: Case[] = [
   { name: 'leaf only, its CA not given', server: serve((p) => p.leaf), problem: 'untrusted', status: () => UNTRUSTED, words: notTrusted('Plant CA') },
@@ -208,9 +208,9 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
       tested.body.should.eql({ apiVersion: TEST_API, api: `${TEST_API}.0`, service: 'io', slot: 2 });
       // No TLS configuration chosen: both refuse alike, with the sentence, not "no service".
       const lost = await helper.request().post('/modular-device/discover').send(dialog(front.url, '')).expect(502);
-      lost.body.error.should.match(/^no service answered at this URL: TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted: give the CA certificate/);
+      lost.body.error.should.match(/^no service answered at this URL: TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted: give the CA that issued it/);
       const failed = await helper.request().post('/modular-device/test').send(dialog(front.url, '')).expect(502);
-      failed.body.error.should.match(/TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted/);
+      failed.body.error.should.match(/^TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted/);
     });
 
     it('a device that wants a client certificate: both succeed with the one in the tls-config node', async () => {
