@@ -34,8 +34,13 @@ function errorText(error: unknown): string {
   return printable(error instanceof DeviceError && error.code === 'TLS' ? message.replace(/^GET \S+: /, '') : message, ERROR_CHARS);
 }
 
+/** The error's text, and its words for the editor to say in its own language (TLS sentences). */
+function answerOf(error: unknown): { error: string; words?: DeviceError['words'] } {
+  return error instanceof DeviceError && error.words ? { error: errorText(error), words: error.words } : { error: errorText(error) };
+}
+
 function fail(res: Response, status: number, error: unknown): void {
-  res.status(status).json({ error: errorText(error) });
+  res.status(status).json(answerOf(error));
 }
 
 /** `${VAR}` / `$(VAR)` as the runtime expands a whole-string env reference in a node's property. */
@@ -85,9 +90,10 @@ function probeOptions(RED: NodeAPI, body: Record<string, unknown>, fixed: Record
 }
 
 /** When no service answered: why, when all three failed alike (a TLS problem does), else just that. */
-function noneAnswered(failures: unknown[]): string {
+function noneAnswered(failures: unknown[]): { error: string; words?: DeviceError['words'] } {
   const reasons = new Set(failures.map((error) => errorText(error).replace(/^GET \S+: /, '')));
-  return reasons.size === 1 ? printable(`no service answered at this URL: ${[...reasons][0]}`, ERROR_CHARS) : 'no service answered at this URL';
+  if (reasons.size !== 1) return { error: 'no service answered at this URL' };
+  return { ...answerOf(failures[0]), error: printable(`no service answered at this URL: ${[...reasons][0]}`, ERROR_CHARS) };
 }
 
 export function registerAdminRoutes(RED: NodeAPI): void {
@@ -122,7 +128,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
         const failed = answers.filter((a): a is { service: typeof a.service; failure: unknown; error: string } => 'error' in a);
         const errors = Object.fromEntries(failed.map((a) => [a.service, a.error]));
         if (!modules.length && failed.length === SERVICES.length) {
-          res.status(502).json({ error: noneAnswered(failed.map((a) => a.failure)), errors });
+          res.status(502).json({ ...noneAnswered(failed.map((a) => a.failure)), errors });
         } else {
           res.json({ modules, errors });
         }

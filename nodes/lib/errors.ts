@@ -46,6 +46,8 @@ export interface DeviceErrorDetails {
   neverSent?: boolean;
   /** The few words a status dot has room for, when the message is a long sentence (TLS). */
   brief?: string;
+  /** The sentence as a catalogue key (of modular-device) and its values: the editor says it in its own language. */
+  words?: { key: string; vars: Record<string, string> };
 }
 
 /**
@@ -62,7 +64,7 @@ export class FailureCause {
   method?: string;
   path?: string;
 
-  constructor(fields: Omit<DeviceErrorDetails, 'detail' | 'neverSent' | 'brief'> & Record<string, unknown>) {
+  constructor(fields: Omit<DeviceErrorDetails, 'detail' | 'neverSent' | 'brief' | 'words'> & Record<string, unknown>) {
     Object.assign(this, fields);
   }
 
@@ -94,6 +96,7 @@ export class DeviceError extends Error {
   readonly path?: string;
   readonly neverSent: boolean;
   readonly brief?: string;
+  readonly words?: DeviceErrorDetails['words'];
   readonly cause: FailureCause;
 
   /** `message`: text, or a limit refusal (a phrase), said in the runtime's language. */
@@ -107,6 +110,7 @@ export class DeviceError extends Error {
     this.path = details.path;
     this.neverSent = details.neverSent === true;
     this.brief = details.brief;
+    this.words = details.words;
     this.cause = new FailureCause({
       // Node-RED 3.1 copies only message, stack and cause to Catch: the code travels here too.
       code: details.code,

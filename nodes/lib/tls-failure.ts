@@ -147,6 +147,7 @@ export function tlsError(problem: TlsProblem, at: At, facts: Partial<TlsFacts> =
     path: at.path,
     neverSent: true,
     brief: t(`common.tlsBrief.${problem}`, vars),
+    words: { key: `runtime.common.tls.${problem}`, vars },
     ...answered,
     detail,
   });

@@ -209,6 +209,9 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
       // No TLS configuration chosen: both refuse alike, with the sentence, not "no service".
       const lost = await helper.request().post('/modular-device/discover').send(dialog(front.url, '')).expect(502);
       lost.body.error.should.match(/^no service answered at this URL: TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted: give the CA that issued it/);
+      // The same sentence as words, for the dialog to say in the editor's language.
+      lost.body.words.key.should.equal('runtime.common.tls.untrusted');
+      lost.body.words.vars.issuer.should.equal('Plant intermediate');
       const failed = await helper.request().post('/modular-device/test').send(dialog(front.url, '')).expect(502);
       failed.body.error.should.match(/^TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted/);
     });
