@@ -157,7 +157,9 @@ export class Connection {
   reachability(error?: DeviceError): void {
     if (this.closed) return;
     if (!error) {
-      if (this.current.state === 'unreachable' || this.current.state === 'down' || this.current.state === 'tls') void this.probe();
+      // Not for tls (as not for refused): nginx's TLS pages are answers too, told as reachable
+      // before they are judged; the retries find a fixed certificate.
+      if (this.current.state === 'unreachable' || this.current.state === 'down') void this.probe();
       return;
     }
     const tls = tlsState(error);

@@ -92,6 +92,8 @@ export interface TlsFront {
   readonly forwarded: string[];
   /** Paths nginx-like answered with its 400 page. */
   readonly refused: string[];
+  /** New key and certificate for the handshakes from now on (a certificate renewed on the device). */
+  renew(tls: https.ServerOptions): void;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function startTlsFront(target: string, tls: https.ServerOptions, ng
     url: `https://127.0.0.1:${port}`,
     forwarded,
     refused,
+    renew: (next) => server.setSecureContext({ ...tls, ...next }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

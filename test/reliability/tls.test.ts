@@ -172,6 +172,17 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
     should(fate.errors[0].error.cause?.validTo).equal(certDate(pki.expired.cert, 'validTo'));
   });
 
+  it('a renewed certificate is picked up without a redeploy: the retries find it, the node is green again', async () => {
+    front = await startTlsFront(sim.url, serve((p) => p.expired)(pki));
+    const outcomes = await load(front.url, pki.ca.cert);
+    await waitAllStatus(['read'], isRed(/^TLS: certificate expired /), 'red: expired');
+    front.renew(serve((p) => p.leaf)(pki));
+    // The backoff doubles from 1 s: the next try comes within 8 s of the renewal.
+    await waitConnected('dev', 20000);
+    const fate = await readOnce(outcomes);
+    should(fate.errors).have.length(0);
+  });
+
   for (const nginx of [false, true]) {
     it(`a client certificate of the plant CA gets through (${nginx ? 'nginx-like' : 'TLS-level'} check): connected, the read answers`, async () => {
       front = await startTlsFront(sim.url, (nginx ? nginxServer : clientCertServer)(pki), nginx);
