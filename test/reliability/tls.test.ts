@@ -9,7 +9,7 @@
 import https from 'https';
 import should from 'should';
 import { deviceNode, expectCode, FlowNode, helper, waitConnected } from '../helpers/node-red';
-import { Simulator, startSimulator } from '../helpers/sim-control';
+import { Simulator, startSimulator, startStub } from '../helpers/sim-control';
 import { TEST_API } from '../helpers/api';
 import { ALL_MODULES, fire, isRed, loadCollect, reliabilityFlow, serverSuite, settle, TLS_MODULE, waitAllStatus } from '../helpers/reliability';
 import { certDate, chain, makePki, PkiSet, startTlsFront, TlsFront, tlsConfigNode, tlsCredentials } from '../helpers/tls';
@@ -201,6 +201,21 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
     const fate = await readOnce(outcomes);
     should(fate.errors[0].error.cause?.tls).equal('notTls');
   });
+
+  for (const status of [401, 403]) {
+    it(`auto-detection does not take a ${status} on the version root for another API version: "credentials refused", only the 1.0 root asked`, async () => {
+      const stub = await startStub(() => ({ status, body: { status: 'error', code: status, message: status === 401 ? 'Unauthorized' : 'Forbidden' } }));
+      try {
+        await loadCollect(reliabilityFlow([READ], [deviceNode({ id: 'dev', url: stub.url, auth: 'basic' })]), { dev: { username: 'u', password: 'p' } });
+        await waitAllStatus(['read'], isRed(/^credentials refused: /), 'red: credentials refused');
+        helper.getNode('dev').connection.state.state.should.equal('refused');
+        [...new Set(stub.requests.map((r) => r.path))].should.eql(['/api/io/1.0']);
+      } finally {
+        await helper.unload();
+        await stub.close();
+      }
+    });
+  }
 
   describe('Discover and Test read the dialog\'s tls-config node alike (private CA, client certificate)', () => {
     /** The dialog's tls-config node, deployed (the routes look it up by id, as Test always did). */
