@@ -12,9 +12,9 @@
  * read with `inLanguage('de')`, i18next's fixed-language view of the same instance.
  */
 import path from 'path';
-import { useRuntimeLanguage } from '../../nodes/lib/i18n';
-import { PhraseValue, render } from '../../nodes/lib/phrase';
-import type { NodeStatus } from '../../nodes/lib/red';
+import { useRuntimeLanguage } from '../../nodes/lib/base/i18n';
+import { PhraseValue, render } from '../../nodes/lib/pure/phrase';
+import type { NodeStatus } from '../../nodes/lib/base/node-red';
 
 /**
  * The Node-RED the tests run on: MD_NODE_RED (a node-red package folder, e.g. the 3.1 or

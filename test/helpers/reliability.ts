@@ -28,7 +28,7 @@ import bmcSystem = require('../../nodes/bmc-system');
 import powerFan = require('../../nodes/power-fan');
 import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
-import type { NodeMessage, NodeStatus } from '../../nodes/lib/red';
+import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { ActionDef, CaughtMsg, Outcomes } from './io-nodes';
 import { deviceNode, DeviceOptions, FlowNode, helper, NodeModule, nodeRedPackage, lastStatus, sleep, waitFor } from './node-red';
 

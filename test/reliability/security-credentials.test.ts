@@ -6,7 +6,7 @@
  */
 import https from 'https';
 import should from 'should';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { deviceNode, FlowNode, helper, statusHistory, waitConnected } from '../helpers/node-red';
 import { closedPort, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { ALL_MODULES, attach, deploy, fire, isRed, kindNode, KINDS, loadCollect, makeCerts, reliabilityFlow, runtime, serverSuite, settle, TestCerts, TLS_MODULE, waitAllStatus } from '../helpers/reliability';

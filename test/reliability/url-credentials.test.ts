@@ -7,8 +7,8 @@
  */
 import should from 'should';
 import fc from 'fast-check';
-import { parseBaseUrl } from '../../nodes/lib/client';
-import { DeviceError } from '../../nodes/lib/errors';
+import { parseBaseUrl } from '../../nodes/lib/device/client';
+import { DeviceError } from '../../nodes/lib/base/errors';
 import { helper, lastStatus, statusHistory, waitFor } from '../helpers/node-red';
 import { fire, guardProcess, kindDevices, loadCollect, reliabilityFlow, settle } from '../helpers/reliability';
 

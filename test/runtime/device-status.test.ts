@@ -9,7 +9,7 @@ import deviceStatus = require('../../nodes/device-status');
 import { ALL_NODES, deviceNode, FlowNode, helper, inject, ioFlow, loadFlow, NODE_RED_MAIN, NodeModule, Received, TAB, waitConnected, waitFor, waitOutcomes, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { TEST_API } from '../helpers/api';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
 const NODES: NodeModule[] = [...ALL_NODES, deviceStatus as NodeModule];
 

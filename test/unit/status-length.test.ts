@@ -6,7 +6,7 @@
  * through Node-RED's real i18n.
  */
 import 'should';
-import { LIMITS } from '../../nodes/lib/limits';
+import { LIMITS } from '../../nodes/lib/pure/limits';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
 
 const MAX = 60;

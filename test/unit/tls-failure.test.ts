@@ -5,8 +5,8 @@
  * the nginx statuses behind an error_page. And what is not TLS stays what it was.
  */
 import should from 'should';
-import { TransportError } from '../../nodes/lib/transport';
-import { tlsFailure, tlsPage } from '../../nodes/lib/tls-failure';
+import { TransportError } from '../../nodes/lib/device/transport';
+import { tlsFailure, tlsPage } from '../../nodes/lib/device/tls-failure';
 
 const AT = { method: 'GET', path: '/api/io/1.0', host: '127.0.0.1:8443' };
 /** A failed connection as the transport reports it: Node's code and words, what the handshake showed. */

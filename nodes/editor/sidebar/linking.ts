@@ -3,7 +3,7 @@
  * the nodes that use it (revealing the one when there is one), and a node selected in the
  * workspace highlights its module and the pins it works on.
  */
-import { $, RED } from './red';
+import { $, RED } from './editor-api';
 import { pinsOf, usersOf, UsingNode } from './usage';
 
 /** The edited flows' nodes (not config nodes), as RED.nodes holds them. */
