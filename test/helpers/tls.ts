@@ -7,6 +7,7 @@
  * rejectUnauthorized: a TLS alert, or a hang-up after the handshake), and one that answers
  * as nginx does with `ssl_verify_client on` (its 400 pages). Only loopback; bounded logs.
  */
+import { X509Certificate } from 'crypto';
 import http from 'http';
 import https from 'https';
 import type { TLSSocket } from 'tls';
@@ -32,7 +33,13 @@ export interface PkiSet {
 }
 
 const DAY = 86400000;
-const LOCAL = { name: 'subjectAltName' as const, altNames: [{ type: 2 as const, value: 'localhost' }, { type: 7 as const, ip: '127.0.0.1' }] };
+const LOCAL = {
+  name: 'subjectAltName' as const,
+  altNames: [
+    { type: 2 as const, value: 'localhost' },
+    { type: 7 as const, ip: '127.0.0.1' },
+  ],
+};
 const CA_EXTENSIONS = [
   { name: 'basicConstraints' as const, cA: true, critical: true },
   { name: 'keyUsage' as const, keyCertSign: true, cRLSign: true, digitalSignature: true },
@@ -40,7 +47,6 @@ const CA_EXTENSIONS = [
 
 /** Every certificate the TLS tests use (about 0.2 s). */
 export async function makePki(): Promise<PkiSet> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { generate } = require('selfsigned') as typeof import('selfsigned');
   const make = (cn: string, options: Record<string, unknown>): Promise<Generated> =>
     generate([{ name: 'commonName', value: cn }], { keyType: 'ec', algorithm: 'sha256', ...options }) as Promise<Generated>;
@@ -64,7 +70,13 @@ export async function makePki(): Promise<PkiSet> {
     expired: await make('localhost', { extensions: leafExt(), ...by(ca), notBeforeDate: new Date(now - 30 * DAY), notAfterDate: new Date(now - 2 * DAY) }),
     notYetValid: await make('localhost', { extensions: leafExt(), ...by(ca), notBeforeDate: new Date(now + 2 * DAY), notAfterDate: new Date(now + 30 * DAY) }),
     otherNames: await make('device.example', {
-      extensions: leafExt({ name: 'subjectAltName', altNames: [{ type: 2, value: 'device.example' }, { type: 2, value: 'plc.example' }] } as unknown as typeof LOCAL),
+      extensions: leafExt({
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'device.example' },
+          { type: 2, value: 'plc.example' },
+        ],
+      } as unknown as typeof LOCAL),
       ...by(ca),
     }),
     selfSigned: await make('localhost', { extensions: leafExt() }),
@@ -80,8 +92,6 @@ export function chain(...certs: string[]): string {
 
 /** OpenSSL's date of a certificate (valid_to or valid_from) as the package says it: `2026-11-24 05:21 UTC`. */
 export function certDate(cert: string, which: 'validTo' | 'validFrom'): string {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const { X509Certificate } = require('crypto') as typeof import('crypto');
   const text = new X509Certificate(cert)[which];
   return `${new Date(Date.parse(text)).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
@@ -127,10 +137,13 @@ export async function startTlsFront(target: string, tls: https.ServerOptions, ng
       return;
     }
     log(forwarded, req.url ?? '');
-    const up = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent: false },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
@@ -153,7 +166,20 @@ export async function startTlsFront(target: string, tls: https.ServerOptions, ng
 
 /** A tls-config node as the editor saves it; its PEM texts go in as credentials (tlsCredentials). */
 export function tlsConfigNode(id = 'tls', servername = ''): FlowNode {
-  return { id, type: 'tls-config', name: '', cert: '', key: '', ca: '', certname: '', keyname: '', caname: '', servername, verifyservercert: true, alpnprotocol: '' };
+  return {
+    id,
+    type: 'tls-config',
+    name: '',
+    cert: '',
+    key: '',
+    ca: '',
+    certname: '',
+    keyname: '',
+    caname: '',
+    servername,
+    verifyservercert: true,
+    alpnprotocol: '',
+  };
 }
 
 /** The credentials of a tls-config node: CA, and a client certificate with its key. */

@@ -31,18 +31,47 @@ interface Case {
   words: (p: PkiSet) => RegExp;
 }
 
-const serve = (cert: (p: PkiSet) => Generated, extra: (p: PkiSet) => string[] = () => []) => (p: PkiSet) => ({ key: cert(p).private, cert: chain(cert(p).cert, ...extra(p)) });
+const serve =
+  (cert: (p: PkiSet) => Generated, extra: (p: PkiSet) => string[] = () => []) =>
+  (p: PkiSet) => ({ key: cert(p).private, cert: chain(cert(p).cert, ...extra(p)) });
 /** A server that wants a client certificate of the plant CA. */
 const clientCertServer = (p: PkiSet): https.ServerOptions => ({ ...serve((q) => q.leaf)(p), ca: p.ca.cert, requestCert: true, rejectUnauthorized: true });
 const nginxServer = (p: PkiSet): https.ServerOptions => ({ ...serve((q) => q.leaf)(p), ca: p.ca.cert });
 const UNTRUSTED = /^TLS: certificate not trusted: give its CA$/;
-const notTrusted = (issuer: string) => () => new RegExp(`TLS: the device's certificate \\(issued by “${issuer}”\\) is not trusted: give the CA that issued it, and any intermediate`);
+const notTrusted = (issuer: string) => () =>
+  new RegExp(`TLS: the device's certificate \\(issued by “${issuer}”\\) is not trusted: give the CA that issued it, and any intermediate`);
 
 const CASES: Case[] = [
   { name: 'leaf only, its CA not given', server: serve((p) => p.leaf), problem: 'untrusted', status: () => UNTRUSTED, words: notTrusted('Plant CA') },
-  { name: 'leaf only, a wrong CA given', server: serve((p) => p.leaf), ca: (p) => p.otherCa.cert, problem: 'untrusted', status: () => UNTRUSTED, words: notTrusted('Plant CA') },
-  { name: 'chain with an intermediate, the CA not given', server: serve((p) => p.leafOfIntermediate, (p) => [p.intermediate.cert]), problem: 'untrusted', status: () => UNTRUSTED, words: notTrusted('Plant intermediate') },
-  { name: 'chain with an intermediate, a wrong CA given', server: serve((p) => p.leafOfIntermediate, (p) => [p.intermediate.cert]), ca: (p) => p.otherCa.cert, problem: 'untrusted', status: () => UNTRUSTED, words: notTrusted('Plant intermediate') },
+  {
+    name: 'leaf only, a wrong CA given',
+    server: serve((p) => p.leaf),
+    ca: (p) => p.otherCa.cert,
+    problem: 'untrusted',
+    status: () => UNTRUSTED,
+    words: notTrusted('Plant CA'),
+  },
+  {
+    name: 'chain with an intermediate, the CA not given',
+    server: serve(
+      (p) => p.leafOfIntermediate,
+      (p) => [p.intermediate.cert],
+    ),
+    problem: 'untrusted',
+    status: () => UNTRUSTED,
+    words: notTrusted('Plant intermediate'),
+  },
+  {
+    name: 'chain with an intermediate, a wrong CA given',
+    server: serve(
+      (p) => p.leafOfIntermediate,
+      (p) => [p.intermediate.cert],
+    ),
+    ca: (p) => p.otherCa.cert,
+    problem: 'untrusted',
+    status: () => UNTRUSTED,
+    words: notTrusted('Plant intermediate'),
+  },
   {
     name: 'expired',
     server: serve((p) => p.expired),
@@ -132,7 +161,17 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
     await sim.close();
   });
 
-  const READ: FlowNode = { id: 'read', type: 'io-read', device: 'dev', source: 'values', pin: 'all', interval: '0', onlyOnChange: false, deadband: '0', output: 'record' };
+  const READ: FlowNode = {
+    id: 'read',
+    type: 'io-read',
+    device: 'dev',
+    source: 'values',
+    pin: 'all',
+    interval: '0',
+    onlyOnChange: false,
+    deadband: '0',
+    output: 'record',
+  };
 
   /** io-read behind a config node at `url` with a tls-config node giving `ca` and `client`. */
   function load(url: string, ca?: string, client?: Generated) {
@@ -217,7 +256,7 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
     });
   }
 
-  describe('Discover and Test read the dialog\'s tls-config node alike (private CA, client certificate)', () => {
+  describe("Discover and Test read the dialog's tls-config node alike (private CA, client certificate)", () => {
     /** The dialog's tls-config node, deployed (the routes look it up by id, as Test always did). */
     async function deployTls(ca?: string, client?: Generated) {
       await helper.load([TLS_MODULE, ...ALL_MODULES], [{ id: 't', type: 'tab' }, { ...tlsConfigNode('tls') }], { tls: tlsCredentials(ca, client) });
@@ -225,7 +264,13 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
     const dialog = (url: string, tls: string) => ({ id: 'new-device', url, service: 'io', slot: '2', apiVersion: 'auto', timeout: '3000', auth: 'none', tls });
 
     it('with the private CA both succeed; without it both say the certificate is not trusted', async () => {
-      front = await startTlsFront(sim.url, serve((p) => p.leafOfIntermediate, (p) => [p.intermediate.cert])(pki));
+      front = await startTlsFront(
+        sim.url,
+        serve(
+          (p) => p.leafOfIntermediate,
+          (p) => [p.intermediate.cert],
+        )(pki),
+      );
       await deployTls(pki.ca.cert);
       const discovered = await helper.request().post('/modular-device/discover').send(dialog(front.url, 'tls')).expect(200);
       discovered.body.errors.should.eql({});
@@ -234,7 +279,9 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
       tested.body.should.eql({ apiVersion: TEST_API, api: `${TEST_API}.0`, service: 'io', slot: 2 });
       // No TLS configuration chosen: both refuse alike, with the sentence, not "no service".
       const lost = await helper.request().post('/modular-device/discover').send(dialog(front.url, '')).expect(502);
-      lost.body.error.should.match(/^no service answered at this URL: TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted: give the CA that issued it/);
+      lost.body.error.should.match(
+        /^no service answered at this URL: TLS: the device's certificate \(issued by “Plant intermediate”\) is not trusted: give the CA that issued it/,
+      );
       // The same sentence as words, for the dialog to say in the editor's language.
       lost.body.words.key.should.equal('runtime.common.tls.untrusted');
       lost.body.words.vars.issuer.should.equal('Plant intermediate');
@@ -252,4 +299,3 @@ describe('reliability: TLS failures said plainly (runtime, own HTTPS servers in 
     });
   });
 });
-
