@@ -161,7 +161,7 @@ export interface Received {
 export interface CaughtError {
   message: string;
   code?: string;
-  cause?: { statusCode?: number; deviceMessage?: string; method?: string; path?: string };
+  cause?: { code?: string; statusCode?: number; deviceMessage?: string; method?: string; path?: string; [detail: string]: unknown };
   source: { id: string; type: string };
   stack?: string;
 }

@@ -64,7 +64,7 @@ describe('reliability: a password in the URL never gets anywhere (runtime)', fun
         const [id] = fire([['out', { payload: true }]]);
         await settle(outcomes, [['out', id]]);
         should(outcomes.caught[0]?.error.code).equal('NOT_CONFIGURED');
-        const discover = await helper.request().get('/modular-device/discover').query({ url });
+        const discover = await helper.request().post('/modular-device/discover').send({ url });
         const tested = await helper.request().post('/modular-device/test').send({ url, service: 'io', slot: '2' });
         const seen = JSON.stringify([
           statusHistory(helper.getNode('out')),

@@ -7,7 +7,7 @@
  * Messages never contain credentials: they name the method and the wire path only, never
  * the base URL (which may carry user:password@) or a header.
  */
-import { spoken } from './i18n';
+import { say, spoken } from './i18n';
 import type { Phrase } from '../pure/phrase';
 
 export type DeviceErrorCode =
@@ -23,6 +23,11 @@ export type DeviceErrorCode =
   | 'TIMEOUT'
   /** Connection refused, reset or the host could not be reached. */
   | 'UNREACHABLE'
+  /**
+   * The device answered, but TLS stood in the way: its certificate is not trusted, expired or
+   * for another name, or it wants (or refused) a client certificate. Nothing reached its service.
+   */
+  | 'TLS'
   /** The device speaks an API version this package does not support, or lacks the slot. */
   | 'INCOMPATIBLE'
   /** The node has no usable configuration (no device chosen, node closed, ...). */
@@ -39,6 +44,10 @@ export interface DeviceErrorDetails {
   detail?: Record<string, unknown>;
   /** The request never left: no connection could be made (refused, host not found, TLS). */
   neverSent?: boolean;
+  /** The few words a status dot has room for, when the message is a long sentence (TLS). */
+  brief?: string;
+  /** The sentence as a catalogue key (of modular-device) and its values: the editor says it in its own language. */
+  words?: { key: string; vars: Record<string, string> };
 }
 
 /**
@@ -55,7 +64,7 @@ export class FailureCause {
   method?: string;
   path?: string;
 
-  constructor(fields: Omit<DeviceErrorDetails, 'detail' | 'neverSent'> & Record<string, unknown>) {
+  constructor(fields: Omit<DeviceErrorDetails, 'detail' | 'neverSent' | 'brief' | 'words'> & Record<string, unknown>) {
     Object.assign(this, fields);
   }
 
@@ -86,6 +95,8 @@ export class DeviceError extends Error {
   readonly method?: string;
   readonly path?: string;
   readonly neverSent: boolean;
+  readonly brief?: string;
+  readonly words?: DeviceErrorDetails['words'];
   readonly cause: FailureCause;
 
   /** `message`: text, or a limit refusal (a phrase), said in the runtime's language. */
@@ -98,6 +109,8 @@ export class DeviceError extends Error {
     this.method = details.method;
     this.path = details.path;
     this.neverSent = details.neverSent === true;
+    this.brief = details.brief;
+    this.words = details.words;
     this.cause = new FailureCause({
       // Node-RED 3.1 copies only message, stack and cause to Catch: the code travels here too.
       code: details.code,
@@ -149,6 +162,14 @@ export function isRefused(error: unknown): error is DeviceError {
 }
 
 /**
+ * Whether an answer's refusal concerns every node of the module, not just this msg: refused
+ * credentials, or nginx refusing TLS (a client certificate missing or refused).
+ */
+export function concernsModule(error: unknown): error is DeviceError {
+  return isRefused(error) || (error instanceof DeviceError && error.code === 'TLS');
+}
+
+/**
  * nginx titles its own pages with the status ("401 Authorization Required", "502 Bad
  * Gateway"): a message that names the status already keeps the words without it.
  */
@@ -158,6 +179,8 @@ export function withoutStatus(text: string, status: number): string {
 }
 
 export function statusText(error: DeviceError): string {
+  // TLS: its own category and a short version of the sentence (the whole one goes to Catch).
+  if (error.code === 'TLS' && error.brief) return say('status.tls', { reason: error.brief });
   // An HTTP refusal: its status and the device's words. (A 2xx refusal, like 1.0's power
   // budget `denied`, explains itself in the message.)
   if (error.code === 'DEVICE_ERROR' && error.statusCode && error.statusCode >= 300) return `${error.statusCode} ${withoutStatus(error.deviceMessage ?? '', error.statusCode)}`.trim();

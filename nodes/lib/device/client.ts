@@ -10,7 +10,7 @@
 import http from 'http';
 import https from 'https';
 import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from '../pure/limits';
-import { asDeviceError, DeviceError, isRefused } from '../base/errors';
+import { asDeviceError, concernsModule, DeviceError } from '../base/errors';
 import { lostSettings, settingsGone } from './settings-lost';
 import { QueueFullError, RequestQueue } from './queue';
 import { CallFailure, dialectFor } from './dialects';
@@ -284,8 +284,8 @@ export class DeviceClient {
     try {
       return judgeAnswer(answer, where);
     } catch (error) {
-      // Refused credentials concern every node of the module, not just this msg.
-      if (isRefused(error)) this.options.onReachability?.(error);
+      // Refused credentials (or TLS) concern every node of the module, not just this msg.
+      if (concernsModule(error)) this.options.onReachability?.(error);
       throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
     }
   }

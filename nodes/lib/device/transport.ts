@@ -14,6 +14,7 @@
  */
 import http from 'http';
 import https from 'https';
+import type { TLSSocket } from 'tls';
 
 export interface Answer {
   status: number;
@@ -48,6 +49,31 @@ export type TransportFailure =
   /** Connecting or sending failed: refused, reset, host not found, TLS; `code` is Node's. */
   | 'network';
 
+/** The device's certificate as its handshake showed it (not verified: for a message only). */
+export interface PeerCertificate {
+  subject?: string;
+  issuer?: string;
+  validFrom?: string;
+  validTo?: string;
+  /** subjectAltName as Node gives it: `DNS:a, IP Address:10.0.0.1`. */
+  altNames?: string;
+}
+
+/** What a failed HTTPS exchange knew of TLS: enough to tell the user which certificate problem it was. */
+export interface TlsFacts {
+  /** The name the certificate was checked against: the TLS configuration's server name, else the URL's host. */
+  name: string;
+  /** A client certificate was offered (the TLS configuration has one). */
+  clientCert: boolean;
+  /** A handshake of this exchange reached the device's certificate (set even when verifying it failed). */
+  peer?: PeerCertificate;
+  /** Node's own words for the failure (a TLS 1.2 alert has no code of its own, only its name here). */
+  said?: string;
+}
+
+/** Node's words are ours, but OpenSSL's carry file names and line numbers: enough of them for a reason. */
+const SAID_CHARS = 200;
+
 export class TransportError extends Error {
   constructor(
     readonly failure: TransportFailure,
@@ -57,6 +83,8 @@ export class TransportError extends Error {
     readonly status?: number,
     /** Body bytes received (or announced by Content-Length, for 'too-large'). */
     readonly bytes = 0,
+    /** For 'network' over HTTPS: what the handshake showed. */
+    readonly tls?: TlsFacts,
   ) {
     super(failure);
     this.name = 'TransportError';
@@ -64,10 +92,23 @@ export class TransportError extends Error {
 }
 
 /** Node's HTTP parser errors (HPE_*) mean the peer does not speak HTTP properly. */
-function fromNode(error: unknown): TransportError {
+function fromNode(error: unknown, tls?: TlsFacts): TransportError {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('HPE_')) return new TransportError('malformed', code);
-  return new TransportError('network', typeof code === 'string' ? code : undefined);
+  const said = String((error as Error)?.message ?? '').slice(0, SAID_CHARS);
+  return new TransportError('network', typeof code === 'string' ? code : undefined, undefined, 0, tls && { ...tls, said });
+}
+
+/** The agent's TLS options: what a fresh connection borrows, and what a failure is judged against. */
+function tlsOptionsOf(agent: http.Agent): https.RequestOptions {
+  return (agent as unknown as { options?: https.RequestOptions }).options ?? {};
+}
+
+function peerOf(socket: TLSSocket): PeerCertificate | undefined {
+  const cert = socket.getPeerCertificate();
+  if (!cert || !Object.keys(cert).length) return undefined;
+  const cn = (name: { CN?: string | string[] } | undefined) => [name?.CN ?? []].flat()[0];
+  return { subject: cn(cert.subject), issuer: cn(cert.issuer), validFrom: cert.valid_from, validTo: cert.valid_to, altNames: cert.subjectaltname };
 }
 
 /**
@@ -106,6 +147,11 @@ export function exchange(x: Exchange): Promise<Answer> {
     // a timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
     let status: number | undefined;
     let received = 0;
+    const secure = x.base.protocol === 'https:';
+    const options = tlsOptionsOf(x.agent);
+    const tlsFacts: TlsFacts | undefined = secure
+      ? { name: options.servername || x.base.hostname.replace(/^\[|\]$/g, ''), clientCert: !!(options.cert || options.pfx) }
+      : undefined;
     const timer = setTimeout(() => {
       setImmediate(() => finish(new TransportError(status === undefined ? 'timeout' : 'incomplete', undefined, status, received)));
     }, x.timeoutMs);
@@ -118,12 +164,15 @@ export function exchange(x: Exchange): Promise<Answer> {
         received: (bytes) => {
           received = bytes;
         },
+        handshake: (peer) => {
+          if (tlsFacts) tlsFacts.peer = peer;
+        },
         finish,
       });
       current = req;
       req.on('error', (error) => {
         if (!fresh && isStaleSocket(error, req.reusedSocket, status !== undefined, Date.now() - sentAt)) send(true);
-        else finish(fromNode(error));
+        else finish(fromNode(error, tlsFacts));
       });
     };
     send(false);
@@ -133,6 +182,8 @@ export function exchange(x: Exchange): Promise<Answer> {
 interface Progress {
   answered(status: number): void;
   received(bytes: number): void;
+  /** A new TLS connection reached the device's certificate (before it is verified). */
+  handshake(peer: PeerCertificate | undefined): void;
   finish(error: TransportError | undefined, answer?: Answer): void;
 }
 
@@ -146,7 +197,7 @@ function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
   }
   const secure = x.base.protocol === 'https:';
   // A fresh connection borrows the agent's TLS options but not its pool of sockets.
-  const { ca, cert, key, passphrase, servername, rejectUnauthorized } = (x.agent as unknown as { options?: https.RequestOptions }).options ?? {};
+  const { ca, cert, key, passphrase, servername, rejectUnauthorized } = tlsOptionsOf(x.agent);
   const tls = secure ? { ca, cert, key, passphrase, servername, rejectUnauthorized } : {};
   const req = (secure ? https : http).request(
     {
@@ -186,6 +237,15 @@ function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
       });
     },
   );
+  // Node verifies the certificate right after the 'secure' event and drops the socket (and
+  // the certificate with it) when it fails: a listener ahead of that check keeps what the
+  // user needs to know (until when it was valid, for which names). Only on a new socket: a
+  // reused one finished its handshake long ago.
+  if (secure) {
+    req.on('socket', (socket) => {
+      if (!req.reusedSocket) (socket as TLSSocket).prependOnceListener('secure', () => p.handshake(peerOf(socket as TLSSocket)));
+    });
+  }
   req.end(data);
   return req;
 }

@@ -6,6 +6,7 @@
 import { errorMessage, parseAnswer, printable } from './answer';
 import { DeviceError, withoutStatus } from '../base/errors';
 import { ANSWER_BOUNDS } from '../pure/limits';
+import { tlsError, tlsFailure, tlsPage } from './tls-failure';
 import type { Answer, TransportError } from './transport';
 
 export interface Where {
@@ -26,14 +27,10 @@ const NETWORK_REASONS: Record<string, string> = {
   EAI_AGAIN: 'host not found',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS: self-signed certificate (give its CA in the TLS configuration)',
-  SELF_SIGNED_CERT_IN_CHAIN: 'TLS: self-signed certificate in chain (give its CA in the TLS configuration)',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS: certificate not trusted (give its CA in the TLS configuration)',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS: certificate does not match the host name',
 };
 
 /** Failures of making the connection: the request never left. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function kib(bytes: number): string {
   return `${Math.ceil(bytes / 1024)} KiB`;
@@ -43,7 +40,7 @@ function bad(w: Where, statusCode: number | undefined, what: string): DeviceErro
   return new DeviceError(`${w.method} ${w.path}: ${what}`, { code: 'BAD_RESPONSE', statusCode, method: w.method, path: w.path });
 }
 
-/** A failed exchange: no answer (TIMEOUT, UNREACHABLE) or an answer that broke the rules (BAD_RESPONSE). */
+/** A failed exchange: no answer (TIMEOUT, UNREACHABLE), TLS in the way, or an answer that broke the rules (BAD_RESPONSE). */
 export function transportFailure(error: TransportError, w: Where): DeviceError {
   const { method, path } = w;
   switch (error.failure) {
@@ -58,6 +55,8 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
     case 'cut-off':
       return new DeviceError(`${method} ${path}: answer cut off (${w.host})`, { code: 'UNREACHABLE', method, path });
     case 'network': {
+      const tls = tlsFailure(error, w);
+      if (tls) return tls;
       const reason = (error.code && NETWORK_REASONS[error.code]) || `request failed${error.code ? ` (${error.code})` : ''}`;
       const neverSent = !!error.code && NEVER_SENT.has(error.code);
       return new DeviceError(`${method} ${path}: ${reason} (${w.host})`, { code: 'UNREACHABLE', method, path, neverSent });
@@ -77,6 +76,9 @@ export function judgeAnswer(answer: Answer, w: Where): unknown {
     }
     const deviceMessage = errorMessage(text, parseAnswer(text));
     const words = withoutStatus(deviceMessage, status);
+    // nginx's own pages about TLS: the device never got the request (and it is no sign of another API version).
+    const tls = tlsPage(status, words);
+    if (tls) throw tlsError(tls, w, {}, { statusCode: status, deviceMessage });
     const hint = status === 401 ? ` (the device refused the credentials: check the ${w.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
     throw new DeviceError(`${method} ${path} failed: ${status}${words ? ` ${words}` : ''}${hint}`, {
       code: 'DEVICE_ERROR',

@@ -5,12 +5,14 @@
  * the permission to change this config node (`modular-device.write`), and both speak only
  * the device protocol: one GET of the service's version root under the given base (no
  * redirects, the answer bounded like every device answer), answered with the parsed version
- * record or a short, printable error. Test sends stored credentials only to the URL they
- * were saved for: those of a deployed `modular-device` node, and only when the dialog's URL
- * is that node's URL. Anything else (another node's id, another URL) gets the credentials
- * typed into the dialog, or none.
+ * record or a short, printable error. Both read the open dialog the same way (probeOptions):
+ * its URL, timeout, authentication and TLS configuration, so what Test reaches Discover
+ * reaches too. Stored credentials go only to the URL they were saved for: those of a
+ * deployed `modular-device` node, and only when the dialog's URL is that node's URL.
+ * Anything else (another node's id, another URL) gets the credentials typed into the
+ * dialog, or none.
  */
-import { DeviceClient } from '../device/client';
+import { ClientOptions, DeviceClient } from '../device/client';
 import { printable } from '../device/answer';
 import { readSettings, resolveTls } from './device-settings';
 import { DeviceError } from '../base/errors';
@@ -27,11 +29,18 @@ const ERROR_CHARS = 300;
 const LISTED_MODULES = 64;
 
 function errorText(error: unknown): string {
-  return printable(error instanceof Error ? error.message : String(error), ERROR_CHARS);
+  const message = error instanceof Error ? error.message : String(error);
+  // A TLS sentence is long: the wire path (the same version root for every button) gives way to it.
+  return printable(error instanceof DeviceError && error.code === 'TLS' ? message.replace(/^GET \S+: /, '') : message, ERROR_CHARS);
+}
+
+/** The error's text, and its words for the editor to say in its own language (TLS sentences). */
+function answerOf(error: unknown): { error: string; words?: DeviceError['words'] } {
+  return error instanceof DeviceError && error.words ? { error: errorText(error), words: error.words } : { error: errorText(error) };
 }
 
 function fail(res: Response, status: number, error: unknown): void {
-  res.status(status).json({ error: errorText(error) });
+  res.status(status).json(answerOf(error));
 }
 
 /** `${VAR}` / `$(VAR)` as the runtime expands a whole-string env reference in a node's property. */
@@ -68,31 +77,58 @@ function testCredentials(RED: NodeAPI, body: Record<string, unknown>, url: strin
   return credentials;
 }
 
+/**
+ * The client options of the open dialog (`body`: its fields, as both buttons send them),
+ * with `fixed` over them (Discover asks each service at slot 0). Throws the refusal of a bad field.
+ */
+function probeOptions(RED: NodeAPI, body: Record<string, unknown>, fixed: Record<string, unknown> = {}): ClientOptions {
+  const url = expandEnv(RED, typeof body.url === 'string' ? body.url : '', typeof body.id === 'string' ? RED.nodes.getNode(body.id) : null);
+  const options = readSettings({ id: 'probe', type: 'modular-device', ...body, ...fixed, url }, testCredentials(RED, body, url));
+  options.timeout = Math.min(options.timeout ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS);
+  options.tls = resolveTls(RED, body.tls);
+  return options;
+}
+
+/** When no service answered: why, when all three failed alike (a TLS problem does), else just that. */
+function noneAnswered(failures: unknown[]): { error: string; words?: DeviceError['words'] } {
+  const reasons = new Set(failures.map((error) => errorText(error).replace(/^GET \S+: /, '')));
+  if (reasons.size !== 1) return { error: 'no service answered at this URL' };
+  return { ...answerOf(failures[0]), error: printable(`no service answered at this URL: ${[...reasons][0]}`, ERROR_CHARS) };
+}
+
 export function registerAdminRoutes(RED: NodeAPI): void {
   const permission = RED.auth.needsPermission('modular-device.write');
 
   /** Which modules answer at a URL: service and slot of every device in the three version records. */
-  RED.httpAdmin.get('/modular-device/discover', permission, (req: Request, res: Response) => {
-    const url = typeof req.query.url === 'string' ? expandEnv(RED, req.query.url, null) : '';
+  RED.httpAdmin.post('/modular-device/discover', permission, (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    let options: Record<string, ClientOptions>;
+    try {
+      options = Object.fromEntries(SERVICES.map((service) => [service, probeOptions(RED, body, { service, slot: 0, apiVersion: 'auto', queueLimit: 1 })]));
+    } catch (error) {
+      fail(res, 400, error);
+      return;
+    }
     const probes = SERVICES.map(async (service) => {
       let client: DeviceClient | undefined;
       try {
-        client = new DeviceClient({ url, service, slot: 0, apiVersion: 'auto', timeout: PROBE_TIMEOUT_MS, queueLimit: 1 });
+        client = new DeviceClient(options[service]);
         const { apiVersion, record } = await client.readVersionRecord();
         const slots = [...new Set(record.devices.map((d) => d.slot_number))].slice(0, LISTED_MODULES);
         return { service, modules: slots.map((slot) => ({ service, slot, apiVersion, api: apiText(record) })) };
       } catch (error) {
-        return { service, error: errorText(error) };
+        return { service, failure: error, error: errorText(error) };
       } finally {
-        client?.close();
+        void client?.close();
       }
     });
     Promise.all(probes).then(
       (answers) => {
         const modules = answers.flatMap((a) => ('modules' in a ? a.modules ?? [] : []));
-        const errors = Object.fromEntries(answers.filter((a) => 'error' in a).map((a) => [a.service, (a as { error: string }).error]));
-        if (!modules.length && Object.keys(errors).length === SERVICES.length) {
-          res.status(502).json({ error: 'no service answered at this URL', errors });
+        const failed = answers.filter((a): a is { service: typeof a.service; failure: unknown; error: string } => 'error' in a);
+        const errors = Object.fromEntries(failed.map((a) => [a.service, a.error]));
+        if (!modules.length && failed.length === SERVICES.length) {
+          res.status(502).json({ ...noneAnswered(failed.map((a) => a.failure)), errors });
         } else {
           res.json({ modules, errors });
         }
@@ -106,11 +142,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     const body = (req.body ?? {}) as Record<string, unknown>;
     let client: DeviceClient;
     try {
-      const url = expandEnv(RED, typeof body.url === 'string' ? body.url : '', typeof body.id === 'string' ? RED.nodes.getNode(body.id) : null);
-      const options = readSettings({ id: 'test', type: 'modular-device', ...body, url }, testCredentials(RED, body, url));
-      options.timeout = Math.min(options.timeout ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS);
-      options.tls = resolveTls(RED, body.tls);
-      client = new DeviceClient(options);
+      client = new DeviceClient(probeOptions(RED, body));
     } catch (error) {
       fail(res, 400, error);
       return;

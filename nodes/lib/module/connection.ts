@@ -34,6 +34,8 @@ export type ConnectionState =
   | { state: 'down'; reason: string }
   /** The device (its nginx) refused the config node's credentials. */
   | { state: 'refused'; reason: string }
+  /** TLS stood between us and the device (certificate, client certificate): `reason` is the short words. */
+  | { state: 'tls'; reason: string }
   | { state: 'incompatible'; reason: string }
   | { state: 'invalid'; reason: string };
 
@@ -64,6 +66,11 @@ function isUnreachable(error: unknown): boolean {
  */
 function isServiceDown(error: unknown): boolean {
   return error instanceof DeviceError && [502, 503, 504].includes(error.statusCode ?? 0);
+}
+
+/** TLS refused the connection: its own state, retried (a certificate gets renewed, a clock set). */
+function tlsState(error: unknown): Extract<ConnectionState, { state: 'tls' }> | undefined {
+  return error instanceof DeviceError && error.code === 'TLS' ? { state: 'tls', reason: error.brief ?? statusText(error) } : undefined;
 }
 
 /** Whether the module is not there right now, either way: retried until it is back. */
@@ -150,7 +157,16 @@ export class Connection {
   reachability(error?: DeviceError): void {
     if (this.closed) return;
     if (!error) {
+      // Not for tls (as not for refused): nginx's TLS pages are answers too, told as reachable
+      // before they are judged; the retries find a fixed certificate.
       if (this.current.state === 'unreachable' || this.current.state === 'down') void this.probe();
+      return;
+    }
+    const tls = tlsState(error);
+    if (tls) {
+      if (this.probing) return;
+      if (this.current.state !== 'tls' || this.current.reason !== tls.reason) this.set(tls);
+      this.scheduleRetry();
       return;
     }
     if (isRefused(error)) {
@@ -234,7 +250,7 @@ export class Connection {
       const reason = error instanceof DeviceError ? statusText(error) : String(error);
       // A 400 or 404 to the version root is an answer, not an outage: the released
       // services say "Version not compatible" to a version they do not speak.
-      next = isRefused(error) ? { state: 'refused', reason } : isGone(error) ? goneState(error) : { state: 'incompatible', reason };
+      next = tlsState(error) ?? (isRefused(error) ? { state: 'refused', reason } : isGone(error) ? goneState(error) : { state: 'incompatible', reason });
       this.proven = false;
     } finally {
       this.probing = false;
@@ -269,7 +285,7 @@ export class Connection {
     try {
       this.budget = powerBudget(await this.client.readDescriptor());
     } catch (error) {
-      if (isRefused(error) || isGone(error)) throw error;
+      if (isRefused(error) || isGone(error) || tlsState(error)) throw error;
     }
     this.proven = true;
   }

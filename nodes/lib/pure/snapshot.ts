@@ -31,7 +31,7 @@ export interface LiveModule {
   device: string;
   service: Service;
   slot: number;
-  /** Connection state (lib/connection.ts): connecting, connected, unreachable, down, refused, incompatible, invalid. */
+  /** Connection state (lib/connection.ts): connecting, connected, unreachable, down, refused, tls, incompatible, invalid. */
   state: string;
   /** Why, when not connected (printable, short). */
   reason?: string;
