@@ -15,6 +15,8 @@ const out = path.join(root, `dist.building-${process.pid}`);
 fs.rmSync(out, { recursive: true, force: true });
 try {
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', root, '--outDir', out], { stdio: 'inherit' });
+  // Typings for what users import: the test kit (@modular-device/node-red/testing) and the simulator it starts.
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.testing.json'), '--outDir', out], { stdio: 'inherit' });
 } catch {
   fs.rmSync(out, { recursive: true, force: true });
   console.error('build: TypeScript compilation failed');
@@ -49,9 +51,10 @@ for (const dir of ['icons', 'locales']) {
   const src = path.join(root, dir);
   if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
 }
-// The simulator's CLI is a bin entry: it must be executable once installed.
-const cli = path.join(out, 'simulator', 'cli.js');
-if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
+// The CLIs are bin entries: they must be executable once installed.
+for (const cli of [path.join(out, 'simulator', 'cli.js'), path.join(out, 'testing', 'cli.js')]) {
+  if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
+}
 
 fs.rmSync(dist, { recursive: true, force: true });
 fs.renameSync(out, dist);
