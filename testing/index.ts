@@ -14,3 +14,5 @@ export { KitError } from './errors';
 export { FlowNode, Credentials } from './flows';
 export { Expected, Where, difference } from './match';
 export { shutdown, resolveNodeRed } from './runtime';
+export { runScenario, formatReport, Report, StepResult, RunOptions } from './run';
+export { readScenario, checkScenario, Scenario, SCENARIO_LIMITS } from './scenario';
