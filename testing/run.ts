@@ -6,7 +6,7 @@
  */
 import { SimControl } from './device';
 import { KitError, show } from './errors';
-import { FlowNode, findNode } from './flows';
+import { FlowNode, findNode, readFlows } from './flows';
 import { describe, FlowTest, startFlows, StartOptions } from './kit';
 import { difference, matches, whyNot } from './match';
 import { shutdown } from './runtime';
@@ -171,13 +171,9 @@ export async function runScenario(options: RunOptions): Promise<Report> {
   const scenario = typeof options.scenario === 'string' ? readScenario(options.scenario) : options.scenario;
   const api = options.api ?? scenario.api ?? '0.9';
   const flowsName = typeof options.flows === 'string' ? options.flows : 'flows';
-  const t = await startFlows({ ...options, api, modules: options.modules ?? scenario.modules, rebootMs: options.rebootMs ?? scenario.rebootMs });
-  try {
-    checkNodes(scenario, t.flows);
-  } catch (error) {
-    await t.stop();
-    throw error;
-  }
+  const flows = readFlows(options.flows);
+  checkNodes(scenario, flows); // before anything starts: a typo costs no run
+  const t = await startFlows({ ...options, flows, api, modules: options.modules ?? scenario.modules, rebootMs: options.rebootMs ?? scenario.rebootMs });
   const modules = (await t.device.state()).modules as Array<{ service: string; slot: number }>;
   const report: Report = { scenario: scenario.name, flows: flowsName, api, ok: true, steps: [] };
   const started = Date.now();
