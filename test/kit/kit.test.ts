@@ -80,7 +80,7 @@ describe('flow test kit', function () {
       ['a scenario with an unknown event', [example('alarm-on-notification.json'), fixture('unknown-event.scenario.yaml')], /unknown-event\.scenario\.yaml: steps\[1\]: unknown event "explode"; a step has one of pin, short/],
       ['a node that does not exist', [example('alarm-on-notification.json'), fixture('unknown-node.scenario.json')], /unknown-node\.scenario\.json: steps\[1\]\.expect\.node: no node with id or name "no such node"/],
       ['a value out of range', [example('alarm-on-notification.json'), fixture('bad-value.scenario.yaml')], /bad-value\.scenario\.yaml: steps\[0\]\.pin\.pin: must be a whole number from 1 to 6, got 9/],
-      ['a node type not installed', [fixture('missing-type.json'), fixture('no-nodes.scenario.yaml')], /node types this Node-RED does not have: ui-button \(node "press me", id n1\)/],
+      ['a node type not installed', [fixture('missing-type.json'), fixture('no-nodes.scenario.yaml')], /node types this Node-RED does not have: acme-widget \(node "press me", id n1\)/],
       ['a missing file', [example('nope.json'), example('testing/alarm.scenario.yaml')], /flows file .*nope\.json: cannot read it \(ENOENT\)/],
     ];
     for (const [what, args, expected] of cases) {
