@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * modular-device-test flows.json scenario.yaml [--api 0.9|1.0] [--credentials flows_cred.json --secret s] [--node-red dir]
+ * modular-device-test flows.json scenario.yaml [--api 0.9|1.0] [--credentials flows_cred.json --secret s] [--node-red dir] [--replay session.json]
  * Runs a scenario against a flow on the simulator; prints a report; exit 0 when every step
  * held, 1 when one failed, 2 for bad input (named, no stack).
  */
@@ -17,6 +17,7 @@ Options:
   --credentials <file>   flows_cred.json (plain, or encrypted: give --secret)
   --secret <secret>      the credentialSecret of your settings.js
   --node-red <dir>       the node-red package to run (default: the one your project installed)
+  --replay <file>        a recording (modular-device-sim record) as the device, not the simulator
   --help                 show this text
 `;
 
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return process.stdout.write(USAGE), 0;
-    if (['--api', '--credentials', '--secret', '--node-red'].includes(arg)) {
+    if (['--api', '--credentials', '--secret', '--node-red', '--replay'].includes(arg)) {
       const value = argv[++i];
       if (value === undefined || value.startsWith('--')) throw new KitError(`${arg} needs a value`);
       opts[arg.slice(2)] = value;
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
     credentials: opts.credentials,
     credentialSecret: opts.secret,
     nodeRed: opts['node-red'],
+    replay: opts.replay,
   });
   process.stdout.write(`${formatReport(report)}\n`);
   return report.ok ? 0 : 1;

@@ -4,7 +4,8 @@
  * (the file is not changed), msgs watched at every node and at Catch, and waits that end
  * on an event (a msg, a condition) or fail after a generous bound, never a sleep.
  */
-import { startSimulator, Simulator } from '../simulator';
+import fs from 'fs';
+import { checkRecording, Recording, startReplay, startSimulator, Simulator } from '../simulator';
 import { SimControl, Service } from './device';
 import { KitError } from './errors';
 import { Credentials, FlowNode, findNode, missingTypes, modulesOf, pointAt, readCredentials, readFlows, withCatchers } from './flows';
@@ -26,6 +27,8 @@ export interface StartOptions {
   rebootMs?: number;
   /** A device already running (e.g. `modular-device-sim replay`) instead of a new simulator. */
   deviceUrl?: string;
+  /** A recording (modular-device-sim record) served as the device instead of the simulator. */
+  replay?: string | Recording;
   /** node-red to run (a package folder); default: the one your project installed. */
   nodeRed?: string;
 }
@@ -52,11 +55,12 @@ export async function startFlows(options: StartOptions): Promise<FlowTest> {
   if (missing.length) throw new KitError(`the flows use node types this Node-RED does not have: ${missing.join(', ')}. Install their packages in your project.`);
   const modules = options.modules ?? modulesOf(flows);
   let simulator: Simulator | undefined;
-  if (!options.deviceUrl) {
-    simulator = await startSimulator({ api: options.api ?? '0.9', modules: modules.length ? modules : undefined, rebootMs: options.rebootMs ?? 0 });
-  }
-  const url = options.deviceUrl ?? simulator!.url;
-  const test = new FlowTest(flows, url, simulator);
+  let device: { url: string; close(): Promise<void> };
+  if (options.replay) device = await startReplay(readRecording(options.replay, options.api));
+  else if (options.deviceUrl) device = { url: options.deviceUrl, close: async () => undefined };
+  else device = simulator = await startSimulator({ api: options.api ?? '0.9', modules: modules.length ? modules : undefined, rebootMs: options.rebootMs ?? 0 });
+  const url = device.url;
+  const test = new FlowTest(flows, url, simulator, device);
   active = test;
   try {
     const { flows: deployed, catchers } = withCatchers(pointAt(flows, url));
@@ -85,8 +89,9 @@ export class FlowTest {
     readonly flows: FlowNode[],
     /** Where the flows' config nodes point. */
     readonly url: string,
-    /** The in-process simulator (undefined with deviceUrl). */
+    /** The in-process simulator (undefined with deviceUrl or replay). */
     readonly simulator: Simulator | undefined,
+    private readonly server?: { close(): Promise<void> },
   ) {
     this.device = new SimControl(url);
     this.unwatch = watch((received) => {
@@ -200,9 +205,25 @@ export class FlowTest {
       await RED.runtime.flows.setFlows({ flows: { flows: [] }, deploymentType: 'full' });
     } finally {
       if (active === this) active = undefined;
-      await this.simulator?.close();
+      await this.server?.close();
     }
   }
+}
+
+/** A recording from a file or given, checked, and of the API the test asks for. */
+function readRecording(source: string | Recording, api?: string): Recording {
+  const where = typeof source === 'string' ? `recording ${source}` : 'recording';
+  let recording: Recording;
+  try {
+    recording = checkRecording(typeof source === 'string' ? JSON.parse(fs.readFileSync(source, 'utf8')) : source, where);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new KitError(code ? `${where}: cannot read it (${code})` : error instanceof SyntaxError ? `${where}: not JSON (${error.message})` : (error as Error).message);
+  }
+  if (api && recording.api && recording.api !== api) {
+    throw new KitError(`${where}: recorded against API ${recording.api}, the test asks for API ${api}: replay it with api ${recording.api}, or record again`);
+  }
+  return recording;
 }
 
 export function describe(node: FlowNode): string {

@@ -14,6 +14,7 @@ export interface NodeRed {
   init(settings: Record<string, unknown>): void;
   start(): Promise<void>;
   stop(): Promise<void>;
+  events: { once(event: string, fn: () => void): void };
   hooks: { add(name: string, fn: (event: any) => void): void; remove(name: string): void };
   nodes: { getNode(id: string): any; getType(type: string): unknown };
   util: { cloneMessage<T>(msg: T): T };
@@ -94,7 +95,11 @@ export function runtime(nodeRed?: string): Promise<NodeRed> {
       logging: { console: { level: process.env.MD_TEST_LOG ?? 'error', metrics: false, audit: false } },
       editorTheme: { tours: false, palette: { catalogues: [] } },
     });
+    // RED.start() resolves before the runtime has loaded its (empty) flows file; that load
+    // resets the credentials, so a deploy made before it would lose them: wait for it.
+    const loaded = new Promise<void>((resolve) => RED.events.once('flows:started', () => resolve()));
     await RED.start();
+    await bounded(loaded, 60_000, 'Node-RED to load its flows after starting');
     RED.hooks.add('onReceive.modular-device-test', (event: { msg: Record<string, any>; destination: { id: string } }) => {
       if (listeners.size === 0) return;
       const received: Received = { node: event.destination.id, msg: RED.util.cloneMessage(event.msg), seq: ++seq };
@@ -121,4 +126,11 @@ export async function shutdown(): Promise<void> {
   const RED = await running;
   await RED.runtime.flows.setFlows({ flows: { flows: [] }, deploymentType: 'full' });
   await RED.stop();
+}
+
+/** The promise, or a KitError naming `what` after `ms` (a bound for a loaded machine). */
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new KitError(`waited ${ms} ms for ${what}`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
