@@ -3,7 +3,7 @@
  * Node-RED per process, and the runtime suites run theirs through the test helper).
  *
  * - The three examples' tests and scenarios, on API 0.9 and 1.0, as a user runs them
- *   (node --test examples/testing), from the package's own name (self-reference).
+ *   (node --test flow-tests), from the package's own name (self-reference).
  * - Failing expectations fail with a readable line: a missing msg, a wrong value, a timeout.
  * - Bad input gets a clear error naming the place, and the CLI prints no stack.
  */
@@ -37,7 +37,7 @@ describe('flow test kit', function () {
 
   for (const api of ['0.9', '1.0']) {
     it(`runs the three examples' tests and scenarios on API ${api} (node --test)`, async () => {
-      const result = await run(['--test', path.join(root, 'examples', 'testing')], { MD_API: api });
+      const result = await run(['--test', path.join(root, 'flow-tests')], { MD_API: api });
       should(result.code).equal(0, result.stdout + result.stderr);
       should(result.stdout).match(/# pass 8/).and.match(/# fail 0/);
     });
@@ -76,12 +76,12 @@ describe('flow test kit', function () {
 
   describe('bad input: a clear error naming the place, no stack', () => {
     const cases: Array<[string, string[], RegExp]> = [
-      ['a flows file that is not Node-RED\'s', [fixture('not-flows.json'), example('testing/alarm.scenario.yaml')], /flows file .*not-flows\.json: not a Node-RED flow: expected a JSON array of nodes/],
+      ['a flows file that is not Node-RED\'s', [fixture('not-flows.json'), path.join(root, 'flow-tests', 'alarm.scenario.yaml')], /flows file .*not-flows\.json: not a Node-RED flow: expected a JSON array of nodes/],
       ['a scenario with an unknown event', [example('alarm-on-notification.json'), fixture('unknown-event.scenario.yaml')], /unknown-event\.scenario\.yaml: steps\[1\]: unknown event "explode"; a step has one of pin, short/],
       ['a node that does not exist', [example('alarm-on-notification.json'), fixture('unknown-node.scenario.json')], /unknown-node\.scenario\.json: steps\[1\]\.expect\.node: no node with id or name "no such node"/],
       ['a value out of range', [example('alarm-on-notification.json'), fixture('bad-value.scenario.yaml')], /bad-value\.scenario\.yaml: steps\[0\]\.pin\.pin: must be a whole number from 1 to 6, got 9/],
       ['a node type not installed', [fixture('missing-type.json'), fixture('no-nodes.scenario.yaml')], /node types this Node-RED does not have: acme-widget \(node "press me", id n1\)/],
-      ['a missing file', [example('nope.json'), example('testing/alarm.scenario.yaml')], /flows file .*nope\.json: cannot read it \(ENOENT\)/],
+      ['a missing file', [example('nope.json'), path.join(root, 'flow-tests', 'alarm.scenario.yaml')], /flows file .*nope\.json: cannot read it \(ENOENT\)/],
     ];
     for (const [what, args, expected] of cases) {
       it(what, async () => {

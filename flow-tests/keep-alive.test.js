@@ -1,12 +1,12 @@
 // The keep-alive flow (examples/watchdog-keep-alive.json) under test. Runs with mocha
-// (npx mocha --timeout 30000 examples/testing) or node's own runner (node --test examples/testing).
+// (npx mocha --timeout 30000 flow-tests) or node's own runner (node --test flow-tests).
 'use strict';
 const assert = require('node:assert');
 const path = require('node:path');
 const { describe, it, afterEach } = globalThis.describe ? globalThis : require('node:test');
 const { startFlows, runScenario, formatReport } = require('@modular-device/node-red/testing');
 
-const FLOWS = path.join(__dirname, '..', 'watchdog-keep-alive.json');
+const FLOWS = path.join(__dirname, '..', 'examples', 'watchdog-keep-alive.json');
 const API = process.env.MD_API || '0.9';
 
 describe(`watchdog keep-alive (API ${API})`, () => {

@@ -1,12 +1,12 @@
 // The alarm flow (examples/alarm-on-notification.json) under test. Runs with mocha
-// (npx mocha --timeout 30000 examples/testing) or node's own runner (node --test examples/testing).
+// (npx mocha --timeout 30000 flow-tests) or node's own runner (node --test flow-tests).
 'use strict';
 const assert = require('node:assert');
 const path = require('node:path');
 const { describe, it, afterEach } = globalThis.describe ? globalThis : require('node:test');
 const { startFlows, runScenario, formatReport } = require('@modular-device/node-red/testing');
 
-const FLOWS = path.join(__dirname, '..', 'alarm-on-notification.json');
+const FLOWS = path.join(__dirname, '..', 'examples', 'alarm-on-notification.json');
 const API = process.env.MD_API || '0.9';
 
 describe(`alarm on notification (API ${API})`, () => {
