@@ -73,6 +73,7 @@ const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 /** Starts the runtime once (later calls get the same one; another node-red path is refused). */
 export function runtime(nodeRed?: string): Promise<NodeRed> {
   if (stopped) throw new KitError('Node-RED was shut down in this process (shutdown()); it cannot start again: call shutdown() once, after the last test');
+  if (started && nodeRed === undefined) return started; // the kit's own later calls: the one running
   const main = resolveNodeRed(nodeRed);
   if (started) {
     if (main !== startedFrom) throw new KitError(`this process already runs Node-RED from ${startedFrom}; one Node-RED per process (asked for ${main})`);

@@ -61,6 +61,21 @@ describe('flow test kit', function () {
     should(result.stdout).match(/FAIL .* steps\[3\]: a msg at "high voltage"/).and.match(/none arrived/);
   });
 
+  it('runs a scenario on the Node-RED the user names (--node-red): 3.1, the oldest supported', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const red = require(path.join(root, 'scripts', 'runtimes.js')).nodeRed('3.1');
+    const result = await run([CLI, example('io-output.json'), path.join(root, 'flow-tests', 'toggle.scenario.yaml'), '--node-red', red.dir]);
+    should(result.code).equal(0, result.stdout + result.stderr);
+    should(result.stdout).match(/all 5 steps passed/);
+  });
+
+  it('names what is missing when there is no node-red to run', async () => {
+    const result = await run([CLI, example('io-output.json'), path.join(root, 'flow-tests', 'toggle.scenario.yaml'), '--node-red', path.join(root, 'no-node-red-here')]);
+    should(result.code).equal(2);
+    should(result.stderr).match(/node-red not found at .*no-node-red-here \(the nodeRed option or MD_NODE_RED\): give the folder of an installed node-red package/);
+    should(result.stderr).not.match(STACK);
+  });
+
   it('a wait that times out says what it waited for and what came', async () => {
     const t = await startFlows({ flows: example('io-output.json') });
     try {
