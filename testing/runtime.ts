@@ -55,7 +55,7 @@ export function resolveNodeRed(given?: string): string {
   if (found) return found;
   throw new KitError(
     `node-red not found (looked from ${tries.join(' and ')}). The test kit runs your flows in a real Node-RED: ` +
-      'install it in your project (npm install --save-dev node-red) or pass the nodeRed option (a node-red package folder).',
+      'install it in your project (npm install --save-dev node-red), or name a node-red package folder: the nodeRed option, --node-red of modular-device-test, or MD_NODE_RED.',
   );
 }
 
