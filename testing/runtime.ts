@@ -70,6 +70,35 @@ let seq = 0;
 /** The package root: dist/testing → the folder with package.json (Node-RED loads it as a module). */
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * Whether Node-RED finds this package by itself: it scans the node_modules folders from its
+ * core nodes up to the root, so a project with both installed has this package in one of
+ * them; naming it again in nodesDir would load it twice.
+ */
+function foundByNodeRed(main: string): boolean {
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve('@node-red/nodes', { paths: [path.dirname(main)] }));
+  } catch {
+    return false;
+  }
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const me = real(PACKAGE_ROOT);
+  for (let i = 0; i < 64; i++) {
+    if (real(path.join(dir, 'node_modules', '@modular-device', 'node-red')) === me) return true;
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return false;
+}
+
 /** Starts the runtime once (later calls get the same one; another node-red path is refused). */
 export function runtime(nodeRed?: string): Promise<NodeRed> {
   if (stopped) throw new KitError('Node-RED was shut down in this process (shutdown()); it cannot start again: call shutdown() once, after the last test');
@@ -86,9 +115,11 @@ export function runtime(nodeRed?: string): Promise<NodeRed> {
     const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'modular-device-test-'));
     RED.init({
       userDir,
-      flowFile: 'flows.json',
+      // Absolute: a relative name is looked up in the working folder first, where the user's
+      // own flows.json usually is, and Node-RED would save over it.
+      flowFile: path.join(userDir, 'flows.json'),
       credentialSecret: 'modular-device-test',
-      nodesDir: [PACKAGE_ROOT],
+      nodesDir: foundByNodeRed(main) ? [] : [PACKAGE_ROOT],
       httpAdminRoot: false,
       httpNodeRoot: false,
       disableEditor: true,

@@ -8,6 +8,8 @@
  * - Bad input gets a clear error naming the place, and the CLI prints no stack.
  */
 import { spawn } from 'child_process';
+import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import should from 'should';
 import { formatReport, runScenario, startFlows, KitError } from '../../testing';
@@ -18,9 +20,9 @@ const example = (name: string) => path.join(root, 'examples', name);
 const CLI = path.join(root, 'dist', 'testing', 'cli.js');
 
 /** Runs a command to its end (bounded by mocha's timeout); its exit code and output. */
-export function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function run(args: string[], env: Record<string, string> = {}, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -74,6 +76,20 @@ describe('flow test kit', function () {
     should(result.code).equal(2);
     should(result.stderr).match(/node-red not found at .*no-node-red-here \(the nodeRed option or MD_NODE_RED\): give the folder of an installed node-red package/);
     should(result.stderr).not.match(STACK);
+  });
+
+  it("leaves the user's flows.json in the working folder untouched (Node-RED saves only into its own folder)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md-kit-cwd-'));
+    try {
+      const original = fs.readFileSync(example('io-output.json'));
+      fs.writeFileSync(path.join(dir, 'flows.json'), original);
+      const result = await run([CLI, 'flows.json', path.join(root, 'flow-tests', 'toggle.scenario.yaml'), '--node-red', path.dirname(require.resolve('node-red/package.json'))], {}, dir);
+      should(result.code).equal(0, result.stdout + result.stderr);
+      should(fs.readFileSync(path.join(dir, 'flows.json')).equals(original)).be.true();
+      should(fs.readdirSync(dir)).eql(['flows.json']); // no backup, no credentials file beside it
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a wait that times out says what it waited for and what came', async () => {
