@@ -5,11 +5,14 @@
  */
 import fs from 'fs';
 import path from 'path';
+// The pure layer's one table: the kit names pins, services and alerts as the nodes do.
+import { ALERT_FLAGS, LIMITS, SERVICES as SERVICE_LIST } from '../nodes/lib/limits';
 import { KitError, show } from './errors';
 
-export type Service = 'io' | 'bmc' | 'power';
-const SERVICES: readonly string[] = ['io', 'bmc', 'power'];
-const ALERTS: readonly string[] = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert', 'custom_voltage_alert'];
+export type Service = (typeof SERVICE_LIST)[number];
+const SERVICES: readonly string[] = SERVICE_LIST;
+const ALERTS: readonly string[] = ALERT_FLAGS;
+const PIN = { min: LIMITS.pin.min, max: LIMITS.pin.max };
 
 export interface Expectation {
   node?: string;
@@ -104,15 +107,15 @@ function parseAction(c: Checker, key: string, value: any, place: string): Action
         if (b[field] !== undefined) stimulus[field] = c.int(b[field], `${at}.${field}`, 0, max);
       }
       if (!Object.keys(stimulus).length) c.fail(at, 'give at least one of voltage_mV, level, frequency_hz, load_mA');
-      return { kind: 'pin', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, 1, 6), stimulus };
+      return { kind: 'pin', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, PIN.min, PIN.max), stimulus };
     }
     case 'short': {
       const b = c.object(value, at, ['slot', 'pin']);
-      return { kind: 'short', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, 1, 6) };
+      return { kind: 'short', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, PIN.min, PIN.max) };
     }
     case 'alert': {
       const b = c.object(value, at, ['slot', 'pin', 'alert']);
-      return { kind: 'alert', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, 1, 6), alert: c.oneOf(b.alert, `${at}.alert`, ALERTS) };
+      return { kind: 'alert', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, PIN.min, PIN.max), alert: c.oneOf(b.alert, `${at}.alert`, ALERTS) };
     }
     case 'unplug':
     case 'plug':
@@ -163,7 +166,7 @@ function parseAction(c: Checker, key: string, value: any, place: string): Action
     case 'expectDevice': {
       const b = c.object(value, at, ['slot', 'pin', 'state', 'within']);
       const slot = c.optInt(b.slot, `${at}.slot`, 0, 255);
-      const pin = c.optInt(b.pin, `${at}.pin`, 1, 6);
+      const pin = c.optInt(b.pin, `${at}.pin`, PIN.min, PIN.max);
       if (slot === undefined && pin === undefined) c.fail(at, 'give slot (a module), pin (an io pin), or both');
       const state = c.object(b.state, `${at}.state`, Object.keys(b.state ?? {}));
       const within = b.within === undefined ? SCENARIO_LIMITS.defaultWithinMs : c.time(b.within, `${at}.within`, SCENARIO_LIMITS.maxWithinMs);
