@@ -81,9 +81,9 @@ describe('flow test kit', function () {
   it("leaves the user's flows.json in the working folder untouched (Node-RED saves only into its own folder)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md-kit-cwd-'));
     try {
-      const original = fs.readFileSync(example('io-output.json'));
+      const original = fs.readFileSync(example('alarm-on-notification.json'));
       fs.writeFileSync(path.join(dir, 'flows.json'), original);
-      const result = await run([CLI, 'flows.json', path.join(root, 'flow-tests', 'toggle.scenario.yaml'), '--node-red', path.dirname(require.resolve('node-red/package.json'))], {}, dir);
+      const result = await run([CLI, 'flows.json', path.join(root, 'flow-tests', 'alarm.scenario.yaml'), '--node-red', path.dirname(require.resolve('node-red/package.json'))], {}, dir);
       should(result.code).equal(0, result.stdout + result.stderr);
       should(fs.readFileSync(path.join(dir, 'flows.json')).equals(original)).be.true();
       should(fs.readdirSync(dir)).eql(['flows.json']); // no backup, no credentials file beside it
