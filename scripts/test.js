@@ -10,6 +10,8 @@
 //                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
 //   runtime-5.0  the runtime suite on Node-RED 5.0, under Node 22 (its minimum)
+//   package      the npm-packed tarball: its files, then installed into a bare userDir of
+//                Node-RED 3.1, 4.1 and 5.0, every node type and the plugin loaded
 //   validate     the Flow Library scorecard (npm run validate)
 //
 // `node scripts/test.js browser validate` runs only the steps named (build always first).
@@ -85,6 +87,13 @@ const STEPS = {
     const node = runtimes.node22();
     console.log(`Node-RED ${red.version} on Node ${node.version}`);
     return run(node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
+  },
+  package: () => {
+    // The tarball goes into every version's userDir: the runtimes installed here, once.
+    const older = runtimes.nodeRed('3.1');
+    const newer = runtimes.nodeRed('5.0');
+    console.log(`Node-RED ${older.version}, 4.1 and ${newer.version} on Node ${runtimes.node22().version}`);
+    return run(process.execPath, [mocha, '--no-config', '--timeout', '120000', '--reporter', 'spec', ...STRICT, 'dist/test/package/**/*.test.js']);
   },
   validate: () => run(process.execPath, ['scripts/validate.js']),
 };
