@@ -6,6 +6,7 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
+import { LIMITS } from '../../nodes/lib/limits';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const dir = path.join(root, 'examples');
@@ -41,6 +42,18 @@ describe('examples', () => {
         should(modules.get(module) ?? node.id).equal(node.id, `${file}: a second config node for ${module}`);
         modules.set(module, node.id);
         node.name.should.startWith(node.slot.startsWith('$') ? node.service : `${node.service} slot ${node.slot}`, `${file}: name of ${node.id}`);
+      }
+    }
+  });
+
+  it('every config node carries every setting its dialog shows, the answer limit at its default (an empty field reads as unset)', () => {
+    for (const file of files) {
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<Record<string, unknown>>) {
+        if (node.type !== 'modular-device') continue;
+        for (const key of ['url', 'service', 'slot', 'apiVersion', 'timeout', 'queueLimit', 'answerLimit', 'auth']) {
+          should(node[key]).be.a.String().and.not.equal('', `${file}: ${node.id} ${key}`);
+        }
+        should(node.answerLimit).equal(String(LIMITS.answer_limit.default), `${file}: ${node.id}`);
       }
     }
   });
