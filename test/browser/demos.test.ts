@@ -184,6 +184,27 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
       await httpJson('POST', `${sim.url}/sim/io/3/pins/3/alert`, { alert: 'custom_voltage_alert' });
       await page.locator('table', { hasText: 'threshold or interrupt' }).first().waitFor({ state: 'visible', timeout: 30000 });
       (await page.locator('table').first().innerText()).should.not.match(/_alert/);
+      // A pin with a voltage fills its gauge's arc that far (at 0 mV the arcs are empty, not blue).
+      await httpJson('POST', `${sim.url}/sim/io/3/pins/1`, { voltage_mV: 6000 });
+      const gauge = page.locator('.nrdb-ui-gauge', { hasText: '6000' }).first();
+      await gauge.waitFor({ state: 'visible', timeout: 30000 });
+      // Its arc grows (animated) from the left end to the top: half of the 12000 mV scale.
+      await page.waitForFunction(() => {
+        const arc = [...document.querySelectorAll('.nrdb-ui-gauge')].find((g: any) => g.textContent.includes('6000'))?.querySelector('#arc path');
+        return arc && arc.getBBox().width > 80 && arc.getBBox().width < 120;
+      }, undefined, { timeout: 30000 });
+      // The others, at 0 mV, show nothing coloured: no arc, and no coloured key ring around the
+      // scale (a ring of no thickness: its outer and inner radius are the same).
+      const others = await page.evaluate(() =>
+        [...document.querySelectorAll('.nrdb-ui-gauge')]
+          .filter((g: any) => /^Pin [2-6]/.test(g.textContent.trim()))
+          .map((g: any) => ({ arc: g.querySelector('#arc path')?.getBBox().width ?? 0, radii: [...new Set([...(g.querySelector('#sections path')?.getAttribute('d') ?? '').matchAll(/A([\d.]+),/g)].map((m: any) => m[1]))] })),
+      );
+      others.should.have.length(5);
+      for (const o of others) {
+        o.arc.should.be.below(20);
+        o.radii.length.should.be.belowOrEqual(1, `a key ring ${o.radii.join(' to ')}`);
+      }
       fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
       await page.screenshot({ path: path.join(editor.ARTIFACTS, 'demo-dashboard.png'), fullPage: true });
     } finally {
