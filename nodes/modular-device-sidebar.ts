@@ -1,5 +1,5 @@
 /**
- * Plugin `modular-device-sidebar`: the runtime side of the editor's "Device" sidebar. It
+ * Plugin `modular-device-sidebar`: the runtime side of the editor's "Device" sidebar tab. It
  * serves the watch route and, while an editor watches, reads the deployed modules at a low
  * rate and publishes snapshots over comms (nodes/live/). The editor side is
  * modular-device-sidebar.html beside this file.

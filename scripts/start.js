@@ -92,10 +92,36 @@ module.exports = {
   );
 }
 
-/** Demo tabs replace their earlier copies; everything else in flows.json stays. */
-/** The examples point at the simulator's usual address; follow SIM_PORT when it differs. */
-function retarget(text, simUrl) {
-  return text.split('http://127.0.0.1:8080').join(simUrl);
+/**
+ * The demos' language: German when DEMO_LANG, or else the system's locale (LC_ALL,
+ * LC_MESSAGES, LANG, as Node-RED's runtime reads it), says German; English otherwise.
+ */
+function demoLanguage(env = process.env) {
+  const said = env.DEMO_LANG || env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return /^de([_.@-]|$)/i.test(said) ? 'de' : 'en';
+}
+
+/** Texts of the demo tabs and comments per language other than the examples' English, by node id. */
+const TRANSLATIONS = { de: path.join(__dirname, 'demos-de.json') };
+
+/**
+ * The examples say the usual addresses (simulator on 8080, Node-RED on 1880): the demos say
+ * and use the ones in use, in URLs, in `--port` and in the texts.
+ */
+function retarget(text, simUrl, redPort) {
+  const simPort = new URL(simUrl).port;
+  return text
+    .split('http://127.0.0.1:8080').join(simUrl)
+    .split('--port 8080').join(`--port ${simPort}`)
+    .split('http://127.0.0.1:1880').join(`http://127.0.0.1:${redPort}`);
+}
+
+/** The tabs' labels and the comments' names and descriptions in `lang`. */
+function localise(nodes, lang) {
+  const file = TRANSLATIONS[lang];
+  if (!file) return nodes;
+  const texts = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return nodes.map((n) => (texts[n.id] ? { ...n, ...texts[n.id] } : n));
 }
 
 /** The demo files deployed this time: the core ones, then the optional ones whose module is installed. */
@@ -109,13 +135,16 @@ function demoTabs() {
 }
 
 function tabsOf(name) {
-  return readExample(name).filter((n) => n.type === 'tab').map((n) => `"${n.label}"`);
+  return readExample(name, { lang: demoLanguage() }).filter((n) => n.type === 'tab').map((n) => `"${n.label}"`);
 }
 
-function readExample(name, simUrl = 'http://127.0.0.1:8080') {
-  return JSON.parse(retarget(fs.readFileSync(path.join(root, 'examples', name), 'utf8'), simUrl));
+/** An example as a demo deploys it: in `lang`, with the addresses in use. */
+function readExample(name, { simUrl = 'http://127.0.0.1:8080', redPort = 1880, lang = 'en' } = {}) {
+  const nodes = localise(JSON.parse(fs.readFileSync(path.join(root, 'examples', name), 'utf8')), lang);
+  return JSON.parse(retarget(JSON.stringify(nodes), simUrl, redPort));
 }
 
+/** Demo tabs replace their earlier copies (in whichever language); everything else in flows.json stays. */
 function mergeDemoFlows(simUrl) {
   const file = path.join(userDir, 'flows.json');
   let flows = [];
@@ -128,7 +157,7 @@ function mergeDemoFlows(simUrl) {
       console.warn(`npm start: flows.json was not valid JSON; kept it as ${path.basename(backup)}`);
     }
   }
-  const read = (name) => readExample(name, simUrl);
+  const read = (name) => readExample(name, { simUrl, redPort, lang: demoLanguage() });
   // The demos share one config node per module (same id in every file): deployed once.
   const demo = [...new Map(demoFiles().flatMap(read).map((n) => [n.id, n])).values()];
   // A skipped demo's earlier copy goes too: its node types would not be there.
@@ -214,4 +243,4 @@ async function main() {
 
 // The browser test of the demos deploys the same tabs as npm start.
 if (require.main === module) main();
-module.exports = { DEMO_FLOWS, OPTIONAL_DEMOS };
+module.exports = { DEMO_FLOWS, OPTIONAL_DEMOS, readExample, demoLanguage };

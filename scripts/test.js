@@ -13,6 +13,8 @@
 //   kit          the flow test kit (@modular-device/node-red/testing): the examples' tests and
 //                scenarios on API 0.9 and 1.0, failing and bad input, record and replay; a process
 //                of its own (the kit runs one Node-RED per process)
+//   package      the npm-packed tarball: its files, then installed into a bare userDir of
+//                Node-RED 3.1, 4.1 and 5.0, every node type and the plugin loaded
 //   validate     the Flow Library scorecard (npm run validate)
 //
 // `node scripts/test.js browser validate` runs only the steps named (build always first);
@@ -92,6 +94,13 @@ const STEPS = {
     return run(node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
   },
   kit: () => run(process.execPath, [mocha, '--no-config', '--timeout', '120000', '--reporter', 'spec', ...STRICT, 'dist/test/kit/**/*.test.js']),
+  package: () => {
+    // The tarball goes into every version's userDir: the runtimes installed here, once.
+    const older = runtimes.nodeRed('3.1');
+    const newer = runtimes.nodeRed('5.0');
+    console.log(`Node-RED ${older.version}, 4.1 and ${newer.version} on Node ${runtimes.node22().version}`);
+    return run(process.execPath, [mocha, '--no-config', '--timeout', '120000', '--reporter', 'spec', ...STRICT, 'dist/test/package/**/*.test.js']);
+  },
   validate: () => run(process.execPath, ['scripts/validate.js']),
 };
 

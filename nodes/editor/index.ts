@@ -69,4 +69,21 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+/**
+ * A setting as a node's label shows it: the value when it passes its check (or is a
+ * `${VAR}` the runtime checks), else `?`, so a label never states a value the node cannot send.
+ */
+function shown(name: limits.LimitName, value: unknown): string {
+  if (limits.isEnvReference(value)) return String(value);
+  const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
+  return limits.check(name, parsed) === true ? String(parsed) : '?';
+}
+
+/** A duration in ms as a label shows it: whole or tenth seconds in s, shorter ones in ms. */
+function duration(ms: unknown): string {
+  const n = limits.parseInteger(ms);
+  if (typeof n !== 'number') return limits.isEnvReference(ms) ? String(ms) : '?';
+  return n >= 1000 && n % 100 === 0 ? `${n / 1000} s` : `${n} ms`;
+}
+
+export { shown, duration, dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

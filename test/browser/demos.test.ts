@@ -1,13 +1,15 @@
 /**
  * The demo tabs of `npm start` as a user sees them (issue 17, items 3 and 8): deployed as
  * they ship against the simulator, in a real Node-RED 4.1 with the npm-packed package and
- * the dashboard, shown in headless Chromium at 100 % zoom, in English and German. Once every
+ * the dashboard, shown in headless Chromium at 100 % zoom, in English and German (the demos
+ * in the editor's language, as npm start deploys them on a system in it). Once every
  * node of the package on a tab shows its status, the tab's geometry is read from the
  * rendered SVG and compared box by box:
  *  - no status box overlaps another node or another status;
  *  - no node (a comment included) sticks out at the canvas' left edge;
  *  - no wire runs across a comment;
- *  - one config node per module, named for it.
+ *  - one config node per module, named for it;
+ *  - the texts say the ports in use, and every tab and comment is said in German too.
  * A screenshot of every tab in each language goes to test-artifacts/.
  */
 import fs from 'fs';
@@ -26,17 +28,25 @@ declare const RED: any;
 declare const document: any;
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const { DEMO_FLOWS, OPTIONAL_DEMOS } = require(path.join(root, 'scripts', 'start.js')) as { DEMO_FLOWS: string[]; OPTIONAL_DEMOS: Array<{ file: string; module: string }> };
+const start = require(path.join(root, 'scripts', 'start.js')) as {
+  DEMO_FLOWS: string[];
+  OPTIONAL_DEMOS: Array<{ file: string; module: string }>;
+  readExample(file: string, where: { simUrl: string; redPort: number; lang: string }): FlowNode[];
+};
+const { DEMO_FLOWS, OPTIONAL_DEMOS } = start;
 const OURS = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes);
 
 type FlowNode = Record<string, any> & { id: string; type: string };
 
-/** The demo tabs as npm start deploys them: config nodes shared by several demos once. */
-function demoFlows(simUrl: string): FlowNode[] {
+/** The demo tabs as npm start deploys them (start.js): in `lang`, with its ports; config nodes shared by several demos once. */
+function demoFlows(simUrl: string, redPort = 1880, lang = 'en'): FlowNode[] {
   const files = [...DEMO_FLOWS, ...OPTIONAL_DEMOS.map((d) => d.file)];
-  const nodes = files.flatMap((f) => JSON.parse(fs.readFileSync(path.join(root, 'examples', f), 'utf8').split('http://127.0.0.1:8080').join(simUrl)) as FlowNode[]);
+  const nodes = files.flatMap((f) => start.readExample(f, { simUrl, redPort, lang }));
   return [...new Map(nodes.map((n) => [n.id, n])).values()];
 }
+
+/** The editor's language → the demos' language npm start picks from the system's. */
+const DEMO_LANG: Record<string, string> = { 'en-US': 'en', 'de-DE': 'de' };
 
 /** A full deploy through the admin API, as npm start's flows.json does on start. */
 function deployFlows(url: string, flows: FlowNode[]): Promise<void> {
@@ -159,10 +169,41 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
       const thumb = page.locator('.v-slider-thumb__label').first();
       await thumb.waitFor({ state: 'visible', timeout: 60000 });
       (await thumb.innerText()).trim().should.match(/^\d+$/);
+      // The value's bubble sits clear of the slider's title and of its group's title.
+      const boxes = await page.evaluate(() => {
+        const slider = document.querySelector('.v-slider');
+        const group = slider.closest('.nrdb-ui-group, .v-card');
+        const box = (e: any) => e && e.getBoundingClientRect();
+        return { bubble: box(slider.querySelector('.v-slider-thumb__label')), title: box(slider.querySelector('.v-input__prepend')), group: box(group?.querySelector('.v-card-title, .nrdb-ui-group-title, h2, h3, header')) };
+      });
+      const apart = (a: any, b: any) => !a || !b || a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      apart(boxes.bubble, boxes.title).should.be.true('the bubble covers the slider\'s title');
+      apart(boxes.bubble, boxes.group).should.be.true('the bubble covers the group\'s title');
       // A threshold alert on io slot 3, pin 3, as the simulator's outside world raises it.
       await httpJson('POST', `${sim.url}/sim/io/3/pins/3/alert`, { alert: 'custom_voltage_alert' });
       await page.locator('table', { hasText: 'threshold or interrupt' }).first().waitFor({ state: 'visible', timeout: 30000 });
       (await page.locator('table').first().innerText()).should.not.match(/_alert/);
+      // A pin with a voltage fills its gauge's arc that far (at 0 mV the arcs are empty, not blue).
+      await httpJson('POST', `${sim.url}/sim/io/3/pins/1`, { voltage_mV: 6000 });
+      const gauge = page.locator('.nrdb-ui-gauge', { hasText: '6000' }).first();
+      await gauge.waitFor({ state: 'visible', timeout: 30000 });
+      // Its arc grows (animated) from the left end to the top: half of the 12000 mV scale.
+      await page.waitForFunction(() => {
+        const arc = [...document.querySelectorAll('.nrdb-ui-gauge')].find((g: any) => g.textContent.includes('6000'))?.querySelector('#arc path');
+        return arc && arc.getBBox().width > 80 && arc.getBBox().width < 120;
+      }, undefined, { timeout: 30000 });
+      // The others, at 0 mV, show nothing coloured: no arc, and no coloured key ring around the
+      // scale (a ring of no thickness: its outer and inner radius are the same).
+      const others = await page.evaluate(() =>
+        [...document.querySelectorAll('.nrdb-ui-gauge')]
+          .filter((g: any) => /^Pin [2-6]/.test(g.textContent.trim()))
+          .map((g: any) => ({ arc: g.querySelector('#arc path')?.getBBox().width ?? 0, radii: [...new Set([...(g.querySelector('#sections path')?.getAttribute('d') ?? '').matchAll(/A([\d.]+),/g)].map((m: any) => m[1]))] })),
+      );
+      others.should.have.length(5);
+      for (const o of others) {
+        o.arc.should.be.below(20);
+        o.radii.length.should.be.belowOrEqual(1, `a key ring ${o.radii.join(' to ')}`);
+      }
       fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
       await page.screenshot({ path: path.join(editor.ARTIFACTS, 'demo-dashboard.png'), fullPage: true });
     } finally {
@@ -170,11 +211,34 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
     }
   });
 
+  it('the demo texts say the ports in use and come in German too: tabs and comments', function () {
+    const simPort = new URL(sim.url).port;
+    const redPort = new URL(red.url).port;
+    const english = demoFlows(sim.url, Number(redPort), 'en');
+    const german = demoFlows(sim.url, Number(redPort), 'de');
+    for (const nodes of [english, german]) {
+      const text = JSON.stringify(nodes);
+      text.should.not.match(/127\.0\.0\.1:(8080|1880)\b|--port 8080\b/);
+      text.should.containEql(`--port ${simPort}`);
+      text.should.containEql(`http://127.0.0.1:${redPort}/dashboard`);
+    }
+    const words = (nodes: FlowNode[]) => nodes.filter((n) => n.type === 'tab' || n.type === 'comment').map((n) => [n.label ?? n.name, n.info ?? '']);
+    const [en, de] = [words(english), words(german)];
+    de.length.should.equal(en.length);
+    de.forEach(([text, info], i) => {
+      should(text).not.equal(en[i][0], `"${en[i][0]}" is said in German too`);
+      if (en[i][1]) should(info).not.equal(en[i][1], `the description under "${en[i][0]}" is said in German too`);
+    });
+  });
+
   for (const locale of ['en-US', 'de-DE']) {
     describe(`in ${locale}`, function () {
       let page: Page;
 
       before(async function () {
+        // As npm start on a system in this language: the demos in it, and the ports in use.
+        flows = demoFlows(sim.url, Number(new URL(red.url).port), DEMO_LANG[locale]);
+        await deployFlows(red.url, flows);
         const context = await browser.newContext({ locale, viewport: { width: 1900, height: 1500 } });
         page = await context.newPage();
         await editor.openEditor(page, red.url);
@@ -196,7 +260,7 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
         }
       });
 
-      for (const tab of demoFlows('').filter((n) => n.type === 'tab')) {
+      for (const tab of demoFlows('http://127.0.0.1:8080', 1880, DEMO_LANG[locale]).filter((n) => n.type === 'tab')) {
         it(`"${tab.label}": every status readable, no comment clipped, no wire across a comment`, async function () {
           await page.evaluate((id) => RED.workspaces.show(id), tab.id);
           (await page.evaluate(() => RED.view.scale())).should.equal(1);

@@ -144,9 +144,49 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         colours.ok.should.not.equal(colours.label, 'a good Test reads as success, not as plain text');
         await editor.screenshotTray(page, `dialog-config-tested-${lang.locale}`);
 
+        // The result speaks of the settings it was got with: typing another slot takes it away,
+        // and a Test of slot 99999 fails; back at slot 2 that failure goes too.
+        const result = () => page.locator('#modular-device-result').innerText().then((t) => t.trim());
+        await page.locator('#node-config-input-slot').fill('99999');
+        (await result()).should.equal('', 'no "Connected" left once the slot changed');
+        await page.click('#modular-device-test');
+        await page.waitForFunction(() => $('#modular-device-result').hasClass('modular-device-error'), undefined, { timeout: 10000 });
+        (await result()).should.not.match(lang.ok);
+        await editor.screenshotTray(page, `dialog-config-slot-changed-${lang.locale}`);
+        await page.locator('#node-config-input-slot').fill('2');
+        (await result()).should.equal('', 'the failure of slot 99999 is gone at slot 2');
+        // So does a good result when the URL, the API version or the credentials change.
+        for (const [what, change] of [
+          ['API version', () => page.selectOption('#node-config-input-apiVersion', '1.0')],
+          ['auth', () => page.selectOption('#node-config-input-auth', 'bearer').then(() => page.locator('#node-config-input-token').fill('x'))],
+          ['URL', () => page.locator('#node-config-input-url').fill(`${sim.url}/`)],
+        ] as const) {
+          await page.selectOption('#node-config-input-apiVersion', 'auto');
+          await page.selectOption('#node-config-input-auth', 'none');
+          await page.locator('#node-config-input-url').fill(sim.url);
+          await page.click('#modular-device-test');
+          await page.waitForFunction(() => $('#modular-device-result').hasClass('modular-device-ok'), undefined, { timeout: 10000 });
+          await change();
+          (await result()).should.equal('', `no "Connected" after a change of ${what}`);
+        }
+        await page.selectOption('#node-config-input-apiVersion', 'auto');
+        await page.selectOption('#node-config-input-auth', 'none');
+        await page.locator('#node-config-input-url').fill(sim.url);
+
         await page.click('#node-config-dialog-ok');
         await page.waitForSelector('#node-config-dialog-ok', { state: 'detached' });
         await editor.clickDone(page);
+      });
+
+      it('a config node saved without an answer limit (an older flow, an example) shows the 64 KiB it runs with', async function () {
+        await editor.importNodes(page, [{ id: `md-no-limit-${lang.locale}`, type: 'modular-device', name: 'no answer limit', url: sim.url, service: 'io', slot: '3', apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '' }]);
+        await page.evaluate((i) => RED.editor.editConfig('', 'modular-device', i), `md-no-limit-${lang.locale}`);
+        await page.waitForSelector('#node-config-dialog-ok', { state: 'visible' });
+        (await page.inputValue('#node-config-input-answerLimit')).should.equal('64');
+        await editor.screenshotTray(page, `dialog-config-answer-limit-${lang.locale}`);
+        await page.click('#node-config-dialog-cancel');
+        await page.waitForSelector('#node-config-dialog-ok', { state: 'detached' });
+        await page.evaluate((i) => { RED.nodes.remove(i); RED.nodes.dirty(true); }, `md-no-limit-${lang.locale}`);
       });
 
       it('pin picker: every pin button has an accessible name in the editor language', async function () {

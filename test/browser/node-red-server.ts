@@ -10,7 +10,7 @@ import net from 'net';
 import os from 'os';
 import path from 'path';
 import http from 'http';
-import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -46,7 +46,7 @@ function get(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
-/** npm pack into `dir` without the prepare script (the step before built dist/); returns the tarball. */
+/** npm pack into `dir` without its prepack build (the test step built dist/ already); returns the tarball. */
 export function packPackage(dir: string): string {
   const out = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, '--loglevel=error'], {
     cwd: root,
@@ -80,15 +80,22 @@ export interface Runtime {
   node?: string;
 }
 
-/** `links`: modules of this repository's node_modules (devDependencies) Node-RED loads too, e.g. a dashboard a demo needs. */
-export async function startNodeRed(links: string[] = [], runtime: Runtime = {}): Promise<NodeRedServer> {
+/**
+ * `links`: modules of this repository's node_modules (devDependencies) Node-RED loads too, e.g.
+ * a dashboard a demo needs. `tarball`: an `npm pack` made before, shared by several starts
+ * (test/package/); packed anew when not given.
+ */
+export async function startNodeRed(links: string[] = [], runtime: Runtime = {}, tarball?: string): Promise<NodeRedServer> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));
   const userDir = path.join(work, 'userDir');
   fs.mkdirSync(userDir);
-  const tarball = packPackage(work);
+  const packed = tarball ?? packPackage(work);
   fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'md-browser-test', private: true }, null, 2));
-  // As the palette manager does it: npm install of the tarball (axios from the npm cache or registry).
-  execFileSync(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=error'], { cwd: userDir, stdio: 'inherit' });
+  // As the palette manager does it: npm install of the tarball (the package has no dependency to fetch).
+  // npm's warnings stay in the log: a warning about install scripts is a finding (test/package/).
+  const install = spawnSync(npm, ['install', packed, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=warn'], { cwd: userDir, encoding: 'utf8' });
+  let log = `${install.stdout ?? ''}${install.stderr ?? ''}`;
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed (${install.status ?? install.error?.message}):\n${log}`);
   for (const name of links) {
     const link = path.join(userDir, 'node_modules', ...name.split('/'));
     fs.mkdirSync(path.dirname(link), { recursive: true });
@@ -97,7 +104,6 @@ export async function startNodeRed(links: string[] = [], runtime: Runtime = {}):
   const port = await freePort();
   fs.writeFileSync(path.join(userDir, 'settings.js'), settingsJs(port));
 
-  let log = '';
   // node red.js directly: the PID is Node-RED's own, so stopping it stops Node-RED.
   const red = runtime.dir ? path.join(runtime.dir, 'red.js') : require.resolve('node-red/red.js', { paths: [root] });
   const child: ChildProcess = spawn(runtime.node ?? process.execPath, [red, '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {

@@ -6,6 +6,7 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
+import { LIMITS } from '../../nodes/lib/pure/limits';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const dir = path.join(root, 'examples');
@@ -43,6 +44,32 @@ describe('examples', () => {
         node.name.should.startWith(node.slot.startsWith('$') ? node.service : `${node.service} slot ${node.slot}`, `${file}: name of ${node.id}`);
       }
     }
+  });
+
+  it('every config node carries every setting its dialog shows, the answer limit at its default (an empty field reads as unset)', () => {
+    for (const file of files) {
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<Record<string, unknown>>) {
+        if (node.type !== 'modular-device') continue;
+        for (const key of ['url', 'service', 'slot', 'apiVersion', 'timeout', 'queueLimit', 'answerLimit', 'auth']) {
+          should(node[key]).be.a.String().and.not.equal('', `${file}: ${node.id} ${key}`);
+        }
+        should(node.answerLimit).equal(String(LIMITS.answer_limit.default), `${file}: ${node.id}`);
+      }
+    }
+  });
+
+  it('npm start says every tab and comment of its demos in German too (scripts/demos-de.json), and nothing else', () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const start = require(path.join(root, 'scripts', 'start.js')) as { DEMO_FLOWS: string[]; OPTIONAL_DEMOS: Array<{ file: string }> };
+    const german = JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'demos-de.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const texts = new Map<string, string[]>();
+    for (const file of [...start.DEMO_FLOWS, ...start.OPTIONAL_DEMOS.map((d) => d.file)]) {
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<Record<string, string>>) {
+        if (node.type === 'tab' || node.type === 'comment') texts.set(node.id, ['label', 'name', 'info'].filter((k) => node[k]).sort());
+      }
+    }
+    Object.keys(german).sort().should.eql([...texts.keys()].sort());
+    for (const [id, keys] of texts) Object.keys(german[id]).sort().should.eql(keys, id);
   });
 
   for (const file of files) {
