@@ -4,14 +4,14 @@
  * as `<version>/descriptor`; the node asks the first and falls back to the second on 404.
  */
 import { registerActionNode } from './lib/action-node';
-import { DeviceClient, DeviceResult } from './lib/client';
+import { DeviceResult, ModuleClient } from './lib/client';
 import { Operation } from './lib/device-operation';
 import { DeviceError } from './lib/errors';
 import { t } from './lib/i18n';
 import { SentRequest, sentRequests } from './lib/request';
 import type { NodeAPI } from './lib/red';
 
-async function readInfo(client: DeviceClient): Promise<DeviceResult> {
+async function readInfo(client: ModuleClient): Promise<DeviceResult> {
   const version = await client.request({ method: 'GET', scope: 'service', endpoint: [] });
   let descriptor: DeviceResult;
   /** The slot form's request when it answered 404: msg.request names it too. */

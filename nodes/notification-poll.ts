@@ -9,7 +9,7 @@
  */
 import { registerActionNode } from './lib/action-node';
 import { rememberAlerts } from './live/alerts';
-import { DeviceClient, DeviceResult } from './lib/client';
+import { DeviceResult, ModuleClient } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
 import { nodeText, t } from './lib/i18n';
@@ -69,7 +69,7 @@ function read(s: Settings): Operation {
   const request = { method: 'GET' as const, endpoint: ['notification'], pins: [...s.pins] };
   return {
     kind: 'conversation',
-    run: async (client: DeviceClient) => {
+    run: async (client: ModuleClient) => {
       try {
         return await client.request(request);
       } catch (error) {

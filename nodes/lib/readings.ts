@@ -8,7 +8,7 @@ import { Conversation, Operation, Outcome } from './device-operation';
 import { ensure } from './errors';
 import { check, labelled } from './limits';
 import { boolSetting, intSetting, textSetting } from './settings';
-import { DeviceClient, DeviceResult } from './client';
+import { DeviceResult, ModuleClient } from './client';
 import { SentRequests, sentRequests } from './request';
 import { ChangeFilter } from './change';
 import { t } from './i18n';
@@ -16,7 +16,7 @@ import type { NodeDef, NodeMessage } from './red';
 
 /** Reads each endpoint in turn and merges the answers (fields are unique across records). */
 export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Conversation {
-  return async (client: DeviceClient): Promise<DeviceResult> => {
+  return async (client: ModuleClient): Promise<DeviceResult> => {
     const merged: Record<string, unknown> = {};
     const requests: SentRequests[] = [];
     for (const endpoint of endpoints) {

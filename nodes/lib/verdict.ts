@@ -13,7 +13,10 @@ export interface Where {
   path: string;
   /** host[:port] of the device, for transport failures. */
   host: string;
+  /** The time this exchange had: the msg's timeout, or what was left of it. */
   timeoutMs: number;
+  /** The msg's timeout (the config node's), when the exchange had less than all of it. */
+  msgTimeoutMs?: number;
   maxBytes: number;
   auth?: 'none' | 'basic' | 'bearer';
 }
@@ -39,6 +42,12 @@ function kib(bytes: number): string {
   return `${Math.ceil(bytes / 1024)} KiB`;
 }
 
+/** `400 ms`, or, when the exchange had only the rest of it, `400 ms (the msg's timeout; 213 ms of it were left for this request)`. */
+function within(w: Where): string {
+  const whole = w.msgTimeoutMs ?? w.timeoutMs;
+  return whole > w.timeoutMs ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
+}
+
 function bad(w: Where, statusCode: number | undefined, what: string): DeviceError {
   return new DeviceError(`${w.method} ${w.path}: ${what}`, { code: 'BAD_RESPONSE', statusCode, method: w.method, path: w.path });
 }
@@ -48,9 +57,9 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
   const { method, path } = w;
   switch (error.failure) {
     case 'timeout':
-      return new DeviceError(`${method} ${path}: no answer from ${w.host} within ${w.timeoutMs} ms`, { code: 'TIMEOUT', method, path });
+      return new DeviceError(`${method} ${path}: no answer from ${w.host} within ${within(w)}`, { code: 'TIMEOUT', method, path });
     case 'incomplete':
-      return bad(w, error.status, `the answer (${error.status}) did not finish within ${w.timeoutMs} ms (${error.bytes} bytes came)`);
+      return bad(w, error.status, `the answer (${error.status}) did not finish within ${within(w)} (${error.bytes} bytes came)`);
     case 'too-large':
       return bad(w, error.status, `the answer (${error.status}) is larger than the answer limit of ${kib(w.maxBytes)} (${error.bytes} bytes or more)`);
     case 'malformed':

@@ -69,6 +69,8 @@ export interface FaultRule {
   answer_delay_ms?: number;
   /** Process the request, then close the connection without answering. */
   drop_answer?: boolean;
+  /** A frozen device: the request is read and logged (status 0), never processed or answered. */
+  hang?: boolean;
 }
 
 /**

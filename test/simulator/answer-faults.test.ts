@@ -117,7 +117,7 @@ describe('simulator faults after processing', function () {
       await refused({ reset: true, answer_delay_ms: 10 }, 'answer_delay_ms needs a processed request: not with status or reset (use latency_ms)');
       await refused({ answer_delay_ms: 120001 }, 'answer_delay_ms must be at most 120000');
       await refused({ drop_answer: 'yes' }, 'body: field drop_answer must be bool');
-      await refused({ drop_answer: false }, 'a fault needs latency_ms, answer_delay_ms, status, reset, body or drop_answer');
+      await refused({ drop_answer: false }, 'a fault needs latency_ms, answer_delay_ms, status, reset, body, drop_answer or hang');
     });
   });
 });
