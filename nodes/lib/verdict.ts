@@ -42,10 +42,13 @@ function kib(bytes: number): string {
   return `${Math.ceil(bytes / 1024)} KiB`;
 }
 
-/** `400 ms`, or, when the exchange had only the rest of it, `400 ms (the msg's timeout; 213 ms of it were left for this request)`. */
+/**
+ * The msg's timeout, counted from its arrival: `400 ms`; when the request had clearly less
+ * of it (it waited in the queue), `400 ms (the msg's timeout; 213 ms of it were left for this request)`.
+ */
 function within(w: Where): string {
   const whole = w.msgTimeoutMs ?? w.timeoutMs;
-  return whole > w.timeoutMs ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
+  return w.timeoutMs < whole * 0.9 ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
 }
 
 function bad(w: Where, statusCode: number | undefined, what: string): DeviceError {
