@@ -19,7 +19,7 @@ import should from 'should';
 import { BACKOFF } from '../../nodes/lib/connection';
 import { TEST_API } from '../helpers/api';
 import { lastSeq } from '../helpers/io-nodes';
-import { deviceNode, FlowNode, helper, lastStatus, sleep, waitFor } from '../helpers/node-red';
+import { deviceNode, FlowNode, helper, lastStatus, sleep, statusHistory, waitFor } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { fire, guardProcess, isGreen, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
 import type { NodeMessage } from '../../nodes/lib/red';
@@ -98,6 +98,8 @@ describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simu
     const bound = BACKOFF.maxMs + TIMEOUT_MS;
     for (let i = 0; i < bound / EVERY_MS && !NODES.every((id) => isGreen(lastStatus(helper.getNode(id)))); i++) await write();
     const green = Date.now() - woke;
+    // Green again means something: each node said the device was gone meanwhile.
+    for (const id of ['io-output', 'notification-poll']) statusHistory(helper.getNode(id)).some((st) => st.fill === 'red').should.be.true(`${id} red while the device hung`);
     await waitAllStatus(NODES, isGreen, 'every node green again after the device answers', 1000);
     const firstAfter = sent.length;
     for (let i = 0; i < 5; i++) await write();
