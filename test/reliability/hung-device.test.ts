@@ -20,7 +20,7 @@ import { BACKOFF } from '../../nodes/lib/connection';
 import { TEST_API } from '../helpers/api';
 import { lastSeq } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, lastStatus, sleep, statusHistory, waitFor } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { fire, guardProcess, isGreen, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
 import type { NodeMessage } from '../../nodes/lib/red';
 
@@ -46,23 +46,15 @@ describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simu
   guardProcess();
   let sim: Simulator;
   let ctl: SimControl;
-
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await ctl.clearFaults();
-  });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
 
   it('no write reaches the device after its msg timed out, the msgs behind a silent request end at once, all green again after', async () => {
-    await ctl.reset();
     const outcomes = await loadCollect(flow(sim.url));
     await waitAllStatus(NODES, isGreen, 'every node green', 15000);
     await waitFor(async () => (await ctl.log()).some((e) => e.path.endsWith('/power-management') && e.status === 200), 'the power configuration applied', 10000);
