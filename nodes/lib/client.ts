@@ -261,11 +261,12 @@ export class DeviceClient {
     const unsent = life?.unsent(request);
     if (unsent) throw unsent;
     const started = performance.now();
+    const timeoutMs = life?.left() ?? this.timeout;
     let failure: unknown;
     try {
-      return await this.exchangeOnce(request, life?.left() ?? this.timeout);
+      return await this.exchangeOnce(request, timeoutMs);
     } catch (error) {
-      throw (failure = life ? life.noted(error) : error);
+      throw (failure = life ? life.noted(error, timeoutMs) : error);
     } finally {
       this.options.onExchange?.(exchangeInfo(request, started, failure, this.queue.size));
     }

@@ -25,6 +25,13 @@ export interface ModuleClient {
   request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane?: Lane): Promise<DeviceResult<T>>;
 }
 
+/**
+ * A request that had at least this share of the timeout and got no answer says the module
+ * stopped answering. One sent with less (it waited in the queue first) says little: on a
+ * busy event loop its answer may just have come too late to be read.
+ */
+export const WHOLE_TIMEOUT_SHARE = 0.9;
+
 /** The clock deadlines are on (monotonic, the queue's). */
 export const lifeNow = (): number => realQueueClock.now();
 
@@ -42,7 +49,10 @@ export function bounded(client: DeviceClient, deadline: number): ModuleClient {
 
 /** One job in the module's queue: its msg's deadline, and the request the device did not answer. */
 export class MsgLife {
+  /** A request of this job that got no answer in its time: the rest of the job is not sent. */
   timedOut?: DeviceError;
+  /** ... after (nearly) the whole timeout: the module stopped answering (the jobs behind end, see `queued`). */
+  silent?: DeviceError;
 
   constructor(
     /** When the msg must have ended (lifeNow's clock). */
@@ -56,9 +66,11 @@ export class MsgLife {
     return Math.min(this.timeoutMs, Math.floor(this.deadline - lifeNow()));
   }
 
-  /** Remembers a TIMEOUT: the module did not answer (the jobs behind it end, see `queued`). */
-  noted(error: unknown): unknown {
-    if (error instanceof DeviceError && error.code === 'TIMEOUT') this.timedOut ??= error;
+  /** Remembers a TIMEOUT of a request that had `hadMs` to get its answer. */
+  noted(error: unknown, hadMs = this.timeoutMs): unknown {
+    if (!(error instanceof DeviceError) || error.code !== 'TIMEOUT') return error;
+    this.timedOut ??= error;
+    if (hadMs >= this.timeoutMs * WHOLE_TIMEOUT_SHARE) this.silent ??= error;
     return error;
   }
 
@@ -86,8 +98,8 @@ export class MsgLife {
 
 /**
  * Runs `work` as one job of `queue`, started only before the msg's deadline. A refusal of
- * the queue becomes the msg's error. When the device did not answer the job, every job
- * waiting in `silenced` (the module's ordered queue; never the keep-alive's lane) ends at
+ * the queue becomes the msg's error. When the device did not answer the job in (nearly) the
+ * whole timeout, every job waiting in `silenced` (the module's ordered queue; never the keep-alive's lane) ends at
  * once, before the next one could start.
  */
 export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, silenced?: RequestQueue): Promise<T> {
@@ -96,7 +108,7 @@ export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promis
       try {
         return await work();
       } finally {
-        const silent = life.timedOut;
+        const silent = life.silent;
         if (silent && silenced) silenced.clear((count) => notAnswered(count, silent));
       }
     }, life.deadline)

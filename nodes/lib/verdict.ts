@@ -6,6 +6,7 @@
 import { errorMessage, parseAnswer, printable } from './answer';
 import { DeviceError, withoutStatus } from './errors';
 import { ANSWER_BOUNDS } from './limits';
+import { WHOLE_TIMEOUT_SHARE } from './msg-life';
 import type { Answer, TransportError } from './transport';
 
 export interface Where {
@@ -48,7 +49,7 @@ function kib(bytes: number): string {
  */
 function within(w: Where): string {
   const whole = w.msgTimeoutMs ?? w.timeoutMs;
-  return w.timeoutMs < whole * 0.9 ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
+  return w.timeoutMs < whole * WHOLE_TIMEOUT_SHARE ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
 }
 
 function bad(w: Where, statusCode: number | undefined, what: string): DeviceError {

@@ -80,6 +80,25 @@ for (const api of ['0.9', '1.0'] as const) {
       should((await client.request({ method: 'POST', endpoint: ['input', 'mode'], body: { pin: 1, mode: 'analog' } })).data).have.property('status', 'success');
     });
 
+    it('a request that had only the rest of its time (it waited) and got no answer does not end the msgs behind it: it says little of the module', async () => {
+      const patient = new DeviceClient({ url: sim.url, service: 'io', slot: 2, apiVersion: api, timeout: 1000 });
+      try {
+        // The first answers after 60 % of the timeout; the second, which arrived with it, has the rest and meets a hang.
+        await ctl.fault({ path: `${root}/input/values`, latency_ms: 600, count: 1 });
+        await ctl.fault({ path: `${root}/input/mode`, hang: true, count: 1 });
+        const first = patient.request({ method: 'GET', endpoint: ['input', 'values'] });
+        const second = patient.request({ method: 'POST', endpoint: ['input', 'mode'], body: { pin: 1, mode: 'digital' } });
+        const third = patient.request<{ pins: unknown[] }>({ method: 'GET', endpoint: ['input', 'values'] }, 'ordered', patient.deadline(1000));
+        await first;
+        const timedOut = await failure(second);
+        timedOut.code.should.equal('TIMEOUT');
+        timedOut.message.should.match(/within 1000 ms \(the msg's timeout; \d+ ms of it were left for this request\)/);
+        (await third).data.pins.should.have.length(6, 'the msg behind was sent and answered');
+      } finally {
+        await patient.close();
+      }
+    });
+
     it('a conversation of several requests shares one deadline: it stops at its first timeout, the rest is never sent', async () => {
       // Each record takes 60 % of the timeout: the second cannot finish within the msg's time.
       const endpoints = [['input', 'values'], ['input', 'values', 'current'], ['input', 'mode']];
