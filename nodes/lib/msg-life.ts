@@ -4,8 +4,8 @@
  * In a plant a pin switched 20 s late is a wrong command, not a slow one. So a msg's
  * requests share one deadline (its timeout from its arrival): what has not left by then is
  * never sent, what is on the wire gets only the time left, and a job of several requests
- * stops at its first timeout. When the module does not answer one in time, the msgs
- * waiting behind it end at once, unsent: a module that stopped answering is not fed a
+ * stops at its first timeout. When the module does not answer one that had (nearly) its
+ * whole timeout, the msgs waiting behind it end at once, unsent: a module that stopped answering is not fed a
  * backlog of old commands when it wakes. Every such end is NOT_SENT (errors.ts).
  */
 import { afterNoAnswer, deadlinePassed, DeviceError, notAnswered } from './errors';
