@@ -3,7 +3,7 @@
  * then a step of the test, not a race with the machine's speed. With `now` and `advance` it
  * is also a queue's clock (queue.ts QueueClock): time moves only when the test moves it.
  */
-import type { Later } from '../../nodes/lib/status-dot';
+import type { Later } from '../../nodes/lib/base/clock';
 
 export interface HandClock {
   later: Later;

@@ -16,13 +16,13 @@
  *  - every node is green again within the connection's backoff once the device answers.
  */
 import should from 'should';
-import { BACKOFF } from '../../nodes/lib/connection';
+import { BACKOFF } from '../../nodes/lib/module/connection';
 import { TEST_API } from '../helpers/api';
 import { lastSeq } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, lastStatus, sleep, statusHistory, waitFor } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { fire, guardProcess, isGreen, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
 const TIMEOUT_MS = 1000;
 const EVERY_MS = 200;

@@ -4,11 +4,11 @@
  * reached the device, and what each request ended with; no time is asserted.
  */
 import should from 'should';
-import { DeviceClient } from '../../nodes/lib/client';
-import { DeviceError, mayHaveReachedDevice } from '../../nodes/lib/errors';
-import { perform } from '../../nodes/lib/device-operation';
-import { readOperation } from '../../nodes/lib/readings';
-import { ChangeFilter } from '../../nodes/lib/change';
+import { DeviceClient } from '../../nodes/lib/device/client';
+import { DeviceError, mayHaveReachedDevice } from '../../nodes/lib/base/errors';
+import { perform } from '../../nodes/lib/node/operation';
+import { readOperation } from '../../nodes/lib/node/readings';
+import { ChangeFilter } from '../../nodes/lib/node/change';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { inLanguage, speak } from '../helpers/i18n';
 

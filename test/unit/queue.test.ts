@@ -4,7 +4,7 @@
  * job's deadline ends its wait.
  */
 import should from 'should';
-import { DeadlinePassedError, QueueFullError, RequestQueue } from '../../nodes/lib/queue';
+import { DeadlinePassedError, QueueFullError, RequestQueue } from '../../nodes/lib/device/queue';
 import { handClock } from '../helpers/hand-clock';
 
 /** A job whose end the test decides. */
