@@ -34,7 +34,18 @@ function flow(url: string): FlowNode[] {
   return reliabilityFlow(
     [
       { id: 'io-power', type: 'io-power', device: 'dev-io', pins: SIX, applyOnConnect: true },
-      { id: 'io-output', type: 'io-output', device: 'dev-io', pin: '1', mode: 'pwm', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500', state: 'high' },
+      {
+        id: 'io-output',
+        type: 'io-output',
+        device: 'dev-io',
+        pin: '1',
+        mode: 'pwm',
+        pwmInput: 'raw',
+        prescaler: '47',
+        period: '1000',
+        time_on: '500',
+        state: 'high',
+      },
       { id: 'notification-poll', type: 'notification-poll', device: 'dev-io', interval: '200', pins: '', alerts: '', combined: false },
     ],
     [deviceNode({ id: 'dev-io', url, service: 'io', slot: 2, timeout: TIMEOUT_MS, queueLimit: 10 })],
@@ -57,7 +68,11 @@ describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simu
   it('no write reaches the device after its msg timed out, the msgs behind a silent request end at once, all green again after', async () => {
     const outcomes = await loadCollect(flow(sim.url));
     await waitAllStatus(NODES, isGreen, 'every node green', 15000);
-    await waitFor(async () => (await ctl.log()).some((e) => e.path.endsWith('/power-management') && e.status === 200), 'the power configuration applied', 10000);
+    await waitFor(
+      async () => (await ctl.log()).some((e) => e.path.endsWith('/power-management') && e.status === 200),
+      'the power configuration applied',
+      10000,
+    );
     const since = await lastSeq(ctl);
 
     // When each msg arrived and ended (Date.now, the simulator's log clock: same process).
@@ -91,7 +106,10 @@ describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simu
     for (let i = 0; i < bound / EVERY_MS && !NODES.every((id) => isGreen(lastStatus(helper.getNode(id)))); i++) await write();
     const green = Date.now() - woke;
     // Green again means something: each node said the device was gone meanwhile.
-    for (const id of ['io-output', 'notification-poll']) statusHistory(helper.getNode(id)).some((st) => st.fill === 'red').should.be.true(`${id} red while the device hung`);
+    for (const id of ['io-output', 'notification-poll'])
+      statusHistory(helper.getNode(id))
+        .some((st) => st.fill === 'red')
+        .should.be.true(`${id} red while the device hung`);
     await waitAllStatus(NODES, isGreen, 'every node green again after the device answers', 1000);
     const firstAfter = sent.length;
     for (let i = 0; i < 5; i++) await write();
@@ -118,7 +136,8 @@ describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simu
       const code = fate.errors[0]?.error?.code ?? 'output';
       codes.set(code, (codes.get(code) ?? 0) + 1);
       if (code === 'NOT_SENT' || code === 'QUEUE_FULL') seen.has(id).should.be.false(`msg ${id} ended ${code} but its write reached the device`);
-      if (code === 'output') should(writes.find((w) => idOf((w.body as { time_on: number }).time_on) === id)?.status).equal(200, `msg ${id} has an output: its write was answered`);
+      if (code === 'output')
+        should(writes.find((w) => idOf((w.body as { time_on: number }).time_on) === id)?.status).equal(200, `msg ${id} has an output: its write was answered`);
     }
     const notAnswered = fates.flatMap((f) => f.errors).filter((e) => /the device did not answer: \d+ msgs? not sent \(/.test(e.error.message ?? ''));
     notAnswered.length.should.be.above(0, 'msgs waiting behind a request the device did not answer ended at once');

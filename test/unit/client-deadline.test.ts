@@ -101,7 +101,11 @@ for (const api of ['0.9', '1.0'] as const) {
 
     it('a conversation of several requests shares one deadline: it stops at its first timeout, the rest is never sent', async () => {
       // Each record takes 60 % of the timeout: the second cannot finish within the msg's time.
-      const endpoints = [['input', 'values'], ['input', 'values', 'current'], ['input', 'mode']];
+      const endpoints = [
+        ['input', 'values'],
+        ['input', 'values', 'current'],
+        ['input', 'mode'],
+      ];
       await ctl.fault({ path: `${root}/input/values`, latency_ms: Math.round(TIMEOUT_MS * 0.6) });
       const op = readOperation({ endpoints, interval: 0, onlyOnChange: false, perValue: false, filter: new ChangeFilter(0) });
       const error = await failure(perform(client, op));
@@ -118,14 +122,19 @@ for (const api of ['0.9', '1.0'] as const) {
           endpoint: ['notification'],
         });
         data.notification.map((r) => r.pin).should.eql([1, 2]);
-        data.unread.map((u) => [u.pin, u.error.code]).should.eql([
-          [3, 'TIMEOUT'],
-          [4, 'NOT_SENT'],
-          [5, 'NOT_SENT'],
-          [6, 'NOT_SENT'],
-        ]);
+        data.unread
+          .map((u) => [u.pin, u.error.code])
+          .should.eql([
+            [3, 'TIMEOUT'],
+            [4, 'NOT_SENT'],
+            [5, 'NOT_SENT'],
+            [6, 'NOT_SENT'],
+          ]);
         // Only pin 3's read may have cleared flags unseen: it alone is announced as lost.
-        data.unread.filter((u) => mayHaveReachedDevice(u.error)).map((u) => u.pin).should.eql([3]);
+        data.unread
+          .filter((u) => mayHaveReachedDevice(u.error))
+          .map((u) => u.pin)
+          .should.eql([3]);
         (await sentTo('/notification/')).map((e) => e.path.split('/').pop()).should.eql(['1', '2', '3']);
       });
     }
