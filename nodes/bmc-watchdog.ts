@@ -15,7 +15,7 @@
  */
 import { registerActionNode } from './lib/node/action-node';
 import { PHASE } from './lib/module/desired-state';
-import { DeviceClient, DeviceResult } from './lib/device/client';
+import { DeviceResult, ModuleClient } from './lib/device/client';
 import { bodyOf, Operation, Outcome } from './lib/node/operation';
 import { DeviceError, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
@@ -108,7 +108,7 @@ function keepAliveRound(s: Settings): Operation<Round> {
   const alive = { method: 'GET' as const, endpoint: ['watchdog', 'alive'] };
   return {
     kind: 'conversation',
-    run: async (client: DeviceClient) => {
+    run: async (client: ModuleClient) => {
       let rearmed = false;
       // Every request of the round in the keep-alive's own lane: none waits behind the
       // module's other requests.

@@ -4,14 +4,14 @@
  * as `<version>/descriptor`; the node asks the first and falls back to the second on 404.
  */
 import { registerActionNode } from './lib/node/action-node';
-import { DeviceClient, DeviceResult } from './lib/device/client';
+import { DeviceResult, ModuleClient } from './lib/device/client';
 import { Operation } from './lib/node/operation';
 import { DeviceError } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { SentRequest, sentRequests } from './lib/device/request';
 import type { NodeAPI } from './lib/base/node-red';
 
-async function readInfo(client: DeviceClient): Promise<DeviceResult> {
+async function readInfo(client: ModuleClient): Promise<DeviceResult> {
   const version = await client.request({ method: 'GET', scope: 'service', endpoint: [] });
   let descriptor: DeviceResult;
   /** The slot form's request when it answered 404: msg.request names it too. */

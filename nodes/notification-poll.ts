@@ -9,7 +9,7 @@
  */
 import { registerActionNode } from './lib/node/action-node';
 import { rememberAlerts } from './live/alerts';
-import { DeviceClient, DeviceResult } from './lib/device/client';
+import { DeviceResult, ModuleClient } from './lib/device/client';
 import { Operation, Outcome } from './lib/node/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
 import { nodeText, t } from './lib/base/i18n';
@@ -71,7 +71,7 @@ function read(s: Settings): Operation {
   const request = { method: 'GET' as const, endpoint: ['notification'], pins: [...s.pins] };
   return {
     kind: 'conversation',
-    run: async (client: DeviceClient) => {
+    run: async (client: ModuleClient) => {
       try {
         return await client.request(request);
       } catch (error) {

@@ -7,7 +7,7 @@
  * sends the msg on; if it does not within the wait, the msg fails with a timeout error.
  */
 import { registerActionNode } from './lib/node/action-node';
-import { DeviceClient, DeviceResult } from './lib/device/client';
+import { DeviceResult, ModuleClient } from './lib/device/client';
 import { Operation } from './lib/node/operation';
 import { DeviceError, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
@@ -51,12 +51,15 @@ interface Fan {
   fan_setting_mode: number;
 }
 
-/** Sets the fan, then reads it until the current mode is the one set, or the wait is over. */
+/**
+ * Sets the fan, then reads it until the current mode is the one set, or the wait (counted
+ * from the msg, as the deadline of its requests is: timeout + wait) is over.
+ */
 function setAndWait(body: { fan_forced: boolean; fan_mode: number }, waitMs: number) {
-  return async (client: DeviceClient): Promise<DeviceResult> => {
+  return async (client: ModuleClient): Promise<DeviceResult> => {
+    const until = Date.now() + waitMs;
     const set = await client.request({ method: 'POST', endpoint: ['fan'], body });
     const sent = [set.request];
-    const until = Date.now() + waitMs;
     for (;;) {
       const read = await client.request<Fan>({ method: 'GET', endpoint: ['fan'] });
       sent.push(read.request);
@@ -86,7 +89,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
       const body = { fan_forced: fan_forced as boolean, fan_mode: fan_mode as number };
       const status = fan_forced ? t('power-fan.forced', { mode: fan_mode }) : t('power-fan.automatic');
       // Only a forced mode has a known target to wait for; automatic picks its own.
-      if (s.waitApplied && fan_forced) return { kind: 'conversation', run: setAndWait(body, s.wait as number), status, busyStatus: t('power-fan.setting', { mode: fan_mode }) };
+      if (s.waitApplied && fan_forced) return { kind: 'conversation', run: setAndWait(body, s.wait as number), waitsMs: s.wait as number, status, busyStatus: t('power-fan.setting', { mode: fan_mode }) };
       return { kind: 'requests', requests: { method: 'POST', endpoint: ['fan'], body }, status };
     }
     case 'rpm':

@@ -35,6 +35,7 @@ const API10 = [
   ...RUNTIME_ONLY,
   'dist/test/reliability/faults.test.js',
   'dist/test/reliability/notifications-lost.test.js',
+  'dist/test/reliability/hung-device.test.js',
   'dist/test/reliability/nginx-keepalive.test.js',
   'dist/test/reliability/credentials.test.js',
   'dist/test/reliability/tls.test.js',

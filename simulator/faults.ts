@@ -3,7 +3,10 @@
  * a mangled body, on chosen paths and methods, for a number of requests or until removed.
  * `latency_ms` and `reset` act before the device sees the request; `answer_delay_ms` and
  * `drop_answer` act after it processed it (state changed, notification flags cleared), the
- * case where an answer the client never gets loses what the device handed out.
+ * case where an answer the client never gets loses what the device handed out. `hang`
+ * stands for a device that froze: the connection is accepted and the request read (and
+ * logged, status 0, when it arrives), but it is never processed or answered; the client
+ * has to give up.
  */
 import { checkShape, ObjectSchema } from './schema';
 
@@ -26,6 +29,8 @@ export interface FaultRule {
   readonly answer_delay_ms?: number;
   /** Process the request, then destroy the connection without answering (after answer_delay_ms, if set). */
   readonly drop_answer?: boolean;
+  /** Read the request, log it, never process or answer it. */
+  readonly hang?: boolean;
   hits: number;
 }
 
@@ -40,6 +45,7 @@ const FAULT_SCHEMA: ObjectSchema = {
   body: { type: 'string', optional: true },
   answer_delay_ms: { type: 'u32', optional: true },
   drop_answer: { type: 'bool', optional: true },
+  hang: { type: 'bool', optional: true },
 };
 
 /** Longest injectable latency: long enough for any client timeout test, short enough to end. */
@@ -54,6 +60,8 @@ export class Faults {
   add(input: unknown): FaultRule | string {
     const shape = checkShape(FAULT_SCHEMA, input);
     if (shape !== true) return shape;
+    // Its shape was checked against FAULT_SCHEMA just above: each field is there with its type or absent.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const b = input as Record<string, any>;
     if (b.path.length === 0) return 'path must be a non-empty substring of the request path, or "*"';
     if (b.count === 0) return 'count must be at least 1 (omit it for unlimited)';
@@ -62,12 +70,15 @@ export class Faults {
     }
     if (b.status !== undefined && (b.status < 100 || b.status > 599)) return 'status must be an HTTP status from 100 to 599';
     if (b.body !== undefined && b.body !== null && !BODY_FAULTS.includes(b.body)) return `body must be one of ${BODY_FAULTS.join(', ')}`;
+    if (b.hang === true && ['latency_ms', 'status', 'reset', 'body', 'answer_delay_ms', 'drop_answer'].some((f) => b[f] !== undefined && b[f] !== null && b[f] !== false)) {
+      return 'hang goes alone: a frozen device neither delays, answers, resets nor processes';
+    }
     const unprocessed = [b.status !== undefined && b.status !== null, b.reset === true];
     const effects = [...unprocessed, b.body !== undefined && b.body !== null, b.drop_answer === true];
     if (effects.filter(Boolean).length > 1) return 'give at most one of status, reset, body and drop_answer';
     // Without processing there is no answer of the device's to hold back: latency_ms is the delay then.
     if (unprocessed.some(Boolean) && b.answer_delay_ms) return 'answer_delay_ms needs a processed request: not with status or reset (use latency_ms)';
-    if (!effects.some(Boolean) && !b.latency_ms && !b.answer_delay_ms) return 'a fault needs latency_ms, answer_delay_ms, status, reset, body or drop_answer';
+    if (!effects.some(Boolean) && !b.latency_ms && !b.answer_delay_ms && b.hang !== true) return 'a fault needs latency_ms, answer_delay_ms, status, reset, body, drop_answer or hang';
     const rule: FaultRule = {
       id: String(this.nextId++),
       path: b.path,
@@ -80,6 +91,7 @@ export class Faults {
       body: b.body ?? undefined,
       answer_delay_ms: b.answer_delay_ms || undefined,
       drop_answer: b.drop_answer === true ? true : undefined,
+      hang: b.hang === true ? true : undefined,
       hits: 0,
     };
     this.rules.push(rule);

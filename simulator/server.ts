@@ -229,6 +229,11 @@ export class SimServer implements Listener {
         return;
       }
       const fault = faults.take(method, pathname);
+      // A frozen device: the request arrived (logged now), nothing more ever happens to it.
+      if (fault?.hang) {
+        log.add(received, method, pathname, logged, 0);
+        return;
+      }
       const answer = (): void => {
         let status = 500;
         try {

@@ -26,8 +26,12 @@ export interface FaultRule {
   message?: string;
   reset?: boolean;
   body?: 'truncated' | 'nonjson' | 'empty';
+  /** Process the request, then hold its answer this long (the device acted on it). */
   answer_delay_ms?: number;
+  /** Process the request, then close the connection without answering. */
   drop_answer?: boolean;
+  /** A frozen device: the request is read and logged (status 0), never processed or answered. */
+  hang?: boolean;
 }
 
 /** Longest latency the simulator injects (its bound): long enough that any client gives up. */

@@ -58,10 +58,13 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
     await helper.unload();
   });
 
+  // A msg's timeout bounds its wait in the queue (issue 25): the flood below keeps msgs
+  // queued for longer than the default 5 s, and this suite is about order, memory and
+  // refusals, so it gives them a timeout longer than the flood (deadlines: hung-device.test.ts).
   const output = (queueLimit: number) =>
     reliabilityFlow(
       [{ id: 'out', type: 'io-output', device: 'dev', pin: '1', mode: 'state', state: 'low', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' }],
-      [deviceNode({ id: 'dev', url: sim.url, service: 'io', slot: 2, queueLimit })],
+      [deviceNode({ id: 'dev', url: sim.url, service: 'io', slot: 2, queueLimit, timeout: 120000 })],
     );
 
   it('10,000 writes alternating over pins and states: arrival order on the wire, the last msg per pin wins', async () => {

@@ -130,6 +130,9 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
     await ctl.fault({ path: wirePath(IS_API10 ? '/api/io/0.9/2/notification/4' : '/api/io/0.9/2/notification'), answer_delay_ms: 1500, count: 1 });
     np.receive({ payload: 'read now' });
     await waitFor(() => seen.announcedPins().size > 0, 'a notifications-lost msg', 10000);
+    // On 1.0 the round stopped at pin 4's timeout (issue 25): pins 5 and 6 were not asked,
+    // so their flags are still on the device, and the next read delivers them.
+    np.receive({ payload: 'read again' });
     await waitFor(() => raised.every((k) => seen.delivered().has(k) || seen.announcedPins().has(Number(k.split(':')[0]))), 'every flag delivered or announced', 10000);
     const lost = seen.msgs.find((m) => m.topic === 'notifications-lost')!;
     const payload = lost.payload as { pins: number[]; from: string; to: string; reason: string };
@@ -139,7 +142,7 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
     await helper.unload();
     const figures = conserved(raised, seen, await stillOnDevice(ctl));
     console.log(`      [lost] answer lost after processing: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`);
-    // On 1.0 the other five pins of the round were delivered, not thrown away.
+    // On 1.0 the other five pins were delivered (1 to 3 in the round, 5 and 6 in the next), not thrown away.
     figures.should.eql(IS_API10 ? { delivered: 5, announced: 1, left: 0 } : { delivered: 0, announced: 6, left: 0 });
   });
 });

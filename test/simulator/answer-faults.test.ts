@@ -1,6 +1,7 @@
 /**
  * Faults that act after the device processed a request (issue 15): `answer_delay_ms` holds
- * the answer, `drop_answer` closes the connection instead of answering. Unlike `latency_ms`
+ * the answer, `drop_answer` closes the connection instead of answering; and `hang` (issue
+ * 25), a frozen device that reads a request and never processes or answers it. Unlike `latency_ms`
  * and `reset`, the device's state has changed and notification flags are cleared, so a
  * client that never gets the answer has lost them. Every "while pending" check waits for
  * the fault's hit count, never for time.
@@ -87,6 +88,20 @@ describe('simulator faults after processing', function () {
       (await pinType(2)).should.equal('voltage_mV');
     });
 
+    it('hang (a frozen device): the request is logged at once with status 0, never processed, never answered', async function () {
+      const id = await addFault(f, { path: 'input/mode', hang: true, count: 1 });
+      const pending = outcome(f, 'POST', MODE, { pin: 4, mode: 'digital' });
+      await hitsReach(f, id, 1);
+      const logged = (await f.api.get('/sim/log')).body.entries.filter((e: { path: string; body: { pin?: number } }) => e.path === MODE && e.body?.pin === 4);
+      logged.map((e: { status: number; body: unknown }) => [e.status, e.body]).should.eql([[0, { pin: 4, mode: 'digital' }]]);
+      (await pinType(4)).should.equal('voltage_mV', 'not processed');
+      // Nothing answers it: only the connection going away ends it.
+      await f.sim.pause();
+      (await pending).should.equal('dropped');
+      await f.sim.resume();
+      (await pinType(4)).should.equal('voltage_mV', 'not processed later either');
+    });
+
     it('drop_answer after answer_delay_ms: applied, held, then the connection closes unanswered', async function () {
       const id = await addFault(f, { path: 'input/mode', answer_delay_ms: 300, drop_answer: true });
       const start = Date.now();
@@ -117,7 +132,9 @@ describe('simulator faults after processing', function () {
       await refused({ reset: true, answer_delay_ms: 10 }, 'answer_delay_ms needs a processed request: not with status or reset (use latency_ms)');
       await refused({ answer_delay_ms: 120001 }, 'answer_delay_ms must be at most 120000');
       await refused({ drop_answer: 'yes' }, 'body: field drop_answer must be bool');
-      await refused({ drop_answer: false }, 'a fault needs latency_ms, answer_delay_ms, status, reset, body or drop_answer');
+      await refused({ hang: true, status: 500 }, 'hang goes alone: a frozen device neither delays, answers, resets nor processes');
+      await refused({ hang: true, latency_ms: 10 }, 'hang goes alone: a frozen device neither delays, answers, resets nor processes');
+      await refused({ drop_answer: false }, 'a fault needs latency_ms, answer_delay_ms, status, reset, body, drop_answer or hang');
     });
   });
 });

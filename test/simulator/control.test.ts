@@ -117,7 +117,7 @@ describe('simulator control API (/sim)', function () {
       (await f.api.get(VALUES)).body.pins.should.have.length(6);
     });
     it('refuses bad fault bodies', async function () {
-      shouldFail(await f.api.post('/sim/faults', { path: 'x' }), 400, 'a fault needs latency_ms, answer_delay_ms, status, reset, body or drop_answer');
+      shouldFail(await f.api.post('/sim/faults', { path: 'x' }), 400, 'a fault needs latency_ms, answer_delay_ms, status, reset, body, drop_answer or hang');
       shouldFail(await f.api.post('/sim/faults', { path: 'x', body: 'weird' }), 400, 'body must be one of truncated, nonjson, empty');
       shouldFail(await f.api.post('/sim/faults', { path: 'x', status: 700 }), 400);
       shouldFail(await f.api.post('/sim/faults', { path: 'x', status: 500, reset: true }), 400);

@@ -1,9 +1,11 @@
 /**
  * RequestQueue: jobs run one at a time in arrival order, the bound counts waiting jobs
- * only and refuses at once when reached, and clear() refuses everything still waiting.
+ * only and refuses at once when reached, clear() refuses everything still waiting, and a
+ * job's deadline ends its wait.
  */
 import should from 'should';
-import { QueueFullError, RequestQueue } from '../../nodes/lib/device/queue';
+import { DeadlinePassedError, QueueFullError, RequestQueue } from '../../nodes/lib/device/queue';
+import { handClock } from '../helpers/hand-clock';
 
 /** A job whose end the test decides. */
 function gate(): { run: () => Promise<string>; open: (value: string) => void; fail: (error: Error) => void; started: boolean } {
@@ -142,5 +144,149 @@ describe('RequestQueue', () => {
     gates[0].open('a');
     gates[2].open('c');
     (await Promise.all(ps)).should.eql(['a', 'b', 'c']);
+  });
+});
+
+/**
+ * Deadlines (issue 25): a msg's timeout bounds its wait in the queue too. Time is the hand
+ * clock's (test/helpers/hand-clock.ts): it moves only when the test moves it.
+ */
+describe('RequestQueue deadlines (hand clock)', () => {
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+
+  it('a job whose deadline passes while it waits is refused at that moment and never runs; the others go on in order', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(10, 1, clock);
+    const first = gate();
+    const ran: string[] = [];
+    const p0 = queue.add(first.run, clock.now() + 5000);
+    const late = queue.add(async () => ran.push('late'), clock.now() + 1000);
+    const patient = queue.add(async () => ran.push('patient'), clock.now() + 5000);
+    const lateError = refusal(late);
+    clock.advance(999);
+    await tick();
+    queue.size.should.equal(2, 'one ms before its deadline it still waits');
+    clock.advance(1);
+    (await lateError)!.should.be.instanceOf(DeadlinePassedError);
+    queue.size.should.equal(1, 'the refused job no longer counts as waiting');
+    first.open('first');
+    (await p0).should.equal('first');
+    (await patient).should.equal(1);
+    ran.should.eql(['patient']);
+  });
+
+  it('a job whose turn comes after its deadline (its timer late) is refused, not started', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(10, 1, clock);
+    const first = gate();
+    const p0 = queue.add(first.run);
+    let ran = false;
+    const late = refusal(
+      queue.add(async () => {
+        ran = true;
+      }, clock.now() + 100),
+    );
+    clock.lag(200); // the event loop was busy: the deadline timer has not fired yet
+    first.open('first');
+    await p0;
+    (await late)!.should.be.instanceOf(DeadlinePassedError);
+    ran.should.be.false();
+  });
+
+  it('a deadline already past when added: refused at once', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(10, 1, clock);
+    let ran = false;
+    const error = await refusal(
+      queue.add(async () => {
+        ran = true;
+      }, clock.now()),
+    );
+    error!.should.be.instanceOf(DeadlinePassedError);
+    ran.should.be.false();
+  });
+
+  it('the limit counts only jobs still waiting: a refused one frees its place', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(2, 1, clock);
+    const first = gate();
+    const p0 = queue.add(first.run);
+    const a = refusal(queue.add(async () => 'a', clock.now() + 100));
+    const b = queue.add(async () => 'b', clock.now() + 10000);
+    (await refusal(queue.add(async () => 'c')))!.should.be.instanceOf(QueueFullError);
+    clock.advance(100);
+    (await a)!.should.be.instanceOf(DeadlinePassedError);
+    const d = queue.add(async () => 'd', clock.now() + 10000);
+    queue.size.should.equal(2);
+    first.open('first');
+    await p0;
+    (await Promise.all([b, d])).should.eql(['b', 'd']);
+  });
+
+  it('deadlines out of order: each job is refused at its own deadline', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(10, 1, clock);
+    const first = gate();
+    const p0 = queue.add(first.run);
+    const ended: string[] = [];
+    const jobs = [
+      ['a', 300],
+      ['b', 100],
+      ['c', 200],
+    ].map(([name, ms]) => refusal(queue.add(async () => name, clock.now() + (ms as number))).then(() => ended.push(name as string)));
+    for (const step of [100, 100, 100]) {
+      clock.advance(step);
+      await tick();
+    }
+    await Promise.all(jobs);
+    ended.should.eql(['b', 'c', 'a']);
+    first.open('first');
+    await p0;
+  });
+
+  it('clear() with a function gets the number of jobs it refuses; the queue goes on', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(10, 1, clock);
+    const first = gate();
+    const p0 = queue.add(first.run);
+    const waiting = [1, 2, 3].map((n) => refusal(queue.add(async () => n, clock.now() + 1000)));
+    let told = -1;
+    queue.clear((count) => {
+      told = count;
+      return new Error(`${count} not sent`);
+    }).should.equal(3);
+    told.should.equal(3);
+    (await Promise.all(waiting)).map((e) => e!.message).should.eql(['3 not sent', '3 not sent', '3 not sent']);
+    first.open('first');
+    await p0;
+    (await queue.add(async () => 'after', clock.now() + 1000)).should.equal('after');
+  });
+
+  it('leaves no timer behind once nothing waits', async () => {
+    const clock = handClock();
+    const queue = new RequestQueue(10, 1, clock);
+    const first = gate();
+    const p0 = queue.add(first.run, clock.now() + 1000);
+    clock.pending().should.have.length(0, 'a running job needs no timer');
+    const second = queue.add(async () => 'second', clock.now() + 1000);
+    clock.pending().should.have.length(1, 'one timer for the waiting job');
+    first.open('first');
+    await p0;
+    (await second).should.equal('second');
+    clock.pending().should.have.length(0, 'nothing waits: no timer');
+    await tick();
+    const third = gate();
+    const p3 = queue.add(third.run);
+    const refused = refusal(queue.add(async () => 'x', clock.now() + 50));
+    queue.clear(new Error('closed'));
+    (await refused)!.message.should.equal('closed');
+    clock.pending().should.have.length(0, 'cleared: no timer');
+    third.started.should.be.true();
+    third.open('third');
+    await p3;
   });
 });

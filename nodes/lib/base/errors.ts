@@ -7,7 +7,7 @@
  * Messages never contain credentials: they name the method and the wire path only, never
  * the base URL (which may carry user:password@) or a header.
  */
-import { say, spoken } from './i18n';
+import { say, spoken, t } from './i18n';
 import type { Phrase } from '../pure/phrase';
 
 export type DeviceErrorCode =
@@ -15,6 +15,11 @@ export type DeviceErrorCode =
   | 'INVALID_INPUT'
   /** The module's request queue was full; nothing was sent. */
   | 'QUEUE_FULL'
+  /**
+   * Nothing was sent: the msg's timeout passed while it waited, or the module stopped
+   * answering a request ahead of it (it would have been fed a backlog when it woke).
+   */
+  | 'NOT_SENT'
   /** The device answered with a non-2xx status. */
   | 'DEVICE_ERROR'
   /** The device answered 2xx, but not with what the interface promises. */
@@ -85,6 +90,7 @@ export class FailureCause {
 const NAMES: Partial<Record<DeviceErrorCode, string>> = {
   INVALID_INPUT: 'InvalidInputError',
   QUEUE_FULL: 'QueueFullError',
+  NOT_SENT: 'NotSentError',
   NOT_CONFIGURED: 'NotConfiguredError',
 };
 
@@ -143,7 +149,27 @@ export function badResponse(message: string): DeviceError {
   return new DeviceError(message, { code: 'BAD_RESPONSE' });
 }
 
-/** The few words a status dot has room for: the device's own reason first. */
+/**
+ * The module did not answer a request within its msg's timeout: the `count` msgs waiting
+ * behind it end at once, unsent, instead of reaching the device long after they were asked.
+ */
+export function notAnswered(count: number, timedOut: DeviceError): DeviceError {
+  const request = [timedOut.method, timedOut.path].filter(Boolean).join(' ');
+  const words = t(count === 1 ? 'common.notAnsweredOne' : 'common.notAnsweredMany', { count, request });
+  return new DeviceError(words, { code: 'NOT_SENT', neverSent: true, detail: { notSent: count } });
+}
+
+/** The msg's timeout passed before its request could leave (waiting in the queue, or behind its own earlier requests). */
+export function deadlinePassed(timeoutMs: number, request?: { method: string; path: string }): DeviceError {
+  const words = t('common.deadlinePassed', { timeout: timeoutMs });
+  return new DeviceError(request ? `${request.method} ${request.path}: ${words}` : words, { code: 'NOT_SENT', neverSent: true, ...request });
+}
+
+/** A request of a msg not sent because an earlier one of the same msg got no answer. */
+export function afterNoAnswer(request: { method: string; path: string }): DeviceError {
+  return new DeviceError(`${request.method} ${request.path}: ${t('common.afterNoAnswer')}`, { code: 'NOT_SENT', neverSent: true, ...request });
+}
+
 /**
  * Whether the device may have acted on a request that failed: it may have been read and
  * answered, the answer lost or unreadable (a timeout, a cut-off or broken answer, a reset
@@ -178,6 +204,7 @@ export function withoutStatus(text: string, status: number): string {
   return text.startsWith(prefix) ? text.slice(prefix.length) : text;
 }
 
+/** The few words a status dot has room for: the device's own reason first. */
 export function statusText(error: DeviceError): string {
   // TLS: its own category and a short version of the sentence (the whole one goes to Catch).
   if (error.code === 'TLS' && error.brief) return say('status.tls', { reason: error.brief });

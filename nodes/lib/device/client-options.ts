@@ -45,3 +45,15 @@ export interface ClientOptions {
   /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */
   onExchange?: (info: ExchangeInfo) => void;
 }
+
+/** The headers of every request: JSON, and the credentials the auth setting asks for. */
+export function requestHeaders(options: ClientOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const creds = options.credentials ?? {};
+  if (options.auth === 'basic' && (creds.username || creds.password)) {
+    headers.Authorization = `Basic ${Buffer.from(`${creds.username ?? ''}:${creds.password ?? ''}`).toString('base64')}`;
+  } else if (options.auth === 'bearer' && creds.token) {
+    headers.Authorization = `Bearer ${creds.token}`;
+  }
+  return headers;
+}

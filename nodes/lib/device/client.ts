@@ -12,11 +12,12 @@ import https from 'https';
 import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from '../pure/limits';
 import { asDeviceError, concernsModule, DeviceError } from '../base/errors';
 import { lostSettings, settingsGone } from './settings-lost';
-import { QueueFullError, RequestQueue } from './queue';
+import { RequestQueue } from './queue';
+import { lifeNow, MsgLife, queued } from './msg-life';
 import { CallFailure, dialectFor } from './dialects';
 import { parseBaseUrl, segment } from './wire-path';
 import { locationOf } from '../pure/base-url';
-import type { ClientOptions } from './client-options';
+import { ClientOptions, requestHeaders } from './client-options';
 import { exchangeInfo } from './exchange-info';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
@@ -26,6 +27,7 @@ import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './reques
 export type { VersionRecord };
 export { parseBaseUrl };
 export type { ClientOptions, Credentials, TlsOptions } from './client-options';
+export type { ModuleClient } from './msg-life';
 export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
 
 export interface DeviceResult<T = unknown> {
@@ -34,9 +36,7 @@ export interface DeviceResult<T = unknown> {
   request: SentRequests;
 }
 
-
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
-
 
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
@@ -89,14 +89,7 @@ export class DeviceClient {
       http: new http.Agent(agentOptions),
       https: new https.Agent({ ...agentOptions, ...options.tls, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true }),
     };
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    const creds = options.credentials ?? {};
-    if (options.auth === 'basic' && (creds.username || creds.password)) {
-      headers.Authorization = `Basic ${Buffer.from(`${creds.username ?? ''}:${creds.password ?? ''}`).toString('base64')}`;
-    } else if (options.auth === 'bearer' && creds.token) {
-      headers.Authorization = `Bearer ${creds.token}`;
-    }
-    this.headers = headers;
+    this.headers = requestHeaders(options);
   }
 
   /** The API version in use: the fixed one, or the one detected (undefined until then). */
@@ -115,27 +108,30 @@ export class DeviceClient {
   }
 
   /**
+   * When a msg arriving now must have ended: its timeout from now, plus `extraMs` for an
+   * operation that waits by design (power-fan's wait until the fan is at speed).
+   */
+  deadline(extraMs = 0): number {
+    return lifeNow() + this.timeout + extraMs;
+  }
+
+  /**
    * Sends one request, or several back to back as one job of the queue (nothing from
    * another msg runs between them), stopping at the first failure. Resolves with the answer
    * of the last request and every wire call of them all.
+   *
+   * The msg's `deadline` bounds it all, the wait in the queue included (lib/msg-life.ts).
    */
-  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered'): Promise<DeviceResult<T>> {
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered', deadline = this.deadline()): Promise<DeviceResult<T>> {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
-    return (lane === 'keep-alive' ? this.keepAliveQueue : this.queue)
-      .add(async () => {
-        const results: DeviceResult[] = [];
-        for (const req of list) results.push(await this.send(req));
-        return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof QueueFullError) {
-          throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
-            code: 'QUEUE_FULL',
-          });
-        }
-        throw error;
-      });
+    const life = new MsgLife(deadline, this.timeout);
+    const ordered = lane === 'ordered';
+    return queued(ordered ? this.queue : this.keepAliveQueue, life, async () => {
+      const results: DeviceResult[] = [];
+      for (const req of list) results.push(await this.send(req, life));
+      return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
+    }, ordered ? this.queue : undefined);
   }
 
   /**
@@ -219,8 +215,9 @@ export class DeviceClient {
     return this.apiVersion ?? (await this.readVersionRecord()).apiVersion;
   }
 
-  private async send(req: DeviceRequest): Promise<DeviceResult> {
-    const version = await this.version();
+  private async send(req: DeviceRequest, life: MsgLife): Promise<DeviceResult> {
+    // The first read of the version may be slow: no longer than the msg's time.
+    const version = this.apiVersion ?? (await life.within(this.version()));
     // The dialect turns the spec-shaped request into the wire form of the device's version,
     // and judges the answers (whether a POST succeeded included).
     const translation = dialectFor(version).translate(req);
@@ -232,18 +229,20 @@ export class DeviceClient {
       const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
       const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
       if (!translation.independent) {
-        answers.push(await this.exchange(request));
+        answers.push(await this.exchange(request, life));
         sent.push(request);
         continue;
       }
-      // Closed mid-way (a redeploy): the calls not yet sent stay unsent, nothing is lost.
-      if (this.closed) {
-        failures.push({ index, error: new DeviceError(`${call.method} ${path}: ${CLOSED_UNSENT}`, { code: 'NOT_CONFIGURED', method: call.method, path }) });
+      // Closed mid-way (a redeploy), the device silent or the msg's time up: the calls not
+      // yet sent stay unsent (never read, so nothing is lost); the round ends in its time.
+      const unsent = this.closed ? new DeviceError(`${call.method} ${path}: ${CLOSED_UNSENT}`, { code: 'NOT_CONFIGURED', method: call.method, path }) : life.unsent(request);
+      if (unsent) {
+        failures.push({ index, error: unsent });
         answers.push(undefined);
         continue;
       }
       try {
-        answers.push(await this.exchange(request));
+        answers.push(await this.exchange(request, life));
         sent.push(request);
       } catch (error) {
         failures.push({ index, error: asDeviceError(error, 'UNREACHABLE') });
@@ -254,26 +253,33 @@ export class DeviceClient {
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
   }
 
-  /** One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. */
-  private async exchange(request: SentRequest): Promise<unknown> {
+  /**
+   * One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. Within
+   * a queued job (`life`) it has what is left of the msg's time, and is not sent when nothing
+   * is; outside the queue (version record, descriptor) the whole timeout.
+   */
+  private async exchange(request: SentRequest, life?: MsgLife): Promise<unknown> {
+    const unsent = life?.unsent(request);
+    if (unsent) throw unsent;
     const started = performance.now();
+    const timeoutMs = life?.left() ?? this.timeout;
     let failure: unknown;
     try {
-      return await this.exchangeOnce(request);
+      return await this.exchangeOnce(request, timeoutMs);
     } catch (error) {
-      throw (failure = error);
+      throw (failure = life ? life.noted(error, timeoutMs) : error);
     } finally {
       this.options.onExchange?.(exchangeInfo(request, started, failure, this.queue.size));
     }
   }
 
   /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
-  private async exchangeOnce({ method, path, body }: SentRequest): Promise<unknown> {
-    const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
+  private async exchangeOnce({ method, path, body }: SentRequest, timeoutMs: number): Promise<unknown> {
+    const where: Where = { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
     let answer: Answer;
     try {
       const agent = this.base.protocol === 'https:' ? this.agents.https : this.agents.http;
-      answer = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs: this.timeout, maxBytes: this.maxBytes, method, path, body });
+      answer = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body });
     } catch (error) {
       const mapped = error instanceof TransportError ? transportFailure(error, where) : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
       // A device that answered badly was there all the same.
@@ -289,6 +295,4 @@ export class DeviceClient {
       throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
     }
   }
-
-
 }

@@ -5,34 +5,62 @@
  * `low`, and with one job at a time the second cannot overtake the first on the wire. The
  * bound is on the jobs waiting (not counting those running): a job that finds the queue full
  * is refused at once, so memory stays bounded and nothing is dropped silently.
+ *
+ * A job may carry a deadline (its msg's timeout, counted from its arrival): a command that
+ * leaves after its msg has ended would switch a pin long after anyone asked. A job whose
+ * deadline passes while it waits is refused at that moment (one timer for the whole queue,
+ * aimed at the earliest deadline), and one whose turn comes too late never starts.
  */
+import { Later, realLater } from '../base/clock';
+
 export class QueueFullError extends Error {
   constructor(readonly limit: number) {
     super(`queue full: ${limit} requests are already waiting for this module`);
   }
 }
 
+/** The job's deadline passed before it could start: it never ran. */
+export class DeadlinePassedError extends Error {
+  constructor() {
+    super('its deadline passed before its turn');
+  }
+}
+
+/** Time for the queue: a monotonic `now` and a timer; a test drives both by hand. */
+export interface QueueClock {
+  now(): number;
+  later: Later;
+}
+
+export const realQueueClock: QueueClock = { now: () => performance.now(), later: realLater };
+
 interface Job<T> {
   run: () => Promise<T>;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
+  deadline: number;
 }
 
 export class RequestQueue {
-  // A plain array with a moving head: O(1) amortised shift without a dependency.
+  // A plain array with a moving head: O(1) amortised shift without a dependency. A job
+  // refused for its deadline while waiting leaves a hole (undefined), skipped when reached.
   private waiting: Array<Job<unknown> | undefined> = [];
   private head = 0;
+  private holes = 0;
   private running = 0;
   private idleWaiters: Array<() => void> = [];
+  /** The deadline timer: when it fires, and what cancels it. */
+  private alarm?: { at: number; cancel: () => void };
 
   constructor(
     private readonly limit: number,
     private readonly concurrency = 1,
+    private readonly clock: QueueClock = realQueueClock,
   ) {}
 
   /** Jobs waiting to start. */
   get size(): number {
-    return this.waiting.length - this.head;
+    return this.waiting.length - this.head - this.holes;
   }
 
   /** Jobs started and not yet settled. */
@@ -40,12 +68,17 @@ export class RequestQueue {
     return this.running;
   }
 
-  /** Runs `run` after every job added before it has started; rejects at once when full. */
-  add<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `run` after every job added before it has started; rejects at once when full, and
+   * with DeadlinePassedError (never running it) when `deadline` (clock time) comes first.
+   */
+  add<T>(run: () => Promise<T>, deadline = Infinity): Promise<T> {
     if (this.size >= this.limit) return Promise.reject(new QueueFullError(this.limit));
+    if (deadline <= this.clock.now()) return Promise.reject(new DeadlinePassedError());
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ run, resolve, reject } as Job<unknown>);
+      this.waiting.push({ run, resolve, reject, deadline } as Job<unknown>);
       this.next();
+      if (this.size > 0 && deadline < (this.alarm?.at ?? Infinity)) this.arm(deadline);
     });
   }
 
@@ -55,34 +88,83 @@ export class RequestQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Refuses every waiting job with `error` (used when the node closes). */
-  clear(error: Error): void {
-    const jobs = this.waiting.slice(this.head);
+  /**
+   * Refuses every waiting job with `error` (the node closed; the module stopped answering),
+   * given how many they are; returns that number. The queue goes on taking jobs.
+   */
+  clear(error: Error | ((count: number) => Error)): number {
+    const jobs = this.waiting.slice(this.head).filter((job): job is Job<unknown> => job !== undefined);
     this.waiting = [];
     this.head = 0;
-    for (const job of jobs) job?.reject(error);
+    this.holes = 0;
+    this.disarm();
+    const refusal = typeof error === 'function' ? error(jobs.length) : error;
+    for (const job of jobs) job.reject(refusal);
+    return jobs.length;
   }
 
   private next(): void {
     while (this.running < this.concurrency && this.size > 0) {
-      const job = this.waiting[this.head]!;
+      const job = this.waiting[this.head];
       this.waiting[this.head++] = undefined;
       if (this.head > 1024 && this.head * 2 > this.waiting.length) {
         this.waiting = this.waiting.slice(this.head);
         this.head = 0;
       }
-      this.running++;
-      let result: Promise<unknown>;
-      try {
-        result = job.run();
-      } catch (error) {
-        result = Promise.reject(error);
+      if (!job) {
+        this.holes--;
+        continue;
       }
-      result.then(job.resolve, job.reject).finally(() => {
-        this.running--;
-        this.next();
-        if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
-      });
+      // Its timer may not have fired yet (a busy event loop): the deadline holds all the same.
+      if (job.deadline <= this.clock.now()) {
+        job.reject(new DeadlinePassedError());
+        continue;
+      }
+      this.start(job);
     }
+    if (this.size === 0) this.disarm();
+  }
+
+  private start(job: Job<unknown>): void {
+    this.running++;
+    let result: Promise<unknown>;
+    try {
+      result = job.run();
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(job.resolve, job.reject).finally(() => {
+      this.running--;
+      this.next();
+      if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    });
+  }
+
+  private arm(at: number): void {
+    this.disarm();
+    const cancel = this.clock.later(() => this.expire(), Math.max(0, at - this.clock.now()));
+    this.alarm = { at, cancel };
+  }
+
+  private disarm(): void {
+    this.alarm?.cancel();
+    this.alarm = undefined;
+  }
+
+  /** Refuses every waiting job whose deadline has come; aims the timer at the next one. */
+  private expire(): void {
+    this.alarm = undefined;
+    const now = this.clock.now();
+    let earliest = Infinity;
+    for (let i = this.head; i < this.waiting.length; i++) {
+      const job = this.waiting[i];
+      if (!job) continue;
+      if (job.deadline <= now) {
+        this.waiting[i] = undefined;
+        this.holes++;
+        job.reject(new DeadlinePassedError());
+      } else earliest = Math.min(earliest, job.deadline);
+    }
+    if (earliest < Infinity) this.arm(earliest);
   }
 }

@@ -7,6 +7,7 @@ import { errorMessage, parseAnswer, printable } from './answer';
 import { DeviceError, withoutStatus } from '../base/errors';
 import { ANSWER_BOUNDS } from '../pure/limits';
 import { tlsError, tlsFailure, tlsPage } from './tls-failure';
+import { WHOLE_TIMEOUT_SHARE } from './msg-life';
 import type { Answer, TransportError } from './transport';
 
 export interface Where {
@@ -14,7 +15,10 @@ export interface Where {
   path: string;
   /** host[:port] of the device, for transport failures. */
   host: string;
+  /** The time this exchange had: the msg's timeout, or what was left of it. */
   timeoutMs: number;
+  /** The msg's timeout (the config node's), when the exchange had less than all of it. */
+  msgTimeoutMs?: number;
   maxBytes: number;
   auth?: 'none' | 'basic' | 'bearer';
 }
@@ -36,6 +40,15 @@ function kib(bytes: number): string {
   return `${Math.ceil(bytes / 1024)} KiB`;
 }
 
+/**
+ * The msg's timeout, counted from its arrival: `400 ms`; when the request had clearly less
+ * of it (it waited in the queue), `400 ms (the msg's timeout; 213 ms of it were left for this request)`.
+ */
+function within(w: Where): string {
+  const whole = w.msgTimeoutMs ?? w.timeoutMs;
+  return w.timeoutMs < whole * WHOLE_TIMEOUT_SHARE ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
+}
+
 function bad(w: Where, statusCode: number | undefined, what: string): DeviceError {
   return new DeviceError(`${w.method} ${w.path}: ${what}`, { code: 'BAD_RESPONSE', statusCode, method: w.method, path: w.path });
 }
@@ -45,9 +58,9 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
   const { method, path } = w;
   switch (error.failure) {
     case 'timeout':
-      return new DeviceError(`${method} ${path}: no answer from ${w.host} within ${w.timeoutMs} ms`, { code: 'TIMEOUT', method, path });
+      return new DeviceError(`${method} ${path}: no answer from ${w.host} within ${within(w)}`, { code: 'TIMEOUT', method, path });
     case 'incomplete':
-      return bad(w, error.status, `the answer (${error.status}) did not finish within ${w.timeoutMs} ms (${error.bytes} bytes came)`);
+      return bad(w, error.status, `the answer (${error.status}) did not finish within ${within(w)} (${error.bytes} bytes came)`);
     case 'too-large':
       return bad(w, error.status, `the answer (${error.status}) is larger than the answer limit of ${kib(w.maxBytes)} (${error.bytes} bytes or more)`);
     case 'malformed':

@@ -7,13 +7,17 @@
  * `X` is what the node's own `output` needs to know about the operation (e.g. which pin
  * was asked), typed per node; most nodes need nothing.
  */
-import type { DeviceClient, DeviceRequest, DeviceResult, Lane } from '../device/client';
+import type { DeviceClient, DeviceRequest, DeviceResult, Lane, ModuleClient } from '../device/client';
+import { bounded } from '../device/msg-life';
 import type { DeviceError } from '../base/errors';
 import { textOf } from '../base/i18n';
 import type { NodeMessage } from '../base/node-red';
 
-/** A conversation with the device: requests chosen from the answers so far. */
-export type Conversation = (client: DeviceClient) => Promise<DeviceResult>;
+/**
+ * A conversation with the device: requests chosen from the answers so far, all of them
+ * within the one deadline of the msg (or round) it answers.
+ */
+export type Conversation = (client: ModuleClient) => Promise<DeviceResult>;
 
 /** Nothing beyond the operation itself. */
 export type NoExtra = Record<never, never>;
@@ -36,13 +40,19 @@ export interface RequestsOperation extends StatusTexts {
 export interface ConversationOperation extends StatusTexts {
   kind: 'conversation';
   run: Conversation;
+  /** How much longer than the request timeout it may take by design (power-fan's wait for the fan), ms. */
+  waitsMs?: number;
 }
 
 export type Operation<X extends object = NoExtra> = (RequestsOperation | ConversationOperation) & X;
 
-/** Sends the operation through the client: its requests, or its conversation. */
+/**
+ * Sends the operation through the client: its requests, or its conversation. Called as the
+ * msg arrives (or the round starts): its timeout from now bounds everything it sends.
+ */
 export function perform(client: DeviceClient, op: RequestsOperation | ConversationOperation): Promise<DeviceResult> {
-  return op.kind === 'conversation' ? op.run(client) : client.request(op.requests, op.lane);
+  if (op.kind === 'requests') return client.request(op.requests, op.lane);
+  return op.run(bounded(client, client.deadline(op.waitsMs)));
 }
 
 /** The operation's request to `endpoint` (e.g. 'input/mode'), if it sends one. */

@@ -8,7 +8,7 @@ import { Conversation, Operation, Outcome } from './operation';
 import { ensure } from '../base/errors';
 import { check, labelled } from '../pure/limits';
 import { boolSetting, intSetting, textSetting } from './setting-values';
-import { DeviceClient, DeviceResult } from '../device/client';
+import { DeviceResult, ModuleClient } from '../device/client';
 import { SentRequests, sentRequests } from '../device/request';
 import { ChangeFilter } from './change';
 import { t } from '../base/i18n';
@@ -16,7 +16,7 @@ import type { NodeDef, NodeMessage } from '../base/node-red';
 
 /** Reads each endpoint in turn and merges the answers (fields are unique across records). */
 export function readMerged(endpoints: ReadonlyArray<ReadonlyArray<string>>): Conversation {
-  return async (client: DeviceClient): Promise<DeviceResult> => {
+  return async (client: ModuleClient): Promise<DeviceResult> => {
     const merged: Record<string, unknown> = {};
     const requests: SentRequests[] = [];
     for (const endpoint of endpoints) {

@@ -1,0 +1,124 @@
+/**
+ * A msg's timeout bounds its whole life, the wait in the module's queue included (issue 25).
+ *
+ * In a plant a pin switched 20 s late is a wrong command, not a slow one. So a msg's
+ * requests share one deadline (its timeout from its arrival): what has not left by then is
+ * never sent, what is on the wire gets only the time left, and a job of several requests
+ * stops at its first timeout. When the module does not answer one that had (nearly) its
+ * whole timeout, the msgs waiting behind it end at once, unsent: a module that stopped answering is not fed a
+ * backlog of old commands when it wakes. Every such end is NOT_SENT (errors.ts).
+ */
+import { afterNoAnswer, deadlinePassed, DeviceError, notAnswered } from '../base/errors';
+import { DeadlinePassedError, QueueFullError, realQueueClock, RequestQueue } from './queue';
+import type { DeviceClient, DeviceResult, Lane } from './client';
+import type { ApiVersion, Service } from '../pure/limits';
+import type { DeviceRequest, SentRequest } from './request';
+
+/**
+ * The client as a conversation (several requests chosen as the answers come) sees it: its
+ * requests share the deadline of the one msg (or poll round) they answer.
+ */
+export interface ModuleClient {
+  readonly service: Service;
+  readonly slot: number;
+  readonly apiVersion: ApiVersion | undefined;
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane?: Lane): Promise<DeviceResult<T>>;
+}
+
+/**
+ * A request that had at least this share of the timeout and got no answer says the module
+ * stopped answering. One sent with less (it waited in the queue first) says little: on a
+ * busy event loop its answer may just have come too late to be read.
+ */
+export const WHOLE_TIMEOUT_SHARE = 0.9;
+
+/** The clock deadlines are on (monotonic, the queue's). */
+export const lifeNow = (): number => realQueueClock.now();
+
+/** `client` for one msg's conversation: every request of it bounded by `deadline`. */
+export function bounded(client: DeviceClient, deadline: number): ModuleClient {
+  return {
+    service: client.service,
+    slot: client.slot,
+    get apiVersion() {
+      return client.apiVersion;
+    },
+    request: (requests, lane) => client.request(requests, lane, deadline),
+  };
+}
+
+/** One job in the module's queue: its msg's deadline, and the request the device did not answer. */
+export class MsgLife {
+  /** A request of this job that got no answer in its time: the rest of the job is not sent. */
+  timedOut?: DeviceError;
+  /** ... after (nearly) the whole timeout: the module stopped answering (the jobs behind end, see `queued`). */
+  silent?: DeviceError;
+
+  constructor(
+    /** When the msg must have ended (lifeNow's clock). */
+    readonly deadline: number,
+    /** The request timeout of the config node, ms. */
+    readonly timeoutMs: number,
+  ) {}
+
+  /** The time one exchange may take now: the timeout, or what is left of the msg's. */
+  left(): number {
+    return Math.min(this.timeoutMs, Math.floor(this.deadline - lifeNow()));
+  }
+
+  /** Remembers a TIMEOUT of a request that had `hadMs` to get its answer. */
+  noted(error: unknown, hadMs = this.timeoutMs): unknown {
+    if (!(error instanceof DeviceError) || error.code !== 'TIMEOUT') return error;
+    this.timedOut ??= error;
+    if (hadMs >= this.timeoutMs * WHOLE_TIMEOUT_SHARE) this.silent ??= error;
+    return error;
+  }
+
+  /** Why `request` must not leave now (the device went silent, or the time is up); undefined: it may. */
+  unsent(request: SentRequest): DeviceError | undefined {
+    if (this.timedOut) return afterNoAnswer(request);
+    return this.left() <= 0 ? deadlinePassed(this.timeoutMs, request) : undefined;
+  }
+
+  /** `work`'s outcome, or NOT_SENT once the deadline comes first (e.g. a slow first version read). */
+  async within<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(deadlinePassed(this.timeoutMs)), Math.max(0, this.deadline - lifeNow()));
+    });
+    try {
+      return await Promise.race([work, expired]);
+    } catch (error) {
+      throw this.noted(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * Runs `work` as one job of `queue`, started only before the msg's deadline. A refusal of
+ * the queue becomes the msg's error. When the device did not answer the job in (nearly) the
+ * whole timeout, every job waiting in `silenced` (the module's ordered queue; never the keep-alive's lane) ends at
+ * once, before the next one could start.
+ */
+export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, silenced?: RequestQueue): Promise<T> {
+  return queue
+    .add(async () => {
+      try {
+        return await work();
+      } finally {
+        const silent = life.silent;
+        if (silent && silenced) silenced.clear((count) => notAnswered(count, silent));
+      }
+    }, life.deadline)
+    .catch((error: unknown) => {
+      if (error instanceof QueueFullError) {
+        throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
+          code: 'QUEUE_FULL',
+        });
+      }
+      if (error instanceof DeadlinePassedError) throw deadlinePassed(life.timeoutMs);
+      throw error;
+    });
+}
