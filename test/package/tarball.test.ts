@@ -77,9 +77,13 @@ describe('the npm-packed package', function () {
     files.filter((f) => f.startsWith('examples/') && f.endsWith('.json')).length.should.be.above(0);
   });
 
-  it('holds nothing Node-RED does not load: no source map, no editor source (its bundles hold it), no TypeScript, no tests', function () {
-    const stray = files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') || f.startsWith('dist/nodes/editor/') || f.startsWith('dist/test/') || f.startsWith('nodes/') || f.startsWith('test/'));
+  it('holds nothing Node-RED does not load: no source map, no editor source (its bundles hold it), no TypeScript but the test kit\'s typings, no tests', function () {
+    // The flow test kit (@modular-device/node-red/testing) is typed: its declarations, and those
+    // of the simulator and the pure limits its types name, are the only .d.ts shipped.
+    const typings = (f: string) => f.endsWith('.d.ts') && ['dist/testing/', 'dist/simulator/', 'dist/nodes/lib/pure/'].some((dir) => f.startsWith(dir));
+    const stray = files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !typings(f)) || f.startsWith('dist/nodes/editor/') || f.startsWith('dist/test/') || f.startsWith('nodes/') || f.startsWith('test/'));
     stray.should.eql([]);
+    files.should.containEql('dist/testing/index.d.ts');
     // Every shipped .js names no source map (its map and source are not shipped).
     const mapped = files.filter((f) => f.endsWith('.js')).filter((f) => /sourceMappingURL=\S+\.map/.test(fs.readFileSync(path.join(root, f), 'utf8')));
     mapped.should.eql([]);
