@@ -40,8 +40,12 @@ const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this reques
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
 
-/** Which queue a request waits in: the module's ordered queue, or the keep-alive's own lane. */
-export type Lane = 'ordered' | 'keep-alive';
+/**
+ * Which queue a request waits in: the module's ordered queue; its reserved place ahead of the
+ * users' msgs ('settings': what the package puts back on the module never waits for room,
+ * lib/desired-state.ts); or the keep-alive's own lane.
+ */
+export type Lane = 'ordered' | 'settings' | 'keep-alive';
 
 /** Keep-alive rounds never overlap; a few waiting are already a failing device. */
 const KEEP_ALIVE_QUEUE_LIMIT = 4;
@@ -121,12 +125,13 @@ export class DeviceClient {
   request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered'): Promise<DeviceResult<T>> {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
-    return (lane === 'keep-alive' ? this.keepAliveQueue : this.queue)
-      .add(async () => {
-        const results: DeviceResult[] = [];
-        for (const req of list) results.push(await this.send(req));
-        return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
-      })
+    const job = async () => {
+      const results: DeviceResult[] = [];
+      for (const req of list) results.push(await this.send(req));
+      return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
+    };
+    const queued = lane === 'keep-alive' ? this.keepAliveQueue.add(job) : lane === 'settings' ? this.queue.addAhead(job) : this.queue.add(job);
+    return queued
       .catch((error: unknown) => {
         if (error instanceof QueueFullError) {
           throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {

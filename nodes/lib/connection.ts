@@ -10,11 +10,12 @@
  * as with the core MQTT broker node and are told every change.
  */
 import { DeviceClient } from './client';
-import { DeviceError, isRefused, statusText } from './errors';
-import { API_VERSIONS, ApiVersion } from './limits';
+import { DeviceError, isGone, isRefused, isServiceDown, statusText } from './errors';
+import { API_VERSIONS, ApiVersion, HEALTH_CHECK } from './limits';
 import { apiText, slotProblem, VersionRecord } from './version-record';
 import { PowerBudget, powerBudget } from './descriptor';
 import { DesiredState } from './desired-state';
+import { Sessions } from './sessions';
 import type { HealthModule } from './health';
 
 export type ConnectionState =
@@ -22,12 +23,14 @@ export type ConnectionState =
   | {
       state: 'connected';
       apiVersion: ApiVersion;
-      /** API 1.0's driver_session: changes whenever the device's service restarts. */
+      /** API 1.0's driver_session: changes whenever the device's REST service restarts (real §4). */
       session?: string;
-      /** The session changed since the last look: state kept on the device (notifications, settings) is gone. */
+      /** Told once: a new driver_session, the service restarted (its notification cache is gone, the module is not). */
       restarted?: boolean;
-      /** API 1.0's device_session of this module: changes whenever the driver re-reads the device (a reset). */
+      /** API 1.0's device_session of this module: changes whenever the driver re-reads the module's descriptor. */
       deviceSession?: string;
+      /** Told once: the module was reset or re-plugged (not re-read after the package's own write): settings and notifications gone. */
+      moduleReset?: boolean;
     }
   | { state: 'unreachable'; reason: string }
   /** The device answered, but its service is not there (nginx's 502/503/504). */
@@ -49,27 +52,16 @@ export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
  * While connected, the version record is read again this often: an idle flow learns of an
  * outage, and (API 1.0) of a service restart through a new driver_session, without a msg.
  */
-export const HEALTH_INTERVAL_MS = 10000;
+export const HEALTH_INTERVAL_MS: number = HEALTH_CHECK.defaultMs;
 
-/** Whether an error means the device cannot be reached: no answer came (a transport failure). */
-function isUnreachable(error: unknown): boolean {
-  if (!(error instanceof DeviceError)) return true;
-  return error.code === 'TIMEOUT' || error.code === 'UNREACHABLE';
+/** The health interval now: MD_HEALTH_INTERVAL_MS within its bounds (a test's shorter pace), else 10 s. */
+export function healthIntervalMs(): number {
+  const ms = Number(process.env[HEALTH_CHECK.env] ?? NaN);
+  return Number.isInteger(ms) && ms >= HEALTH_CHECK.minMs && ms <= HEALTH_CHECK.maxMs ? ms : HEALTH_INTERVAL_MS;
 }
 
-/**
- * Whether the device answered that its service is not there: nginx's 502/503/504 (also when
- * its page is too odd to read: then the code is BAD_RESPONSE, the status still says it).
- * The device is reachable; the status says "service down", not "unreachable".
- */
-function isServiceDown(error: unknown): boolean {
-  return error instanceof DeviceError && [502, 503, 504].includes(error.statusCode ?? 0);
-}
-
-/** Whether the module is not there right now, either way: retried until it is back. */
-function isGone(error: unknown): boolean {
-  return isUnreachable(error) || isServiceDown(error);
-}
+/** The released driver re-reads the module after an accepted power-management (real §3.2 step 5, §4). */
+const OWN_RENEWAL = 'power-management re-enumerated the module';
 
 /** The state for a module that is gone: unreachable, or its service down. */
 function goneState(error: unknown): ConnectionState {
@@ -85,10 +77,8 @@ export class Connection {
   private probing = false;
   private closed = false;
   private healthTimer?: NodeJS.Timeout;
-  /** The last driver_session seen (API 1.0). */
-  private session?: string;
-  /** The last device_session of this module seen (API 1.0). */
-  private deviceSession?: string;
+  /** API 1.0's sessions and the package's own writes that renew them (sessions.ts). */
+  private readonly sessions = new Sessions();
   /** What the package set on this module, put back whenever the module forgot it. */
   readonly desired: DesiredState;
   /**
@@ -111,7 +101,7 @@ export class Connection {
     /** The config node's id, for health events. */
     readonly configId = '',
   ) {
-    this.desired = new DesiredState(() => this.healthModule);
+    this.desired = new DesiredState(() => this.healthModule, BACKOFF);
   }
 
   /** This module as health events name it. */
@@ -127,6 +117,31 @@ export class Connection {
     if (this.closed || !this.desired.size) return false;
     void this.desired.restore(cause);
     return true;
+  }
+
+  /**
+   * The package's own power-management was accepted (API 1.0): the driver suspended the
+   * module and re-read it (real §3.2 steps 1 and 5), so a new device_session follows and is
+   * adopted. The suspend is the one the service's reset makes (§3.1), so what the package
+   * set after the power configuration (pins, outputs) is put back once, without a `reset`
+   * event; within a reconciliation that is its next step anyway. The notification cache
+   * lives in the service and is kept.
+   */
+  ownRenewal(phase: number): void {
+    if (this.closed || this.client.apiVersion !== '1.0') return;
+    this.sessions.renewing();
+    void this.desired.restore(OWN_RENEWAL, { noticed: false, from: phase + 1, join: true });
+  }
+
+  /**
+   * The package reset the module itself (io-reset, module_reset): a real reset, told once
+   * here; the device_session it renews (API 1.0) is adopted by the next health check.
+   */
+  ownReset(cause: string): void {
+    if (this.closed) return;
+    if (this.client.apiVersion === '1.0') this.sessions.renewing();
+    void this.desired.restore(cause);
+    if (this.current.state === 'connected') this.set({ ...this.current, moduleReset: true });
   }
 
   get state(): ConnectionState {
@@ -179,7 +194,8 @@ export class Connection {
   }
 
   private set(state: ConnectionState): void {
-    this.current = state;
+    // restarted and moduleReset are news, told once: the state kept says what is now.
+    this.current = state.state === 'connected' ? { ...state, restarted: undefined, moduleReset: undefined } : state;
     for (const user of this.users) user.onConnectionState(state);
   }
 
@@ -200,6 +216,8 @@ export class Connection {
     let next: ConnectionState;
     /** Why the module's settings are gone, when the record shows it (API 1.0 sessions). */
     let resetCause: string | undefined;
+    /** Own renewing writes answered before this read left: a new device_session can be theirs. */
+    const owned = this.sessions.owned;
     try {
       const { apiVersion, record } = await this.client.readVersionRecord();
       this.record = record;
@@ -214,20 +232,16 @@ export class Connection {
       } else if (missing) {
         next = { state: 'incompatible', reason: missing };
       } else {
-        const session = typeof record.driver_session === 'string' ? record.driver_session : undefined;
-        const restarted = session !== undefined && this.session !== undefined && session !== this.session;
-        if (session !== undefined) this.session = session;
-        const deviceSession = record.devices.find((d) => d.slot_number === this.client.slot)?.device_session;
-        const reset = !restarted && deviceSession !== undefined && this.deviceSession !== undefined && deviceSession !== this.deviceSession;
-        if (deviceSession !== undefined) this.deviceSession = deviceSession;
+        const news = this.sessions.judge(record, this.client.slot, owned);
+        resetCause = news.resetCause;
         next = {
           state: 'connected',
           apiVersion,
-          ...(session !== undefined ? { session } : {}),
-          ...(deviceSession !== undefined ? { deviceSession } : {}),
-          ...(restarted || reset ? { restarted: true } : {}),
+          ...(news.session !== undefined ? { session: news.session } : {}),
+          ...(news.deviceSession !== undefined ? { deviceSession: news.deviceSession } : {}),
+          ...(news.restarted ? { restarted: true } : {}),
+          ...(resetCause ? { moduleReset: true } : {}),
         };
-        resetCause = restarted ? 'driver_session changed (the service restarted)' : reset ? 'device_session changed (the module was reset)' : undefined;
         if (!this.proven) await this.proveCredentials();
       }
     } catch (error) {
@@ -242,19 +256,23 @@ export class Connection {
     if (this.closed) return;
     // A health check that finds everything as it was tells no one.
     const was = this.current.state;
-    const same = next.state === 'connected' && was === 'connected' && !next.restarted && next.apiVersion === this.current.apiVersion;
+    const same = next.state === 'connected' && was === 'connected' && !next.restarted && !next.moduleReset && next.apiVersion === this.current.apiVersion;
     if (!same) this.set(next);
-    // Settings go back on the module on connect, after an outage, and after a reset the
-    // sessions show; on API 0.9 (no sessions) a health check reads back what it can.
+    // Settings go on the module on the first connect and back after a reset the sessions
+    // show (API 1.0: a service restart alone leaves the module as it was). API 0.9 has no
+    // sessions: after an outage everything goes back, and a health check reads back what it
+    // can. Settings still pending (they met the outage) are tried again now.
     if (next.state === 'connected') {
       if (resetCause) void this.desired.restore(resetCause);
-      else if (was !== 'connected') void this.desired.restore(was === 'connecting' ? 'connected' : 'reconnected after an outage', false);
-      else if (next.apiVersion === '0.9') void this.desired.check();
+      else if (was === 'connecting') void this.desired.restore('connected', { noticed: false, quiet: true });
+      else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.restore('reconnected after an outage', { noticed: false });
+      else if (was === 'connected' && next.apiVersion === '0.9') void this.desired.check();
+      this.desired.nudge();
     }
     if (next.state === 'connected') {
       this.retryDelay = BACKOFF.firstMs;
       clearTimeout(this.healthTimer);
-      this.healthTimer = setTimeout(() => void this.probe(), HEALTH_INTERVAL_MS);
+      this.healthTimer = setTimeout(() => void this.probe(), healthIntervalMs());
     } else {
       // Incompatible devices get updated too; keep looking, at the capped pace.
       this.scheduleRetry();

@@ -22,6 +22,12 @@ export class RequestQueue {
   // A plain array with a moving head: O(1) amortised shift without a dependency.
   private waiting: Array<Job<unknown> | undefined> = [];
   private head = 0;
+  /**
+   * Jobs with a reserved place ahead of every waiting job (settings put back on the module,
+   * lib/desired-state.ts): not counted against the limit, so a queue full of users' msgs
+   * never refuses them. Few by construction (one reconciliation per module at a time).
+   */
+  private ahead: Array<Job<unknown>> = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
 
@@ -49,6 +55,14 @@ export class RequestQueue {
     });
   }
 
+  /** Runs `run` before every waiting job (after those already ahead); never refused for room. */
+  addAhead<T>(run: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.ahead.push({ run, resolve, reject } as Job<unknown>);
+      this.next();
+    });
+  }
+
   /** Resolves once no job is running (at once when none is). */
   idle(): Promise<void> {
     if (this.running === 0) return Promise.resolve();
@@ -57,20 +71,26 @@ export class RequestQueue {
 
   /** Refuses every waiting job with `error` (used when the node closes). */
   clear(error: Error): void {
-    const jobs = this.waiting.slice(this.head);
+    const jobs = [...this.ahead, ...this.waiting.slice(this.head)];
+    this.ahead = [];
     this.waiting = [];
     this.head = 0;
     for (const job of jobs) job?.reject(error);
   }
 
+  private take(): Job<unknown> {
+    const job = this.waiting[this.head]!;
+    this.waiting[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+    return job;
+  }
+
   private next(): void {
-    while (this.running < this.concurrency && this.size > 0) {
-      const job = this.waiting[this.head]!;
-      this.waiting[this.head++] = undefined;
-      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-        this.waiting = this.waiting.slice(this.head);
-        this.head = 0;
-      }
+    while (this.running < this.concurrency && (this.ahead.length > 0 || this.size > 0)) {
+      const job = this.ahead.shift() ?? this.take();
       this.running++;
       let result: Promise<unknown>;
       try {
