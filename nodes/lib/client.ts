@@ -33,22 +33,15 @@ export interface DeviceResult<T = unknown> {
   request: SentRequests;
 }
 
-
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
-
-
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
-
-/**
- * Which queue a request waits in: the module's ordered queue; its reserved place ahead of the
- * users' msgs ('settings': what the package puts back on the module never waits for room,
- * lib/desired-state.ts); or the keep-alive's own lane.
- */
+/** The module's ordered queue; its reserved place ahead of users' msgs for settings put back (desired-state.ts); the keep-alive's own lane. */
 export type Lane = 'ordered' | 'settings' | 'keep-alive';
-
 /** Keep-alive rounds never overlap; a few waiting are already a failing device. */
 const KEEP_ALIVE_QUEUE_LIMIT = 4;
+/** Writes after which the released driver re-reads the module: a new device_session (real §3.1 reset, §3.2 step 5, §4). */
+const RENEWING = ['power-management', 'reset'];
 
 export class DeviceClient {
   readonly service: Service;
@@ -236,7 +229,7 @@ export class DeviceClient {
       const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
       const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
       if (!translation.independent) {
-        answers.push(await this.exchange(request));
+        answers.push(await this.renewing(version, call, () => this.exchange(request)));
         sent.push(request);
         continue;
       }
@@ -256,6 +249,18 @@ export class DeviceClient {
       }
     }
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
+  }
+
+  /** Tells the connection of a write renewing the module's device_session (API 1.0) while on the wire. */
+  private async renewing<T>(version: ApiVersion, call: { method: string; endpoint: ReadonlyArray<string | number> }, exchange: () => Promise<T>): Promise<T> {
+    const renews = version === '1.0' && call.method === 'POST' && RENEWING.includes(call.endpoint.join('/'));
+    if (!renews) return exchange();
+    this.options.onRenewing?.('sent');
+    try {
+      return await exchange();
+    } finally {
+      this.options.onRenewing?.('ended');
+    }
   }
 
   /** One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. */
@@ -293,6 +298,4 @@ export class DeviceClient {
       throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
     }
   }
-
-
 }

@@ -48,10 +48,7 @@ export interface ConnectionUser {
 const SUPPORTED_API = new Set<string>(API_VERSIONS);
 
 export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
-/**
- * While connected, the version record is read again this often: an idle flow learns of an
- * outage, and (API 1.0) of a service restart through a new driver_session, without a msg.
- */
+/** While connected, the version record is read again this often: an idle flow learns of an outage or (API 1.0) new sessions. */
 export const HEALTH_INTERVAL_MS: number = HEALTH_CHECK.defaultMs;
 
 /** The health interval now: MD_HEALTH_INTERVAL_MS within its bounds (a test's shorter pace), else 10 s. */
@@ -60,7 +57,7 @@ export function healthIntervalMs(): number {
   return Number.isInteger(ms) && ms >= HEALTH_CHECK.minMs && ms <= HEALTH_CHECK.maxMs ? ms : HEALTH_INTERVAL_MS;
 }
 
-/** The released driver re-reads the module after an accepted power-management (real §3.2 step 5, §4). */
+/** Why pins are put back after the package's own power-management (real §3.2 step 5, §4). */
 const OWN_RENEWAL = 'power-management re-enumerated the module';
 
 /** The state for a module that is gone: unreachable, or its service down. */
@@ -78,7 +75,7 @@ export class Connection {
   private closed = false;
   private healthTimer?: NodeJS.Timeout;
   /** API 1.0's sessions and the package's own writes that renew them (sessions.ts). */
-  private readonly sessions = new Sessions();
+  private readonly sessions: Sessions;
   /** What the package set on this module, put back whenever the module forgot it. */
   readonly desired: DesiredState;
   /**
@@ -102,6 +99,9 @@ export class Connection {
     readonly configId = '',
   ) {
     this.desired = new DesiredState(() => this.healthModule, BACKOFF);
+    this.sessions = new Sessions(`${client.location}|${client.service}|${client.slot}`, (phase) => {
+      if (!this.closed) void this.desired.restore(OWN_RENEWAL, { noticed: false, from: phase + 1, join: true, quiet: true });
+    });
   }
 
   /** This module as health events name it. */
@@ -120,17 +120,18 @@ export class Connection {
   }
 
   /**
-   * The package's own power-management was accepted (API 1.0): the driver suspended the
-   * module and re-read it (real §3.2 steps 1 and 5), so a new device_session follows and is
-   * adopted. The suspend is the one the service's reset makes (§3.1), so what the package
-   * set after the power configuration (pins, outputs) is put back once, without a `reset`
-   * event; within a reconciliation that is its next step anyway. The notification cache
-   * lives in the service and is kept.
+   * Own power-management accepted (API 1.0): the driver suspended the module as its reset
+   * does (real §3.1, §3.2 steps 1, 5) and re-read it. Its new device_session is adopted
+   * (sessions.ts); what comes after the power configuration (pins, outputs) is put back once,
+   * with no `reset` event. The notification cache lives in the service: kept.
    */
   ownRenewal(phase: number): void {
-    if (this.closed || this.client.apiVersion !== '1.0') return;
-    this.sessions.renewing();
-    void this.desired.restore(OWN_RENEWAL, { noticed: false, from: phase + 1, join: true });
+    if (!this.closed && this.client.apiVersion === '1.0') this.sessions.accepted(phase);
+  }
+
+  /** The client's news of an own write that renews the device_session (sessions.ts). */
+  renewing(step: 'sent' | 'ended'): void {
+    this.sessions.renewing(step);
   }
 
   /**
@@ -139,7 +140,6 @@ export class Connection {
    */
   ownReset(cause: string): void {
     if (this.closed) return;
-    if (this.client.apiVersion === '1.0') this.sessions.renewing();
     void this.desired.restore(cause);
     if (this.current.state === 'connected') this.set({ ...this.current, moduleReset: true });
   }
@@ -191,6 +191,7 @@ export class Connection {
     this.healthTimer = undefined;
     this.users.clear();
     this.desired.close();
+    this.sessions.close();
   }
 
   private set(state: ConnectionState): void {

@@ -4,8 +4,10 @@
  *    The service's in-memory notification cache is gone; the module and its settings are not.
  *  - device_session is made whenever the driver re-reads a module's descriptor: a re-plug, a
  *    reset, a restarted driver, or a re-enumeration after an accepted power-management
- *    (§3.2 step 5). The package's own renewing writes are counted here, so the session that
- *    follows them is adopted; any other new one is the module reset by something else.
+ *    (§3.2 step 5). The package's own renewing writes are counted here, per module for every
+ *    config node of this Node-RED that names it (two config nodes may share a module), so
+ *    the session that follows them is adopted; any other new one is the module reset by
+ *    something else.
  * API 0.9 has no sessions: nothing changes here.
  */
 import type { VersionRecord } from './version-record';
@@ -19,28 +21,63 @@ export interface SessionNews {
   resetCause?: string;
 }
 
+/** One module's own renewing writes, shared by every config node of this Node-RED naming it. */
+interface ModuleWrites {
+  /** On the wire now. */
+  onWire: number;
+  /** Ended so far (a running count, whatever the answer: one that renewed nothing is forgotten by the next look). */
+  ended: number;
+  /** Each config node's "put back what comes after this phase" (the re-enumeration undid it). */
+  peers: Set<(phase: number) => void>;
+}
+
+const modules = new Map<string, ModuleWrites>();
+
 export class Sessions {
   /** The last driver_session seen. */
   private session?: string;
   /** The last device_session of the module seen. */
   private deviceSession?: string;
-  /**
-   * The package's own writes answered since the last look that renew the module's
-   * device_session (power-management, its own module reset): the next new one is theirs.
-   */
-  private own = 0;
+  private readonly writes: ModuleWrites;
+  /** Own writes ended that a look already accounted for. */
+  private seen: number;
 
-  /** One more own renewing write was answered. */
-  renewing(): void {
-    this.own++;
+  constructor(
+    /** The module: device location, service and slot. */
+    private readonly key: string,
+    private readonly reenumerated: (phase: number) => void,
+  ) {
+    this.writes = modules.get(key) ?? { onWire: 0, ended: 0, peers: new Set() };
+    modules.set(key, this.writes);
+    this.writes.peers.add(reenumerated);
+    this.seen = this.writes.ended;
   }
 
-  /** How many own renewing writes were answered so far: taken before a read goes out. */
+  /** An own renewing write went on the wire ('sent') or ended ('ended'). */
+  renewing(step: 'sent' | 'ended'): void {
+    if (step === 'sent') this.writes.onWire++;
+    else {
+      this.writes.onWire = Math.max(0, this.writes.onWire - 1);
+      this.writes.ended++;
+    }
+  }
+
+  /** An own write of `phase` was accepted and re-enumerated the module: every config node of it puts back what comes after. */
+  accepted(phase: number): void {
+    for (const peer of this.writes.peers) peer(phase);
+  }
+
+  /** Own renewing writes ended so far: taken before a read goes out. */
   get owned(): number {
-    return this.own;
+    return this.writes.ended;
   }
 
-  /** Judges a version record read after `owned` own writes were answered. */
+  close(): void {
+    this.writes.peers.delete(this.reenumerated);
+    if (!this.writes.peers.size) modules.delete(this.key);
+  }
+
+  /** Judges a version record read after `owned` own writes had ended. */
   judge(record: VersionRecord, slot: number, owned: number): SessionNews {
     const session = typeof record.driver_session === 'string' ? record.driver_session : undefined;
     const restarted = session !== undefined && this.session !== undefined && session !== this.session;
@@ -48,11 +85,11 @@ export class Sessions {
     const deviceSession = record.devices.find((d) => d.slot_number === slot)?.device_session;
     const renewed = deviceSession !== undefined && this.deviceSession !== undefined && deviceSession !== this.deviceSession;
     if (deviceSession !== undefined) this.deviceSession = deviceSession;
-    // The same service and own writes answered: the new device_session is theirs. Writes
-    // answered before this read that renewed nothing are forgotten (they never will).
-    const own = renewed && !restarted && this.own > 0;
-    if (own) this.own = 0;
-    else if (!renewed) this.own -= Math.min(owned, this.own);
+    // The same service and an own write on the wire or ended unseen (the device may renew the
+    // session before its answer arrives): the new device_session is theirs. Writes ended
+    // before this read that renewed nothing are forgotten (they never will).
+    const own = renewed && !restarted && (this.writes.ended > this.seen || this.writes.onWire > 0);
+    this.seen = own ? this.writes.ended : Math.max(this.seen, renewed ? this.writes.ended : owned);
     const resetCause = !renewed || own
       ? undefined
       : restarted
