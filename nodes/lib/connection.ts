@@ -76,6 +76,8 @@ export class Connection {
   private healthTimer?: NodeJS.Timeout;
   /** API 1.0's sessions and the package's own writes that renew them (sessions.ts). */
   private readonly sessions: Sessions;
+  /** The first connect applied the settings (a deploy while the device is away applies them when it is back). */
+  private everConnected = false;
   /** What the package set on this module, put back whenever the module forgot it. */
   readonly desired: DesiredState;
   /**
@@ -84,11 +86,7 @@ export class Connection {
    * of the module (its descriptor) does, before any node shows green.
    */
   private proven = false;
-  /**
-   * What the last connect learnt of the device, kept for whoever shows it (the live sidebar
-   * reads nothing of its own for it): the last version record read, and the descriptor's
-   * power budget of this module.
-   */
+  /** What the last connect learnt, for whoever shows it (the live sidebar): the version record, this module's power budget. */
   record?: VersionRecord;
   budget?: PowerBudget;
 
@@ -265,9 +263,10 @@ export class Connection {
     // can. Settings still pending (they met the outage) are tried again now.
     if (next.state === 'connected') {
       if (resetCause) void this.desired.restore(resetCause);
-      else if (was === 'connecting') void this.desired.restore('connected', { noticed: false, quiet: true });
+      else if (!this.everConnected) void this.desired.restore('connected', { noticed: false, quiet: true });
       else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.restore('reconnected after an outage', { noticed: false });
       else if (was === 'connected' && next.apiVersion === '0.9') void this.desired.check();
+      this.everConnected = true;
       this.desired.nudge();
     }
     if (next.state === 'connected') {

@@ -14,10 +14,9 @@
  */
 import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/poller';
-import { helper, sleep, waitFor } from '../helpers/node-red';
-import { ActionDef, ioModule, lastSeq, loadIo, raiseAlert, send } from '../helpers/io-nodes';
+import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
+import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { SimControl, Simulator, simulatorSuite, startSimulator } from '../helpers/sim-control';
-import { device } from '../helpers/node-red';
 import { subscribe } from '../../nodes/lib/health';
 import { BACKOFF } from '../../nodes/lib/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
@@ -348,30 +347,15 @@ describe(`reliability: an outage with the queue full ends with every setting bac
     ctl = c;
   });
   // A health check every 200 ms: a reset without an outage is seen at once.
-  let saved: string | undefined;
-  before(() => {
-    saved = process.env.MD_HEALTH_INTERVAL_MS;
-    process.env.MD_HEALTH_INTERVAL_MS = '200';
-  });
-  after(() => {
-    if (saved === undefined) delete process.env.MD_HEALTH_INTERVAL_MS;
-    else process.env.MD_HEALTH_INTERVAL_MS = saved;
-  });
-  const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
+  withHealthInterval(200);
   const SETTERS = ['pwr', 'in', 'thr', 'out'];
   const QUEUE_LIMIT = 5;
   const ACTIONS: ActionDef[] = [
-    { id: 'pwr', type: 'io-power', pins: SIX, applyOnConnect: true },
-    { id: 'in', type: 'io-input', pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true },
-    { id: 'thr', type: 'io-threshold', pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: true },
-    { id: 'out', type: 'io-output', pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500', restore: true },
+    ...SETTING_ACTIONS,
     { id: 'rd', type: 'io-read', source: 'values', pin: 'all', interval: '0', onlyOnChange: false, deadband: '0', output: 'record' },
   ];
-  async function inPlace(): Promise<boolean> {
-    const io = await ioModule(ctl);
-    const pin = (n: number) => io.pins[n - 1];
-    return io.powerConfig !== null && pin(3).mode === 'digital' && pin(2).threshold !== null && pin(1).output === 'high';
-  }
+  const inPlace = () => settingsInPlace(ctl);
+  const inPlaceNoOutput = () => settingsInPlace(ctl, false);
 
   it('the device down and back at factory state while users\' msgs fill the queue: every setting back, every node green', async () => {
     const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES, devices: [{ url: ctl.url, queueLimit: QUEUE_LIMIT, timeout: 2000 }] });
@@ -434,9 +418,4 @@ describe(`reliability: an outage with the queue full ends with every setting bac
     await sleep(3 * BACKOFF.firstMs); // longer than a retry would wait: still one
     (await tries()).should.equal(1);
   });
-
-  async function inPlaceNoOutput(): Promise<boolean> {
-    const io = await ioModule(ctl);
-    return io.powerConfig !== null && io.pins[2].mode === 'digital' && io.pins[1].threshold !== null;
-  }
 });

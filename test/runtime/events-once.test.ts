@@ -14,18 +14,14 @@
  */
 import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
-import { ActionDef, deviceCall, ioModule, lastSeq, loadIo, Outcomes, send } from '../helpers/io-nodes';
-import { waitFor } from '../helpers/node-red';
+import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
+import { waitFor, withHealthInterval } from '../helpers/node-red';
 import { httpJson, isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
 import { HealthEvent, subscribe } from '../../nodes/lib/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
-const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
 const ACTIONS: ActionDef[] = [
-  { id: 'pwr', type: 'io-power', pins: SIX, applyOnConnect: true },
-  { id: 'in', type: 'io-input', pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true },
-  { id: 'thr', type: 'io-threshold', pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: true },
-  { id: 'out', type: 'io-output', pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500', restore: true },
+  ...SETTING_ACTIONS,
   { id: 'np', type: 'notification-poll', interval: '100', pins: '', alerts: '', combined: false },
   { id: 'rst', type: 'io-reset', confirm: true },
 ];
@@ -40,25 +36,13 @@ describe(`each event told once, as what it is (runtime, simulator, API ${TEST_AP
   simulatorSuite((_s, c) => {
     ctl = c;
   });
+  withHealthInterval(INTERVAL_MS);
+  /** Health events since the settings were first in place. */
   let events: HealthEvent[] = [];
   let stop: () => void = () => undefined;
-  let saved: string | undefined;
-  before(() => {
-    saved = process.env.MD_HEALTH_INTERVAL_MS;
-    process.env.MD_HEALTH_INTERVAL_MS = String(INTERVAL_MS);
-  });
-  after(() => {
-    if (saved === undefined) delete process.env.MD_HEALTH_INTERVAL_MS;
-    else process.env.MD_HEALTH_INTERVAL_MS = saved;
-  });
   afterEach(() => stop());
 
-  /** Every setting of the flow is on the module: power, pin 3 digital with its interrupt, pin 2's threshold, pin 1 high. */
-  async function inPlace(): Promise<boolean> {
-    const io = await ioModule(ctl);
-    const pin = (n: number) => io.pins[n - 1];
-    return io.powerConfig !== null && pin(3).mode === 'digital' && pin(3).interrupt !== null && pin(2).threshold !== null && pin(1).output === 'high';
-  }
+  const inPlace = () => settingsInPlace(ctl);
   async function settled(since: number): Promise<void> {
     await waitFor(inPlace, 'every setting on the module', 10000);
     const probes = async () => (await ctl.log(since)).filter((e) => isProbe(e) && /^\/api\/io\/[\d.]+$/.test(e.path)).length;

@@ -10,7 +10,7 @@ import should from 'should';
 import { TEST_API } from '../helpers/api';
 import { EXAMPLE_FILES, loadExamples } from '../helpers/demos';
 import { lastSeq } from '../helpers/io-nodes';
-import { FlowNode, waitFor } from '../helpers/node-red';
+import { FlowNode, waitFor, withHealthInterval } from '../helpers/node-red';
 import { isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
 import { HealthEvent, subscribe } from '../../nodes/lib/health';
 
@@ -27,7 +27,8 @@ describe(`quiet running: every example deployed, no fault, nothing to tell (runt
     ctl = c;
   });
   const saved: Record<string, string | undefined> = {};
-  const env = (url: string) => ({ ...FLEET_ENV, DEVICE_URL: url, MD_HEALTH_INTERVAL_MS: String(INTERVAL_MS) });
+  withHealthInterval(INTERVAL_MS);
+  const env = (url: string) => ({ ...FLEET_ENV, DEVICE_URL: url });
   before(() => {
     for (const name of Object.keys(env(''))) saved[name] = process.env[name];
   });
