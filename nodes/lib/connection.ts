@@ -132,10 +132,7 @@ export class Connection {
     this.sessions.renewing(step);
   }
 
-  /**
-   * The package reset the module itself (io-reset, module_reset): a real reset, told once
-   * here; the device_session it renews (API 1.0) is adopted by the next health check.
-   */
+  /** The package reset the module itself (io-reset, module_reset): a real reset, told once; its new device_session is adopted. */
   ownReset(cause: string): void {
     if (this.closed) return;
     void this.desired.restore(cause);
@@ -194,7 +191,12 @@ export class Connection {
 
   private set(state: ConnectionState): void {
     // restarted and moduleReset are news, told once: the state kept says what is now.
-    this.current = state.state === 'connected' ? { ...state, restarted: undefined, moduleReset: undefined } : state;
+    const kept = { ...state };
+    if (kept.state === 'connected') {
+      delete kept.restarted;
+      delete kept.moduleReset;
+    }
+    this.current = kept;
     for (const user of this.users) user.onConnectionState(state);
   }
 
