@@ -253,8 +253,7 @@ export class DeviceClient {
 
   /** Tells the connection of a write renewing the module's device_session (API 1.0) while on the wire. */
   private async renewing<T>(version: ApiVersion, call: { method: string; endpoint: ReadonlyArray<string | number> }, exchange: () => Promise<T>): Promise<T> {
-    const renews = version === '1.0' && call.method === 'POST' && RENEWING.includes(call.endpoint.join('/'));
-    if (!renews) return exchange();
+    if (version !== '1.0' || call.method !== 'POST' || !RENEWING.includes(call.endpoint.join('/'))) return exchange();
     this.options.onRenewing?.('sent');
     try {
       return await exchange();
