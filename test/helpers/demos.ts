@@ -10,10 +10,23 @@ import { FlowNode, helper, NodeModule, nodeRedPackage } from './node-red';
 import { ALL_MODULES } from './reliability';
 import deviceStatus = require('../../nodes/device-status');
 
-const CORE = ['common/25-catch.js', 'common/90-comment.js', 'network/21-httprequest.js', 'function/rbe.js', 'common/20-inject.js', 'common/21-debug.js', 'function/10-switch.js', 'function/15-change.js', 'function/10-function.js'];
+const CORE = [
+  'common/25-catch.js',
+  'common/90-comment.js',
+  'network/21-httprequest.js',
+  'function/rbe.js',
+  'common/20-inject.js',
+  'common/21-debug.js',
+  'function/10-switch.js',
+  'function/15-change.js',
+  'function/10-function.js',
+];
 const EXAMPLES = path.resolve(__dirname, '..', '..', '..', 'examples');
 /** Every example file. */
-export const EXAMPLE_FILES: string[] = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort();
+export const EXAMPLE_FILES: string[] = fs
+  .readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 /** Types of other packages: not deployed here. */
 const FOREIGN = /^(ui-|mqtt)/;
 
@@ -25,7 +38,6 @@ export function exampleFlow(url: string, files: readonly string[]): FlowNode[] {
 
 /** Loads the examples with this package's nodes, device-status and the core nodes they use. */
 export async function loadExamples(url: string, files: readonly string[]): Promise<FlowNode[]> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const core = CORE.map((file) => require(path.join(nodeRedPackage('@node-red/nodes'), 'core', file)) as NodeModule);
   // node-red-node-test-helper loads its own copy of the catch module once per catch node
   // in the flow, and the examples have one each: hand it the core module once instead.

@@ -13,12 +13,12 @@
  * step runs it); expectations are in the spec's terms (test/helpers/api.ts).
  */
 import should from 'should';
-import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/poller';
+import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/node/poller';
 import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
 import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { SimControl, Simulator, simulatorSuite, startSimulator } from '../helpers/sim-control';
-import { subscribe } from '../../nodes/lib/health';
-import { BACKOFF } from '../../nodes/lib/connection';
+import { subscribe } from '../../nodes/lib/module/health';
+import { BACKOFF } from '../../nodes/lib/module/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import {
   Counted,

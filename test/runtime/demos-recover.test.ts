@@ -10,7 +10,7 @@ import { TEST_API } from '../helpers/api';
 import { loadExamples } from '../helpers/demos';
 import { helper, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
+import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
 
 const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json'];
 /** The watchdog demo's timeout: the device resets this long after the last alive. */

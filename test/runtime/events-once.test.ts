@@ -17,7 +17,7 @@ import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
 import { httpJson, isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/health';
+import { HealthEvent, subscribe } from '../../nodes/lib/module/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
 const ACTIONS: ActionDef[] = [
@@ -57,12 +57,15 @@ describe(`each event told once, as what it is (runtime, simulator, API ${TEST_AP
     return { since: await lastSeq(ctl), outcomes };
   }
   const told = (kind: string) => events.filter((e) => e.kind === kind);
-  const writes = async (since: number) => (await ctl.log(since)).filter((e) => e.method === 'POST' && SETTINGS.test(e.path) && e.status === 200).map((e) => e.path.replace(/^\/api\/io\/[\d.]+\/2\//, ''));
+  const writes = async (since: number) =>
+    (await ctl.log(since))
+      .filter((e) => e.method === 'POST' && SETTINGS.test(e.path) && e.status === 200)
+      .map((e) => e.path.replace(/^\/api\/io\/[\d.]+\/2\//, ''));
 
   for (const [what, act, lost] of [
     ['a module reset by another client', () => deviceCall(ctl, 'GET', `/api/io/0.9/2/reset`), IS_API10],
     ['a re-plug of the module', () => httpJson('POST', `${ctl.url}/sim/modules/2/replug`, {}), IS_API10],
-    ['the package\'s own reset (io-reset)', (outcomes: Outcomes) => send(outcomes, 'rst', { payload: {} }), true],
+    ["the package's own reset (io-reset)", (outcomes: Outcomes) => send(outcomes, 'rst', { payload: {} }), true],
   ] as Array<[string, (outcomes: Outcomes) => Promise<unknown>, boolean]>) {
     it(`${what}: one reset, one reapplied, every setting back in the spec's order${lost ? ', one notifications-lost' : ''}`, async () => {
       const { since, outcomes } = await start();
