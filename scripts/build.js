@@ -22,6 +22,8 @@ const projects = [
   ['-p', path.join(root, 'tsconfig.json'), '--outDir', out],
   ['-p', path.join(root, 'tsconfig.runtime.json')],
   ['-p', path.join(root, 'tsconfig.editor.json')],
+  // Typings for what users import: the test kit (@modular-device/node-red/testing) and the simulator it starts.
+  ['-p', path.join(root, 'tsconfig.testing.json'), '--outDir', out],
 ];
 const compile = (args) => new Promise((resolve) => spawn(process.execPath, [tsc, ...args], { stdio: 'inherit' }).on('close', (code) => resolve(code === 0)));
 
@@ -62,9 +64,10 @@ async function main() {
     const src = path.join(root, dir);
     if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
   }
-  // The simulator's CLI is a bin entry: it must be executable once installed.
-  const cli = path.join(out, 'simulator', 'cli.js');
-  if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
+  // The CLIs are bin entries: they must be executable once installed.
+  for (const cli of [path.join(out, 'simulator', 'cli.js'), path.join(out, 'testing', 'cli.js')]) {
+    if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
+  }
 
   fs.rmSync(dist, { recursive: true, force: true });
   fs.renameSync(out, dist);

@@ -10,6 +10,9 @@
 //                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
 //   runtime-5.0  the runtime suite on Node-RED 5.0, under Node 22 (its minimum)
+//   kit          the flow test kit (@modular-device/node-red/testing): the examples' tests and
+//                scenarios on API 0.9 and 1.0, failing and bad input, record and replay; a process
+//                of its own (the kit runs one Node-RED per process)
 //   validate     the Flow Library scorecard (npm run validate)
 //
 // `node scripts/test.js browser validate` runs only the steps named (build always first);
@@ -88,6 +91,7 @@ const STEPS = {
     console.log(`Node-RED ${red.version} on Node ${node.version}`);
     return run(node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
   },
+  kit: () => run(process.execPath, [mocha, '--no-config', '--timeout', '120000', '--reporter', 'spec', ...STRICT, 'dist/test/kit/**/*.test.js']),
   validate: () => run(process.execPath, ['scripts/validate.js']),
 };
 

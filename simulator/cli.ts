@@ -6,7 +6,8 @@
  */
 import fs from 'fs';
 import { Service, SERVICES } from './facts';
-import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, DEFAULT_REBOOT_MS, NGINX_DEFAULTS, NginxOptions, startSimulator } from './index';
+import { recordMain, replayMain, SESSION_USAGE } from './cli-session';
+import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, DEFAULT_REBOOT_MS, NGINX_DEFAULTS, NginxOptions, startSimulator } from './';
 
 const USAGE = `Usage: modular-device-sim [options]
 
@@ -35,6 +36,10 @@ Options:
                     ${NGINX_DEFAULTS.keepAliveRequests}); implies --nginx
   --keepalive-header <s>     announce 'Keep-Alive: timeout=<s>' (default: none); implies --nginx
   --help            show this text
+
+Also: modular-device-sim record --target <url> --out <file>   (record a session)
+      modular-device-sim replay <file>                        (serve a recording)
+      modular-device-sim record --help                        (their options)
 `;
 
 function fail(message: string): never {
@@ -57,6 +62,10 @@ function parseModules(text: string | undefined): Array<{ service: Service; slot:
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'record' || argv[0] === 'replay') {
+    if (argv.includes('--help')) return void process.stdout.write(SESSION_USAGE);
+    return argv[0] === 'record' ? recordMain(argv.slice(1)) : replayMain(argv.slice(1));
+  }
   let port = 8080;
   let host = '127.0.0.1';
   let modules = DEFAULT_MODULES.map((m) => ({ ...m }));

@@ -129,3 +129,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
   };
 }
+
+export { startRecorder, Recorder, Recording, Exchange, RECORD_LIMITS, scrubPath } from './record';
+export { startReplay, checkRecording, Replay } from './replay';

@@ -10,6 +10,7 @@ import { startSimulator, Simulator } from '../../simulator';
 import type { LogEntry } from '../../simulator';
 import { specView, TEST_API, wirePath, wireRequest } from './api';
 import { helper } from './node-red';
+import type { FaultRule } from '../../testing/device';
 
 export type { Simulator, LogEntry };
 export { startSimulator };
@@ -56,20 +57,8 @@ export function httpJson(method: string, url: string, body?: unknown, headers: R
 /** Six pins on the 5 V rail at 100 mA: the configuration output/state and output/pwm need. */
 export const POWER_CONFIG = [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current: 100 }));
 
-export interface FaultRule {
-  path: string;
-  method?: string;
-  count?: number;
-  latency_ms?: number;
-  status?: number;
-  message?: string;
-  reset?: boolean;
-  body?: 'truncated' | 'nonjson' | 'empty';
-  /** Process the request, then hold its answer this long (the device acted on it). */
-  answer_delay_ms?: number;
-  /** Process the request, then close the connection without answering. */
-  drop_answer?: boolean;
-}
+/** A fault rule of the simulator: the test kit's type, one definition for tests and users. */
+export type { FaultRule };
 
 /**
  * The config node's own reads on connect: the version record (`/api/<svc>/<ver>`) and the

@@ -12,7 +12,7 @@
  */
 import { declaredTypes, LimitedField, limitedFields } from '../browser/cases';
 import { LIMITS } from '../../nodes/lib/pure/limits';
-import { validator } from '../../nodes/editor/index';
+import { validator } from '../../nodes/editor';
 import { catalogsReady, runtimeTranslate } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { deviceNode, helper } from '../helpers/node-red';

@@ -60,6 +60,27 @@ describe('simulator independence', function () {
     assert.deepStrictEqual(offenders, [], `the simulator must keep its own tables:\n${offenders.join('\n')}`);
   });
 
+  it('nothing in simulator/ imports the test kit (testing/), which is built on it', function () {
+    const TESTING = path.join(ROOT, 'testing');
+    const offenders = files.flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(SPECIFIERS)]
+        .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4])
+        .filter((s) => (s.startsWith('.') && (target(file, s) === TESTING || target(file, s).startsWith(TESTING + path.sep))) || /^@modular-device\/node-red(\/|$)/.test(s))
+        .map((s) => `${path.relative(ROOT, file)}: ${s}`),
+    );
+    assert.deepStrictEqual(offenders, []);
+  });
+
+  it('the test kit (testing/) reaches no node file, only the pure layer (limits, facts): it drives the nodes through Node-RED', function () {
+    const PURE = path.join(NODES, 'lib', 'pure') + path.sep;
+    const kit = sources(path.join(ROOT, 'testing'));
+    assert.ok(kit.length >= 8, `only ${kit.length} files under testing/`);
+    const offenders = kit.flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(SPECIFIERS)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]).filter((s) => reachesNodes(file, s) && !target(file, s).startsWith(PURE)).map((s) => `${path.relative(ROOT, file)}: ${s}`),
+    );
+    assert.deepStrictEqual(offenders, []);
+  });
+
   it('the check itself sees an import of nodes/ in each form', function () {
     const file = path.join(SIMULATOR, 'api09', 'io.ts');
     for (const specifier of ['../../nodes/lib/pure/limits', '../../nodes', '@modular-device/node-red/dist/nodes/lib/pure/limits']) {
