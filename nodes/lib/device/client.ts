@@ -23,8 +23,7 @@ import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
 import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
 
-export type { VersionRecord };
-export { parseBaseUrl };
+export { parseBaseUrl, type VersionRecord };
 export type { ClientOptions, Credentials, TlsOptions } from './client-options';
 export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
 
