@@ -53,5 +53,8 @@ export = function (RED: NodeAPI) {
     // First after a reset: outputs need it (spec io rule 1). The last msg's configuration wins.
     phase: PHASE.power,
     remembers: true,
+    // API 1.0: an accepted configuration makes the driver re-read the module (a new
+    // device_session), which the connection adopts instead of taking it for a reset.
+    renewsSession: true,
   });
 };

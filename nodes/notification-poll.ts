@@ -148,9 +148,11 @@ export = function (RED: NodeAPI) {
       s.connection = () => node.device?.connection;
       return undefined;
     },
-    onRestart(node, s) {
-      // The released service caches notifications per pin; a restart of it lost them.
-      const text = t('notification-poll.lost');
+    onRestart(node, s, what) {
+      // The released service caches notifications per pin: a restart of it lost them; a reset
+      // module lost its pending ones and the slot's cache (real §3.1, §5). The package's own
+      // power-management keeps the cache (it lives in the service) and tells nothing here.
+      const text = t(what === 'service' ? 'notification-poll.lost' : 'notification-poll.lostReset');
       node.warn(text);
       node.send(lostMsg(s, [...s.pins], text));
     },

@@ -198,6 +198,13 @@ const ROUTES: Array<[string, Handler]> = [
     },
   ],
   ['POST restart', (ctx) => (ctx.device.restart(ctx.now), OK)],
+  [
+    'POST modules/:slot/replug',
+    (ctx, { params: [slot] }) => {
+      if (!ctx.device.replug(slotOf(slot), ctx.now)) throw new SimError(404, `no module in slot ${slot}`);
+      return OK;
+    },
+  ],
   ['GET config', (ctx) => config(ctx.device)],
   [
     'POST config',

@@ -169,6 +169,20 @@ export class Device implements DeviceHooks {
   }
 
   /**
+   * The module in `slot` unplugged and plugged in again (the driver re-reads it: a new
+   * device_session, real §4): the module at its defaults; its persistent store, the world
+   * and the REST services stay. False when no module is in the slot.
+   */
+  replug(slot: number, now: number): boolean {
+    const e = this.entries.get(slot);
+    if (!e) return false;
+    if (e.service === 'io') e.model.replug();
+    else if (e.service === 'bmc') e.model = new BmcModel(e.world, e.persist, this, now);
+    else e.model = new PowerModel(e.world, e.persist, this);
+    return true;
+  }
+
+  /**
    * Fires every deadline due by `now`, earliest first, so a watchdog expiry that resets the
    * device cancels what would have happened after it. Run at the start of every request.
    */

@@ -7,7 +7,6 @@ import { fits } from '../bounds';
 import { firstFailure, SimError, SUCCESS } from '../errors';
 import { PIN_COUNT, pwmOutputHz } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
-import { newSession } from '../models/types';
 import { Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from '../api09/common';
 import { reset } from './common';
@@ -92,9 +91,8 @@ const routes: Array<[string, Route]> = [
         const entries: PowerEntry[] = ctx.body.config.map((e: any, i: number) => ({ pin: i + 1, rail: e.rail, currentMa: e.current_milliampere }));
         const over = overBudget(entries);
         if (over.rail_5v0_milliwatt > 0 || over.rail_12v_milliwatt > 0) return { status: 'denied', too_much_power: over };
-        io(ctx).setPowerConfig(entries);
-        // The module re-enumerates after a new configuration: a new device_session.
-        io(ctx).session = newSession();
+        // The module re-enumerates after a new configuration: pins anew, a new device_session.
+        io(ctx).reenumerate(entries);
         return { status: 'success', too_much_power: over };
       },
     },

@@ -78,12 +78,28 @@ export class IoModel implements ModuleModel {
     this.reset();
   }
 
-  /** GET reset / driver restart: every pin analog input, notifications and power config cleared. */
+  /** GET reset / driver restart: every pin analog input, notifications (the 1.0 service's cache too) and power config cleared. */
   reset(): void {
     this.pins = Array.from({ length: PIN_COUNT }, freshPin);
-    // The API 1.0 service's notification cache goes with a module reset too.
     this.dropCache();
     this.powerConfig = null;
+    this.session = newSession();
+  }
+
+  /** Unplugged and plugged in again: defaults, a new device_session; the service's cache stays (only a reset clears it, real §3.1). */
+  replug(): void {
+    const cache = this.cache;
+    this.reset();
+    this.cache = cache;
+  }
+
+  /**
+   * Accepted power-management (real §3.2): the driver suspends the module (as the reset of
+   * §3.1 does: initial state, so pins anew), sets the configuration and re-reads it (a new
+   * device_session, §4). The service's cache stays (§5's drop on suspend: not modelled). */
+  reenumerate(entries: PowerEntry[]): void {
+    this.pins = this.pins.map((p) => ({ ...freshPin(), alerts: p.alerts }));
+    this.setPowerConfig(entries);
     this.session = newSession();
   }
 

@@ -206,3 +206,22 @@ export async function lastSeq(ctl: SimControl): Promise<number> {
   const entries = await ctl.log();
   return entries.length ? entries[entries.length - 1].seq : 0;
 }
+
+/**
+ * A module's worth of settings the package puts back after a reset: the power
+ * configuration, pin 3 digital with an interrupt, pin 2's threshold, and pin 1's output
+ * (its last state restored after a reset, once a msg set it).
+ */
+export const SETTING_ACTIONS: ActionDef[] = [
+  { id: 'pwr', type: 'io-power', pins: [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' })), applyOnConnect: true },
+  { id: 'in', type: 'io-input', pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true },
+  { id: 'thr', type: 'io-threshold', pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: true },
+  { id: 'out', type: 'io-output', pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500', restore: true },
+];
+
+/** Whether SETTING_ACTIONS' settings are on the io module in slot 2 (pin 1 high only when `output`). */
+export async function settingsInPlace(ctl: SimControl, output = true): Promise<boolean> {
+  const io = await ioModule(ctl);
+  const pin = (n: number) => io.pins[n - 1];
+  return io.powerConfig !== null && pin(3).mode === 'digital' && pin(3).interrupt !== null && pin(2).threshold !== null && (!output || pin(1).output === 'high');
+}

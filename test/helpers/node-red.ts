@@ -243,3 +243,19 @@ export async function waitStatus(id: string, fill: string, shape: string, text: 
   }
   return last!;
 }
+
+/**
+ * Shortens the config nodes' health check for the enclosing describe (MD_HEALTH_INTERVAL_MS,
+ * read each time a check is scheduled), and puts the setting back after it.
+ */
+export function withHealthInterval(ms: number): void {
+  let saved: string | undefined;
+  before(() => {
+    saved = process.env.MD_HEALTH_INTERVAL_MS;
+    process.env.MD_HEALTH_INTERVAL_MS = String(ms);
+  });
+  after(() => {
+    if (saved === undefined) delete process.env.MD_HEALTH_INTERVAL_MS;
+    else process.env.MD_HEALTH_INTERVAL_MS = saved;
+  });
+}

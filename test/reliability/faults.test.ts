@@ -14,9 +14,11 @@
  */
 import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/node/poller';
-import { helper, sleep, waitFor } from '../helpers/node-red';
-import { lastSeq, raiseAlert } from '../helpers/io-nodes';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
+import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
+import { SimControl, Simulator, simulatorSuite, startSimulator } from '../helpers/sim-control';
+import { subscribe } from '../../nodes/lib/module/health';
+import { BACKOFF } from '../../nodes/lib/module/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import {
   Counted,
@@ -28,6 +30,7 @@ import {
   kindDevices,
   kindNode,
   KINDS,
+  ALL_MODULES,
   loadCollect,
   reliabilityFlow,
   settle,
@@ -333,5 +336,95 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     const back = Date.now() - start;
     allSucceeded(await oneEach(outcomes)); // io-output works again: its power configuration is back
     figures.push(`restart with downtime → settings re-applied and all green ${back} ms after the device came back`);
+  });
+});
+
+/**
+ * Settings put back never wait for room in the users' queue, and never give up (issue 24):
+ * the device goes away and comes back with factory state while a flood keeps the module's
+ * queue full (each read slowed down by the simulator). The re-application takes the
+ * module's reserved place ahead of the users' msgs, and every setting is back, every node
+ * green; a setting that met the outage is tried again with the connection's backoff.
+ */
+describe(`reliability: an outage with the queue full ends with every setting back (runtime, simulator, API ${TEST_API})`, function () {
+  this.timeout(60000);
+  guardProcess();
+  let sim: Simulator;
+  let ctl: SimControl;
+  simulatorSuite((s, c) => {
+    sim = s;
+    ctl = c;
+  });
+  // A health check every 200 ms: a reset without an outage is seen at once.
+  withHealthInterval(200);
+  const SETTERS = ['pwr', 'in', 'thr', 'out'];
+  const QUEUE_LIMIT = 5;
+  const ACTIONS: ActionDef[] = [
+    ...SETTING_ACTIONS,
+    { id: 'rd', type: 'io-read', source: 'values', pin: 'all', interval: '0', onlyOnChange: false, deadband: '0', output: 'record' },
+  ];
+  const inPlace = () => settingsInPlace(ctl);
+  const inPlaceNoOutput = () => settingsInPlace(ctl, false);
+
+  it('the device down and back at factory state while users\' msgs fill the queue: every setting back, every node green', async () => {
+    const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES, devices: [{ url: ctl.url, queueLimit: QUEUE_LIMIT, timeout: 2000 }] });
+    should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
+    await waitFor(inPlace, 'the settings on the module', 10000);
+    // Each users' read takes 300 ms on the device: a handful of msgs keeps the queue full.
+    await ctl.fault({ path: '/api/io/0.9/2/input/values', latency_ms: 300 });
+    let queuedAtReset = -1;
+    const stop = subscribe((e) => {
+      if (e.kind === 'reset' || (e.kind === 'connection' && e.detail?.state === 'connected')) queuedAtReset = Math.max(queuedAtReset, device().connection!.client.queued);
+    });
+    try {
+      await sim.pause();
+      sim.restart(); // comes back at factory state: every setting gone
+      await waitAllStatus(SETTERS, isRed(/^unreachable/), 'red while the device is away');
+      await sim.resume();
+      // Users' msgs keep the queue full until the settings are back (bounded: 600 msgs).
+      let refused = 0;
+      for (let i = 0; i < 600 && !(await inPlace()); i++) {
+        helper.getNode('rd').receive({ payload: {} });
+        await sleep(20);
+        refused = outcomes.caughtFrom('rd').filter((m) => m.error.code === 'QUEUE_FULL').length;
+      }
+      (await inPlace()).should.be.true();
+      refused.should.be.above(0);
+      queuedAtReset.should.be.aboveOrEqual(QUEUE_LIMIT - 1);
+      await ctl.clearFaults();
+      await waitAllStatus(SETTERS, isGreen, 'every node green', 15000);
+    } finally {
+      stop();
+    }
+  });
+
+  it('a setting that meets the outage is tried again with the backoff until the device takes it', async () => {
+    await loadIo(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
+    await waitFor(inPlaceNoOutput, 'the settings on the module', 10000);
+    // The threshold meets a dropped connection twice (no answer: the device did not decide), then is taken.
+    await ctl.fault({ path: '/api/io/0.9/2/input/analog/threshold', reset: true, count: 2 });
+    const since = await lastSeq(ctl);
+    await ctl.restart();
+    await waitFor(inPlaceNoOutput, 'the settings back after the retries', 20000);
+    const thresholds = (await ctl.log(since)).filter((e) => e.path.endsWith('/input/analog/threshold'));
+    thresholds.map((e) => e.status).slice(-1).should.eql([200]);
+    thresholds.length.should.equal(3);
+    await waitAllStatus(SETTERS.slice(0, 3), isGreen, 'every node green', 15000);
+  });
+
+  it('a setting the device refuses is shown on its node in the device\'s words, and not repeated', async () => {
+    const outcomes = await loadIo(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
+    await waitFor(inPlaceNoOutput, 'the settings on the module', 10000);
+    await ctl.fault({ path: '/api/io/0.9/2/input/analog/threshold', status: 400, message: 'Invalid mode' });
+    const since = await lastSeq(ctl);
+    await ctl.restart();
+    await waitAllStatus(['thr'], isRed(/Invalid mode/), 'io-threshold red in the device\'s words', 15000);
+    await waitAllStatus(['pwr', 'in'], isGreen, 'the others green', 15000);
+    await waitFor(() => outcomes.caughtFrom('thr').some((m) => /Invalid mode/.test(m.error.message)), 'Catch told in the device\'s words', 5000);
+    const tries = async () => (await ctl.log(since)).filter((e) => e.path.endsWith('/input/analog/threshold')).length;
+    const once = await tries();
+    once.should.equal(1);
+    await sleep(3 * BACKOFF.firstMs); // longer than a retry would wait: still one
+    (await tries()).should.equal(1);
   });
 });

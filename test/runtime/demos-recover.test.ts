@@ -6,28 +6,17 @@
  * redeploy: the config nodes noticed the reset (the device is down 3 s, as a board that
  * boots) and applied what the package had set.
  */
-import fs from 'fs';
-import path from 'path';
 import { TEST_API } from '../helpers/api';
-import { FlowNode, helper, NodeModule, nodeRedPackage, waitFor } from '../helpers/node-red';
+import { loadExamples } from '../helpers/demos';
+import { helper, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
-import { ALL_MODULES } from '../helpers/reliability';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
-import deviceStatus = require('../../nodes/device-status');
 
 const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json'];
-const CORE = ['common/25-catch.js', 'common/90-comment.js', 'network/21-httprequest.js', 'function/rbe.js', 'common/20-inject.js', 'common/21-debug.js', 'function/10-switch.js', 'function/15-change.js', 'function/10-function.js'];
 /** The watchdog demo's timeout: the device resets this long after the last alive. */
 const WATCHDOG_MS = 10000;
 /** The device is down this long after the reset, as a board that boots again (the simulator's CLI default). */
 const REBOOT_MS = 3000;
-
-function demoFlow(url: string): FlowNode[] {
-  const root = path.resolve(__dirname, '..', '..', '..', 'examples');
-  const nodes = DEMOS.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
-  // A module's config node is shared by the demos (as npm start deploys it): once.
-  return [...new Map(nodes.map((n) => [n.id, n])).values()];
-}
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(WATCHDOG_MS + REBOOT_MS + 2 * HEALTH_INTERVAL_MS + 20000);
@@ -40,18 +29,7 @@ describe(`demos recover after the keep-alive demo's reset (runtime, simulator, A
   );
 
   it('"stop keep-alive", the device resets, then the io-output and alarm tabs work again without a redeploy', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const core = CORE.map((file) => require(path.join(nodeRedPackage('@node-red/nodes'), 'core', file)) as NodeModule);
-    // node-red-node-test-helper loads its own copy of the catch module once per catch node
-    // in the flow, and the three demos have one each: hand it the core module once instead.
-    const own = helper as unknown as { _nodeModules: Record<string, unknown> };
-    const preloaded = own._nodeModules;
-    own._nodeModules = {};
-    try {
-      await helper.load([...ALL_MODULES, deviceStatus as NodeModule, ...core], demoFlow(ctl.url));
-    } finally {
-      own._nodeModules = preloaded;
-    }
+    await loadExamples(ctl.url, DEMOS);
     const successes = async (suffix: string, since: number) => (await ctl.log(since)).filter((e) => e.method === 'POST' && e.path.endsWith(suffix) && e.status === 200);
     // The demos are running: the threshold set, pin 1 toggling, the watchdog kept alive.
     await waitFor(async () => (await successes('/input/analog/threshold', 0)).length > 0 && (await successes('/output/state', 0)).length > 1, 'the demos running', 15000);

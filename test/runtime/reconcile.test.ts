@@ -90,7 +90,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
 
   it(
     IS_API10
-      ? 'a restart the health check sees (new driver_session): the settings come back without any msg'
+      ? 'a device restart the health check sees (new driver_session and device_session): the settings come back without any msg'
       : 'a reset the health check reads back (the digital pin is analog again): the settings come back without any msg',
     async () => {
       await load();
@@ -99,7 +99,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
       await waitFor(async () => (await settingWrites(since)).length >= 4, 'the settings applied again by the health check', HEALTH_INTERVAL_MS + 8000);
       inSpecOrder(await settingWrites(since));
       const reset = events.find((e) => e.kind === 'reset')!;
-      reset.cause.should.equal(IS_API10 ? 'driver_session changed (the service restarted)' : 'a setting read back differs from what was set');
+      reset.cause.should.equal(IS_API10 ? 'driver_session and device_session changed: the device or its driver restarted, the module starts anew' : 'a setting read back differs from what was set');
     },
   );
 });

@@ -81,6 +81,32 @@ describe('simulator API 1.0 (the released services)', function () {
       after[1].device_session.should.equal(before[1].device_session, 'slot 3 was not touched');
     });
 
+    it('an accepted power-management re-enumerates the io module: pins anew (as a reset), the configuration and the notification cache kept', async function () {
+      (await post(`${IO}/power-management`, six())).status.should.equal(200);
+      shouldSucceed(await post(`${IO}/input/mode`, { pin: 4, mode: 'digital' }));
+      shouldSucceed(await post(`${IO}/output/state`, { pin: 1, state: 'high' }));
+      await alert(2, 'custom_voltage_alert');
+      await notification(3); // the pending flags go into the service's cache
+      (await post(`${IO}/power-management`, six())).body.status.should.equal('success');
+      const pins = (await f.api.get(`${IO}/input/values`)).body.pins;
+      pins[3].pin_type.should.equal('voltage_millivolt');
+      pins[0].value.should.equal(0, 'pin 1 no longer driven high');
+      shouldSucceed(await post(`${IO}/output/state`, { pin: 1, state: 'high' })); // the configuration is still there
+      (await notification(2)).custom_voltage_alert.should.be.true();
+    });
+
+    it('a re-plug (POST /sim/modules/<slot>/replug): a new device_session, the module at its defaults; 404 for an empty slot', async function () {
+      const before = (await versionRecord(f.api, 'io')).devices;
+      (await post(`${IO}/power-management`, six())).status.should.equal(200);
+      const renewed = (await versionRecord(f.api, 'io')).devices[0].device_session;
+      shouldSucceed(await post('/sim/modules/2/replug', {}));
+      const after = (await versionRecord(f.api, 'io')).devices;
+      after[0].device_session.should.not.equal(renewed);
+      after[1].device_session.should.equal(before[1].device_session, 'slot 3 was not touched');
+      shouldFail(await post(`${IO}/output/state`, { pin: 1, state: 'high' }), 400, 'Power config missing');
+      shouldFail(await post('/sim/modules/9/replug', {}), 404);
+    });
+
     it('the version root: HEAD is answered, POST is 404', async function () {
       (await f.api.request('HEAD', '/api/io/1.0')).status.should.equal(200);
       shouldFail(await f.api.post('/api/io/1.0', {}), 404, 'Not Found');

@@ -145,6 +145,32 @@ describe('RequestQueue', () => {
     gates[2].open('c');
     (await Promise.all(ps)).should.eql(['a', 'b', 'c']);
   });
+
+  it('a job added ahead (settings put back) is never refused for room and runs before every waiting job, after the running one', async () => {
+    const queue = new RequestQueue(2);
+    const running = gate();
+    const order: string[] = [];
+    const first = queue.add(running.run);
+    const waiting = [queue.add(async () => void order.push('user 1')), queue.add(async () => void order.push('user 2'))];
+    await queue.add(async () => undefined).should.be.rejectedWith(QueueFullError);
+    const ahead = [queue.addAhead(async () => void order.push('setting 1')), queue.addAhead(async () => void order.push('setting 2'))];
+    await tick();
+    order.should.eql([], 'the running job ends first');
+    running.open('done');
+    await Promise.all([first, ...waiting, ...ahead]);
+    order.should.eql(['setting 1', 'setting 2', 'user 1', 'user 2']);
+  });
+
+  it('clear() refuses the jobs ahead too', async () => {
+    const queue = new RequestQueue(2);
+    const running = gate();
+    const first = queue.add(running.run);
+    const ahead = queue.addAhead(async () => 'never');
+    queue.clear(new Error('closed'));
+    await ahead.should.be.rejectedWith('closed');
+    running.open('done');
+    (await first).should.equal('done');
+  });
 });
 
 /**

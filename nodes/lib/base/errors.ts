@@ -182,6 +182,26 @@ export function mayHaveReachedDevice(error: DeviceError): boolean {
   return error.code === 'UNREACHABLE' && !error.neverSent;
 }
 
+/** Whether an error means the device cannot be reached: no answer came (a transport failure). */
+export function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof DeviceError)) return true;
+  return error.code === 'TIMEOUT' || error.code === 'UNREACHABLE';
+}
+
+/**
+ * Whether the device answered that its service is not there: nginx's 502/503/504 (also when
+ * its page is too odd to read: then the code is BAD_RESPONSE, the status still says it).
+ * The device is reachable; the status says "service down", not "unreachable".
+ */
+export function isServiceDown(error: unknown): boolean {
+  return error instanceof DeviceError && [502, 503, 504].includes(error.statusCode ?? 0);
+}
+
+/** Whether the module is not there right now, either way: retried until it is back. */
+export function isGone(error: unknown): boolean {
+  return isUnreachable(error) || isServiceDown(error);
+}
+
 /** Whether the device refused the credentials (nginx's Basic auth in front of the services). */
 export function isRefused(error: unknown): error is DeviceError {
   return error instanceof DeviceError && error.code === 'DEVICE_ERROR' && (error.statusCode === 401 || error.statusCode === 403);

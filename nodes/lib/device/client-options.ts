@@ -42,6 +42,12 @@ export interface ClientOptions {
    * they are being applied again (then the refused msg's error says so).
    */
   onSettingsLost?: (cause: string) => boolean;
+  /**
+   * A write that makes the driver re-read the module (API 1.0: power-management and reset,
+   * real §3.1, §3.2, §4) goes on the wire ('sent') and has ended ('ended'), however: the
+   * connection adopts the device_session that follows (lib/sessions.ts).
+   */
+  onRenewing?: (step: 'sent' | 'ended') => void;
   /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */
   onExchange?: (info: ExchangeInfo) => void;
 }

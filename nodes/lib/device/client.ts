@@ -23,9 +23,9 @@ import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
 import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
+import { renewing } from './renewing';
 
-export type { VersionRecord };
-export { parseBaseUrl };
+export { parseBaseUrl, type VersionRecord };
 export type { ClientOptions, Credentials, TlsOptions } from './client-options';
 export type { ModuleClient } from './msg-life';
 export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
@@ -37,13 +37,10 @@ export interface DeviceResult<T = unknown> {
 }
 
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
-
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
-
-/** Which queue a request waits in: the module's ordered queue, or the keep-alive's own lane. */
-export type Lane = 'ordered' | 'keep-alive';
-
+/** The module's ordered queue; its reserved place ahead of users' msgs for settings put back (desired-state.ts); the keep-alive's own lane. */
+export type Lane = 'ordered' | 'settings' | 'keep-alive';
 /** Keep-alive rounds never overlap; a few waiting are already a failing device. */
 const KEEP_ALIVE_QUEUE_LIMIT = 4;
 
@@ -126,12 +123,13 @@ export class DeviceClient {
     const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
     const life = new MsgLife(deadline, this.timeout);
-    const ordered = lane === 'ordered';
-    return queued(ordered ? this.queue : this.keepAliveQueue, life, async () => {
+    const ordered = lane !== 'keep-alive';
+    const work = async () => {
       const results: DeviceResult[] = [];
       for (const req of list) results.push(await this.send(req, life));
       return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
-    }, ordered ? this.queue : undefined);
+    };
+    return queued(ordered ? this.queue : this.keepAliveQueue, life, work, ordered ? this.queue : undefined, lane === 'settings');
   }
 
   /**
@@ -229,7 +227,7 @@ export class DeviceClient {
       const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
       const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
       if (!translation.independent) {
-        answers.push(await this.exchange(request, life));
+        answers.push(await renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)));
         sent.push(request);
         continue;
       }

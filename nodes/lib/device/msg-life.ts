@@ -99,19 +99,20 @@ export class MsgLife {
 /**
  * Runs `work` as one job of `queue`, started only before the msg's deadline. A refusal of
  * the queue becomes the msg's error. When the device did not answer the job in (nearly) the
- * whole timeout, every job waiting in `silenced` (the module's ordered queue; never the keep-alive's lane) ends at
- * once, before the next one could start.
+ * whole timeout, every job waiting in `silenced` (the module's ordered queue; never the
+ * keep-alive's lane) ends at once, before the next one could start. `ahead`: the reserved
+ * place before users' msgs (settings put back), never refused for room.
  */
-export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, silenced?: RequestQueue): Promise<T> {
-  return queue
-    .add(async () => {
-      try {
-        return await work();
-      } finally {
-        const silent = life.silent;
-        if (silent && silenced) silenced.clear((count) => notAnswered(count, silent));
-      }
-    }, life.deadline)
+export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, silenced?: RequestQueue, ahead = false): Promise<T> {
+  const job = async () => {
+    try {
+      return await work();
+    } finally {
+      const silent = life.silent;
+      if (silent && silenced) silenced.clear((count) => notAnswered(count, silent));
+    }
+  };
+  return (ahead ? queue.addAhead(job, life.deadline) : queue.add(job, life.deadline))
     .catch((error: unknown) => {
       if (error instanceof QueueFullError) {
         throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {

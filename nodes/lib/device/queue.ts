@@ -47,6 +47,12 @@ export class RequestQueue {
   private waiting: Array<Job<unknown> | undefined> = [];
   private head = 0;
   private holes = 0;
+  /**
+   * Jobs with a reserved place ahead of every waiting job (settings put back on the module,
+   * module/desired-state.ts): not counted against the limit, so a queue full of users' msgs
+   * never refuses them. Few by construction (one reconciliation per module at a time).
+   */
+  private ahead: Array<Job<unknown>> = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
   /** The deadline timer: when it fires, and what cancels it. */
@@ -82,6 +88,14 @@ export class RequestQueue {
     });
   }
 
+  /** Runs `run` before every waiting job (after those already ahead); never refused for room. */
+  addAhead<T>(run: () => Promise<T>, deadline = Infinity): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.ahead.push({ run, resolve, reject, deadline } as Job<unknown>);
+      this.next();
+    });
+  }
+
   /** Resolves once no job is running (at once when none is). */
   idle(): Promise<void> {
     if (this.running === 0) return Promise.resolve();
@@ -93,7 +107,8 @@ export class RequestQueue {
    * given how many they are; returns that number. The queue goes on taking jobs.
    */
   clear(error: Error | ((count: number) => Error)): number {
-    const jobs = this.waiting.slice(this.head).filter((job): job is Job<unknown> => job !== undefined);
+    const jobs = [...this.ahead, ...this.waiting.slice(this.head).filter((job): job is Job<unknown> => job !== undefined)];
+    this.ahead = [];
     this.waiting = [];
     this.head = 0;
     this.holes = 0;
@@ -104,13 +119,8 @@ export class RequestQueue {
   }
 
   private next(): void {
-    while (this.running < this.concurrency && this.size > 0) {
-      const job = this.waiting[this.head];
-      this.waiting[this.head++] = undefined;
-      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-        this.waiting = this.waiting.slice(this.head);
-        this.head = 0;
-      }
+    while (this.running < this.concurrency && (this.ahead.length > 0 || this.size > 0)) {
+      const job = this.ahead.shift() ?? this.take();
       if (!job) {
         this.holes--;
         continue;
@@ -123,6 +133,17 @@ export class RequestQueue {
       this.start(job);
     }
     if (this.size === 0) this.disarm();
+  }
+
+  /** The first waiting job (undefined where a refused one left a hole). */
+  private take(): Job<unknown> | undefined {
+    const job = this.waiting[this.head];
+    this.waiting[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+    return job;
   }
 
   private start(job: Job<unknown>): void {

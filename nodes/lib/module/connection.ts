@@ -10,72 +10,36 @@
  * as with the core MQTT broker node and are told every change.
  */
 import { DeviceClient } from '../device/client';
-import { DeviceError, isRefused, statusText } from '../base/errors';
-import { API_VERSIONS, ApiVersion } from '../pure/limits';
+import { DeviceError, isGone, isRefused, isServiceDown, statusText } from '../base/errors';
+import { API_VERSIONS, HEALTH_CHECK } from '../pure/limits';
 import { apiText, slotProblem, VersionRecord } from '../device/version-record';
 import { PowerBudget, powerBudget } from '../device/descriptor';
 import { DesiredState } from './desired-state';
+import { Sessions } from './sessions';
 import type { HealthModule } from './health';
+import type { ConnectionState, ConnectionUser } from './connection-state';
 
-export type ConnectionState =
-  | { state: 'connecting' }
-  | {
-      state: 'connected';
-      apiVersion: ApiVersion;
-      /** API 1.0's driver_session: changes whenever the device's service restarts. */
-      session?: string;
-      /** The session changed since the last look: state kept on the device (notifications, settings) is gone. */
-      restarted?: boolean;
-      /** API 1.0's device_session of this module: changes whenever the driver re-reads the device (a reset). */
-      deviceSession?: string;
-    }
-  | { state: 'unreachable'; reason: string }
-  /** The device answered, but its service is not there (nginx's 502/503/504). */
-  | { state: 'down'; reason: string }
-  /** The device (its nginx) refused the config node's credentials. */
-  | { state: 'refused'; reason: string }
-  /** TLS stood between us and the device (certificate, client certificate): `reason` is the short words. */
-  | { state: 'tls'; reason: string }
-  | { state: 'incompatible'; reason: string }
-  | { state: 'invalid'; reason: string };
-
-export interface ConnectionUser {
-  onConnectionState(state: ConnectionState): void;
-}
+export type { ConnectionState, ConnectionUser } from './connection-state';
 
 /** API versions of the version record this package speaks, as major.minor. */
 const SUPPORTED_API = new Set<string>(API_VERSIONS);
 
 export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
-/**
- * While connected, the version record is read again this often: an idle flow learns of an
- * outage, and (API 1.0) of a service restart through a new driver_session, without a msg.
- */
-export const HEALTH_INTERVAL_MS = 10000;
+/** While connected, the version record is read again this often: an idle flow learns of an outage or (API 1.0) new sessions. */
+export const HEALTH_INTERVAL_MS: number = HEALTH_CHECK.defaultMs;
 
-/** Whether an error means the device cannot be reached: no answer came (a transport failure). */
-function isUnreachable(error: unknown): boolean {
-  if (!(error instanceof DeviceError)) return true;
-  return error.code === 'TIMEOUT' || error.code === 'UNREACHABLE';
+/** The health interval now: MD_HEALTH_INTERVAL_MS within its bounds (a test's shorter pace), else 10 s. */
+export function healthIntervalMs(): number {
+  const ms = Number(process.env[HEALTH_CHECK.env] ?? NaN);
+  return Number.isInteger(ms) && ms >= HEALTH_CHECK.minMs && ms <= HEALTH_CHECK.maxMs ? ms : HEALTH_INTERVAL_MS;
 }
 
-/**
- * Whether the device answered that its service is not there: nginx's 502/503/504 (also when
- * its page is too odd to read: then the code is BAD_RESPONSE, the status still says it).
- * The device is reachable; the status says "service down", not "unreachable".
- */
-function isServiceDown(error: unknown): boolean {
-  return error instanceof DeviceError && [502, 503, 504].includes(error.statusCode ?? 0);
-}
+/** Why pins are put back after the package's own power-management (real §3.2 step 5, §4). */
+const OWN_RENEWAL = 'power-management re-enumerated the module';
 
 /** TLS refused the connection: its own state, retried (a certificate gets renewed, a clock set). */
 function tlsState(error: unknown): Extract<ConnectionState, { state: 'tls' }> | undefined {
   return error instanceof DeviceError && error.code === 'TLS' ? { state: 'tls', reason: error.brief ?? statusText(error) } : undefined;
-}
-
-/** Whether the module is not there right now, either way: retried until it is back. */
-function isGone(error: unknown): boolean {
-  return isUnreachable(error) || isServiceDown(error);
 }
 
 /** The state for a module that is gone: unreachable, or its service down. */
@@ -92,10 +56,10 @@ export class Connection {
   private probing = false;
   private closed = false;
   private healthTimer?: NodeJS.Timeout;
-  /** The last driver_session seen (API 1.0). */
-  private session?: string;
-  /** The last device_session of this module seen (API 1.0). */
-  private deviceSession?: string;
+  /** API 1.0's sessions and the package's own writes that renew them (sessions.ts). */
+  private readonly sessions: Sessions;
+  /** The first connect applied the settings (a deploy while the device is away applies them when it is back). */
+  private everConnected = false;
   /** What the package set on this module, put back whenever the module forgot it. */
   readonly desired: DesiredState;
   /**
@@ -104,11 +68,7 @@ export class Connection {
    * of the module (its descriptor) does, before any node shows green.
    */
   private proven = false;
-  /**
-   * What the last connect learnt of the device, kept for whoever shows it (the live sidebar
-   * reads nothing of its own for it): the last version record read, and the descriptor's
-   * power budget of this module.
-   */
+  /** What the last connect learnt, for whoever shows it (the live sidebar): the version record, this module's power budget. */
   record?: VersionRecord;
   budget?: PowerBudget;
 
@@ -118,7 +78,10 @@ export class Connection {
     /** The config node's id, for health events. */
     readonly configId = '',
   ) {
-    this.desired = new DesiredState(() => this.healthModule);
+    this.desired = new DesiredState(() => this.healthModule, BACKOFF);
+    this.sessions = new Sessions(`${client.location}|${client.service}|${client.slot}`, (phase) => {
+      if (!this.closed) void this.desired.restore(OWN_RENEWAL, { noticed: false, from: phase + 1, join: true, quiet: true });
+    });
   }
 
   /** This module as health events name it. */
@@ -134,6 +97,28 @@ export class Connection {
     if (this.closed || !this.desired.size) return false;
     void this.desired.restore(cause);
     return true;
+  }
+
+  /**
+   * Own power-management accepted (API 1.0): the driver suspended the module as its reset
+   * does (real §3.1, §3.2 steps 1, 5) and re-read it. Its new device_session is adopted
+   * (sessions.ts); what comes after the power configuration (pins, outputs) is put back once,
+   * with no `reset` event. The notification cache lives in the service: kept.
+   */
+  ownRenewal(phase: number): void {
+    if (!this.closed && this.client.apiVersion === '1.0') this.sessions.accepted(phase);
+  }
+
+  /** The client's news of an own write that renews the device_session (sessions.ts). */
+  renewing(step: 'sent' | 'ended'): void {
+    this.sessions.renewing(step);
+  }
+
+  /** The package reset the module itself (io-reset, module_reset): a real reset, told once; its new device_session is adopted. */
+  ownReset(cause: string): void {
+    if (this.closed) return;
+    void this.desired.restore(cause);
+    if (this.current.state === 'connected') this.set({ ...this.current, moduleReset: true });
   }
 
   get state(): ConnectionState {
@@ -192,10 +177,17 @@ export class Connection {
     this.healthTimer = undefined;
     this.users.clear();
     this.desired.close();
+    this.sessions.close();
   }
 
   private set(state: ConnectionState): void {
-    this.current = state;
+    // restarted and moduleReset are news, told once: the state kept says what is now.
+    const kept = { ...state };
+    if (kept.state === 'connected') {
+      delete kept.restarted;
+      delete kept.moduleReset;
+    }
+    this.current = kept;
     for (const user of this.users) user.onConnectionState(state);
   }
 
@@ -216,6 +208,8 @@ export class Connection {
     let next: ConnectionState;
     /** Why the module's settings are gone, when the record shows it (API 1.0 sessions). */
     let resetCause: string | undefined;
+    /** Own renewing writes answered before this read left: a new device_session can be theirs. */
+    const owned = this.sessions.owned;
     try {
       const { apiVersion, record } = await this.client.readVersionRecord();
       this.record = record;
@@ -230,20 +224,16 @@ export class Connection {
       } else if (missing) {
         next = { state: 'incompatible', reason: missing };
       } else {
-        const session = typeof record.driver_session === 'string' ? record.driver_session : undefined;
-        const restarted = session !== undefined && this.session !== undefined && session !== this.session;
-        if (session !== undefined) this.session = session;
-        const deviceSession = record.devices.find((d) => d.slot_number === this.client.slot)?.device_session;
-        const reset = !restarted && deviceSession !== undefined && this.deviceSession !== undefined && deviceSession !== this.deviceSession;
-        if (deviceSession !== undefined) this.deviceSession = deviceSession;
+        const news = this.sessions.judge(record, this.client.slot, owned);
+        resetCause = news.resetCause;
         next = {
           state: 'connected',
           apiVersion,
-          ...(session !== undefined ? { session } : {}),
-          ...(deviceSession !== undefined ? { deviceSession } : {}),
-          ...(restarted || reset ? { restarted: true } : {}),
+          ...(news.session !== undefined ? { session: news.session } : {}),
+          ...(news.deviceSession !== undefined ? { deviceSession: news.deviceSession } : {}),
+          ...(news.restarted ? { restarted: true } : {}),
+          ...(resetCause ? { moduleReset: true } : {}),
         };
-        resetCause = restarted ? 'driver_session changed (the service restarted)' : reset ? 'device_session changed (the module was reset)' : undefined;
         if (!this.proven) await this.proveCredentials();
       }
     } catch (error) {
@@ -258,19 +248,24 @@ export class Connection {
     if (this.closed) return;
     // A health check that finds everything as it was tells no one.
     const was = this.current.state;
-    const same = next.state === 'connected' && was === 'connected' && !next.restarted && next.apiVersion === this.current.apiVersion;
+    const same = next.state === 'connected' && was === 'connected' && !next.restarted && !next.moduleReset && next.apiVersion === this.current.apiVersion;
     if (!same) this.set(next);
-    // Settings go back on the module on connect, after an outage, and after a reset the
-    // sessions show; on API 0.9 (no sessions) a health check reads back what it can.
+    // Settings go on the module on the first connect and back after a reset the sessions
+    // show (API 1.0: a service restart alone leaves the module as it was). API 0.9 has no
+    // sessions: after an outage everything goes back, and a health check reads back what it
+    // can. Settings still pending (they met the outage) are tried again now.
     if (next.state === 'connected') {
       if (resetCause) void this.desired.restore(resetCause);
-      else if (was !== 'connected') void this.desired.restore(was === 'connecting' ? 'connected' : 'reconnected after an outage', false);
-      else if (next.apiVersion === '0.9') void this.desired.check();
+      else if (!this.everConnected) void this.desired.restore('connected', { noticed: false, quiet: true });
+      else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.restore('reconnected after an outage', { noticed: false });
+      else if (was === 'connected' && next.apiVersion === '0.9') void this.desired.check();
+      this.everConnected = true;
+      this.desired.nudge();
     }
     if (next.state === 'connected') {
       this.retryDelay = BACKOFF.firstMs;
       clearTimeout(this.healthTimer);
-      this.healthTimer = setTimeout(() => void this.probe(), HEALTH_INTERVAL_MS);
+      this.healthTimer = setTimeout(() => void this.probe(), healthIntervalMs());
     } else {
       // Incompatible devices get updated too; keep looking, at the capped pace.
       this.scheduleRetry();

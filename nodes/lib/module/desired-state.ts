@@ -2,16 +2,22 @@
  * What the package set on one module, and putting it back when the module forgot.
  *
  * Action nodes that apply a setting (io-power's power configuration, io-input's and
- * io-threshold's pin modes, thresholds, interrupts and counters, bmc-watchdog's timeout)
- * register it here. When the module shows it lost its settings (reconnected after an
- * outage, a new driver_session or device_session, the package's own module reset, an answer
- * that proves it, a read-back that differs), every setting is applied again, one after the
- * other in the spec's order: power management first (outputs need it), then pin modes with
- * their thresholds, interrupts and counters, then outputs, the watchdog last.
+ * io-threshold's pin modes, thresholds, interrupts and counters, io-output's last state,
+ * bmc-watchdog's timeout) register it here. When the module shows it lost its settings (a
+ * new device_session, the package's own module reset, an answer that proves it, a read-back
+ * that differs, on API 0.9 a reconnection after an outage), every setting is applied again,
+ * one after the other in the spec's order: power management first (outputs need it), then
+ * pin modes with their thresholds, interrupts and counters, then outputs, the watchdog last.
+ * When the package's own power-management write re-enumerates the module (API 1.0), only
+ * what comes after the power configuration is put back (connection.ts ownRenewal).
  *
- * Signs that arrive while a reconciliation runs make it run once more after it, never two at
- * once; each setting says itself how it went (its node's status, Catch).
+ * Each setting stays pending until the device accepted or refused it: one that met an
+ * outage is tried again with the connection's backoff, and it goes through the module's
+ * reserved place ahead of the users' msgs (client.ts lane 'settings'), so a full queue never
+ * refuses it. Signs that arrive while a reconciliation runs mark their settings pending in
+ * the same run, which always takes the lowest phase pending next; never two runs at once.
  */
+import { DeviceError, isGone, isRefused } from '../base/errors';
 import { publish, HealthModule } from './health';
 
 /** The spec's order of applying (io rule 1: power management before outputs). */
@@ -21,9 +27,10 @@ export interface DesiredSetting {
   phase: number;
   /**
    * Applies the setting again. Resolves when done, rejects when it failed (the owner has
-   * already told its status and Catch). `cause`: why, for the node's status.
+   * already told its status, and Catch unless `retry` and the failure is retried, see
+   * isRetried). `cause`: why, for the node's status; `retry`: how many tries failed before.
    */
-  apply(cause: string): Promise<void>;
+  apply(cause: string, retry: number): Promise<void>;
   /**
    * Reads back whether the setting is still in place, where the device lets itself be read
    * (API 0.9 has no session ids): false = lost. Absent: cannot be read back.
@@ -33,24 +40,53 @@ export interface DesiredSetting {
   body?(endpoint: string): Record<string, unknown> | undefined;
 }
 
-export class DesiredState {
-  private readonly settings = new Set<DesiredSetting>();
-  private running?: Promise<void>;
-  private again?: string;
-  private closed = false;
+export interface RestoreOptions {
+  /** A reset the user should hear of: a `reset` health event first (default true). */
+  noticed?: boolean;
+  /** Only settings of this phase and later (default: all). */
+  from?: number;
+  /** No `reapplied` event: the first apply on connect is no re-application. */
+  quiet?: boolean;
+  /** Within a run on its way: only mark the settings pending (its cause and event stay). */
+  join?: boolean;
+}
 
-  constructor(private readonly module: () => HealthModule) {}
+/**
+ * Whether a failed apply is tried again: the device did not decide (no answer, not sent
+ * because it stopped answering, its service down, credentials or TLS refused for now, a garbled answer). Every other answer is the device's
+ * refusal, shown in its words, and not repeated.
+ */
+export function isRetried(error: unknown): boolean {
+  if (!(error instanceof DeviceError)) return false;
+  return ['QUEUE_FULL', 'NOT_SENT', 'BAD_RESPONSE', 'TLS'].includes(error.code) || isGone(error) || isRefused(error);
+}
+
+export class DesiredState {
+  /** Each setting and whether it waits to be (re)applied. */
+  private readonly settings = new Map<DesiredSetting, { pending: boolean }>();
+  private running?: Promise<void>;
+  private cause = '';
+  /** The run tells a `reapplied` event at its end. */
+  private tell = false;
+  private closed = false;
+  /** Ends a backoff pause early (the module reconnected, or closed). */
+  private wake?: () => void;
+
+  constructor(
+    private readonly module: () => HealthModule,
+    private readonly backoff: { firstMs: number; maxMs: number },
+  ) {}
 
   /** Registers a setting; returns its removal (the node closed). */
   add(setting: DesiredSetting): () => void {
-    this.settings.add(setting);
+    this.settings.set(setting, { pending: false });
     return () => this.settings.delete(setting);
   }
 
   /** The body last set on `endpoint` by any registered setting (the live sidebar shows the power configuration so). */
   body(endpoint: string): Record<string, unknown> | undefined {
     let found: Record<string, unknown> | undefined;
-    for (const setting of this.settings) found = setting.body?.(endpoint) ?? found;
+    for (const setting of this.settings.keys()) found = setting.body?.(endpoint) ?? found;
     return found;
   }
 
@@ -58,24 +94,32 @@ export class DesiredState {
     return this.settings.size;
   }
 
-  /**
-   * The module lost (or may have lost) its settings: apply them all again, in order.
-   * `noticed`: the sign was a reset the user should hear of (not just the first connect).
-   */
-  restore(cause: string, noticed = true): Promise<void> {
+  /** Whether a setting waits to be applied (one that met an outage). */
+  get pending(): boolean {
+    return [...this.settings.values()].some((s) => s.pending);
+  }
+
+  /** The module forgot (or may have forgotten) its settings: apply them again, in order. */
+  restore(cause: string, options: RestoreOptions = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (noticed) publish('reset', this.module(), cause);
-    if (this.running) {
-      this.again = cause;
-      return this.running;
-    }
-    this.running = this.run(cause).finally(() => {
+    const from = options.from ?? 0;
+    const chosen = [...this.settings.entries()].filter(([s]) => s.phase >= from);
+    if (options.noticed ?? true) publish('reset', this.module(), cause);
+    if (!chosen.length) return this.running ?? Promise.resolve();
+    for (const [, state] of chosen) state.pending = true;
+    if (options.join && this.running) return this.running;
+    this.cause = cause;
+    this.tell ||= !options.quiet;
+    this.nudge();
+    this.running ??= this.run().finally(() => {
       this.running = undefined;
-      const next = this.again;
-      this.again = undefined;
-      if (next !== undefined) void this.restore(next, false);
     });
     return this.running;
+  }
+
+  /** Tries pending settings now instead of waiting out the backoff (the module is back). */
+  nudge(): void {
+    this.wake?.();
   }
 
   /**
@@ -84,7 +128,7 @@ export class DesiredState {
    */
   async check(): Promise<void> {
     if (this.closed || this.running) return;
-    for (const setting of this.settings) {
+    for (const setting of this.settings.keys()) {
       if (!setting.inPlace) continue;
       let kept = true;
       try {
@@ -102,15 +146,59 @@ export class DesiredState {
   close(): void {
     this.closed = true;
     this.settings.clear();
+    this.nudge();
   }
 
-  private async run(cause: string): Promise<void> {
-    const ordered = [...this.settings].sort((a, b) => a.phase - b.phase);
+  /** The pending setting of the lowest phase (registration order within a phase). */
+  private nextPending(): [DesiredSetting, { pending: boolean }] | undefined {
+    let best: [DesiredSetting, { pending: boolean }] | undefined;
+    for (const entry of this.settings.entries()) if (entry[1].pending && (!best || entry[0].phase < best[0].phase)) best = entry;
+    return best;
+  }
+
+  private async run(): Promise<void> {
+    let applied = 0;
     let failed = 0;
-    for (const setting of ordered) {
-      if (this.closed) return;
-      await setting.apply(cause).catch(() => failed++);
+    let retry = 0;
+    let delay = this.backoff.firstMs;
+    // Ends when nothing is pending: each setting leaves that state once the device decided.
+    for (let next = this.nextPending(); next && !this.closed; next = this.nextPending()) {
+      const [setting, state] = next;
+      try {
+        await setting.apply(this.cause, retry);
+        state.pending = false;
+        applied++;
+        retry = 0;
+        delay = this.backoff.firstMs;
+      } catch (error) {
+        if (!isRetried(error)) {
+          state.pending = false;
+          failed++;
+          retry = 0;
+          continue;
+        }
+        // Later phases wait: outputs need the power configuration first.
+        retry++;
+        await this.pause(delay);
+        delay = Math.min(this.backoff.maxMs, delay * 2);
+      }
     }
-    if (ordered.length) publish('reapplied', this.module(), cause, { settings: ordered.length, failed });
+    if (this.closed || !this.tell) return;
+    this.tell = false;
+    publish('reapplied', this.module(), this.cause, { settings: applied + failed, failed });
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
   }
 }

@@ -15,7 +15,7 @@ import { bodyOf, NoExtra, Operation, Outcome, perform } from './operation';
 import { asDeviceError, DeviceError } from '../base/errors';
 import { say, t, textOf, useRuntimeLanguage } from '../base/i18n';
 import { handOver, takeOver } from './hand-over';
-import { PHASE } from '../module/desired-state';
+import { isRetried, PHASE } from '../module/desired-state';
 import { inputHandler } from './input-handler';
 import { Poller } from './poller';
 import { PollingLifecycle } from './polling-lifecycle';
@@ -45,8 +45,10 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   service?: Service;
   /** A setting to apply each time the module (re)connects: on deploy and after a device restart. */
   onConnect?(settings: S): Operation<X> | undefined;
-  /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
-  onRestart?(node: ActionNode, settings: S): void;
+  /** State kept on the device is gone: its service restarted (a new driver_session), or the module was reset or re-plugged. */
+  onRestart?(node: ActionNode, settings: S, what: 'service' | 'module'): void;
+  /** An accepted write re-enumerates the module (API 1.0 power-management, real §3.2 step 5): a new device_session. */
+  renewsSession?: boolean;
   /** Where the on-connect setting goes in the spec's order of applying (desired-state.ts PHASE). */
   phase?: number;
   /**
@@ -120,7 +122,10 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const runOwn = async (op: Operation<X>, fromPoll = false, restored = false): Promise<void> => {
       const c = client();
       if (!c) throw noDevice(node);
-      const outcome = output(await perform(c, op), {}, settings as S, op);
+      // A setting goes in the module's reserved place ahead of the users' msgs (client.ts).
+      const asked = !fromPoll && op.kind === 'requests' ? { ...op, lane: op.lane ?? 'settings' } : op;
+      const outcome = output(await perform(c, asked), {}, settings as S, op);
+      if (!fromPoll && spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
       const status = outcome.status ?? op.status;
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
@@ -165,7 +170,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const forget = (lastSet || remembers) && desired
       ? desired.add({
           phase: spec.phase ?? PHASE.pins,
-          apply: (cause) => {
+          apply: (cause, retry) => {
             // Nothing set yet (a msg-driven output before its first msg): nothing to put back.
             if (!lastSet) {
               polling.reconnected();
@@ -174,7 +179,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
             const restoring = cause !== 'connected';
             if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
             const applying = runOwn(lastSet!, false, restoring).catch((error) => {
-              node.error(failedOwn(error), {});
+              // Catch hears the first failure and the device's refusal, not every retry.
+              const err = failedOwn(error);
+              if (!retry || !isRetried(error)) node.error(err, {});
               throw error;
             });
             polling.reconnected(applying.catch(() => undefined));
@@ -187,8 +194,8 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
 
     const user = {
       onConnectionState(state: ConnectionState) {
-        // A restarted device service (a new API 1.0 driver_session) lost what was applied.
-        if (state.state === 'connected' && state.restarted === true && settings !== undefined) spec.onRestart?.(node, settings);
+        // A restarted device service or a reset module lost what it kept (notifications).
+        if (state.state === 'connected' && settings !== undefined && (state.restarted || state.moduleReset)) spec.onRestart?.(node, settings, state.restarted ? 'service' : 'module');
         const reconnected = dot.connectionIs(state);
         if (!reconnected || settings === undefined || problem) return;
         // A setting goes back through the config node's reconciliation (which starts the
@@ -212,8 +219,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       applied: (op) => {
         // What a msg set is what the module must keep; a reset of the module wants it all back.
         if (remembers && forget) lastSet = op;
+        if (spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
         const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
-        if (reset) void node.device?.connection?.desired.restore(t('common.resetBy', { type }));
+        if (reset) node.device?.connection?.ownReset(t('common.resetBy', { type }));
       },
       dot,
       polling,

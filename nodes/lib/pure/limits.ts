@@ -149,6 +149,9 @@ export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package
 /** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
 export const LIVE_BOUNDS = { maxWatchers: 32, watcherIdChars: 64, leaseMs: 30_000, snapshotsPerSecond: 2, bucketTokens: 2, idleMs: 1000, source: 'package choice (issue 18)' } as const;
 
+/** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (README, Testing). */
+export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice (issue 24)' } as const;
+
 // ---- checks against the table --------------------------------------------------------
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
