@@ -13,7 +13,7 @@ import { DeviceClient, DeviceResult } from './lib/client';
 import { Operation, Outcome } from './lib/device-operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
 import { nodeText, t } from './lib/i18n';
-import { HealthModule, publish } from './lib/health';
+import { counting, HealthModule, publish, tally } from './lib/health';
 import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/limits';
 import { boolSetting, intSetting } from './lib/settings';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
@@ -121,10 +121,12 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   }
   const status = s.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
   const msgs: NodeMessage[] = [];
+  const module = s.module?.();
+  if (module && raised.length && counting()) tally({ kind: 'alerts', module, count: raised.length });
   if (s.combined && raised.length) {
     const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
-    msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts });
-  } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts })));
+    msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request });
+  } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
   const unread = (data.unread ?? []).filter((u) => s.pins.has(u.pin));
   const maybeLost = unread.filter((u) => mayHaveReachedDevice(u.error));

@@ -50,3 +50,35 @@ export function subscribe(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/**
+ * Tallies: facts too frequent for health events, for counters (metrics): every exchange of a
+ * module's client and every alert delivered. No listener (no metrics loaded): one size check.
+ */
+export type Tally =
+  | { kind: 'exchange'; module: HealthModule; ms: number; ok: boolean; code?: string; queued: number }
+  | { kind: 'alerts'; module: HealthModule; count: number };
+
+type TallyListener = (tally: Tally) => void;
+const tallyListeners = new Set<TallyListener>();
+
+/** Whether anyone counts: callers skip building the tally when not. */
+export function counting(): boolean {
+  return tallyListeners.size > 0;
+}
+
+export function tally(fact: Tally): void {
+  for (const listener of tallyListeners) {
+    try {
+      listener(fact);
+    } catch {
+      // A counter's failure never reaches the request that it counts.
+    }
+  }
+}
+
+/** Starts counting; returns the stop. */
+export function onTally(listener: TallyListener): () => void {
+  tallyListeners.add(listener);
+  return () => tallyListeners.delete(listener);
+}

@@ -176,6 +176,16 @@ export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package
 /** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
 export const LIVE_BOUNDS = { maxWatchers: 32, watcherIdChars: 64, leaseMs: 30_000, snapshotsPerSecond: 2, bucketTokens: 2, idleMs: 1000, source: 'package choice (issue 18)' } as const;
 
+/**
+ * Fleet publishing (nodes/fleet/): a topic level's characters (prefix and device name), commands
+ * waiting for their node's answer, events held while the broker is away, a command's payload
+ * in bytes, how long a command waits for its answer, readings remembered for "by exception".
+ */
+export const FLEET_BOUNDS = { levelChars: 64, maxPending: 100, maxHeld: 1000, commandBytes: 4096, replyTimeoutMs: 60_000, maxReadings: 200, source: 'package choice (issue 29)' } as const;
+
+/** The node types a fleet command may reach (the allow-list picks from these); each still checks, confirms and queues as for any msg. */
+export const FLEET_COMMAND_OPS = ['io-output', 'io-read', 'io-input', 'io-threshold', 'io-power', 'power-fan', 'power-limits', 'power-readings', 'bmc-readings', 'bmc-usbhub', 'bmc-watchdog', 'device-info', 'io-reset', 'bmc-system'] as const;
+
 /** Health event kinds (lib/health.ts), in the order the device-status dialog lists them. */
 export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
 

@@ -1,0 +1,60 @@
+/**
+ * fleet-publish: this device in the plant's MQTT namespace (nodes/fleet/scheme.ts). Wired
+ * between our nodes and core mqtt nodes: health events of every module become retained
+ * states and events, our nodes' msgs readings by exception and alerts; commands from an mqtt
+ * in node leave on output 2 (allow-listed) towards the action nodes, and their answers come
+ * back in as replies. Loading it also serves the Prometheus metrics (nodes/fleet/metrics-route.ts).
+ */
+import { FleetPublisher } from './fleet/publisher';
+import { registerMetricsRoute } from './fleet/metrics-route';
+import { checkLevel, readAllowList, Scheme } from './fleet/scheme';
+import { subscribe } from './lib/health';
+import { t, useRuntimeLanguage } from './lib/i18n';
+import { textSetting } from './lib/settings';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/red';
+
+/** The device's name: the setting, else FlowFuse's FF_DEVICE_NAME of this instance. */
+function deviceName(RED: NodeAPI, node: Node, setting: string): string {
+  if (setting) return setting;
+  const env = RED.util.getSetting?.(node, 'FF_DEVICE_NAME') ?? process.env.FF_DEVICE_NAME;
+  return typeof env === 'string' ? env : '';
+}
+
+export = function (RED: NodeAPI) {
+  useRuntimeLanguage(RED);
+  registerMetricsRoute(RED);
+  function FleetPublishNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const prefix = textSetting(def.prefix);
+    const device = deviceName(RED, node, textSetting(def.deviceName));
+    const allowed = readAllowList(def.commands);
+    const problem = [checkLevel(t('fleet-publish.prefixField'), prefix), checkLevel(t('fleet-publish.deviceField'), device), typeof allowed === 'string' ? allowed : true].find((c) => c !== true);
+    if (problem !== undefined || typeof allowed === 'string') {
+      node.error(problem);
+      node.status({ fill: 'red', shape: 'ring', text: t('fleet-publish.invalid') });
+      return;
+    }
+    const scheme = new Scheme(prefix, device);
+    const publisher = new FleetPublisher(scheme, allowed, {
+      mqtt: (msg) => node.send([msg as unknown as NodeMessage, null]),
+      command: (msg) => node.send([null, msg as unknown as NodeMessage]),
+    });
+    node.status({ fill: 'green', shape: 'dot', text: `${prefix}/${device}` });
+    const stop = subscribe((event) => publisher.onHealth(event));
+    node.on('input', (msg, _send, done) => {
+      try {
+        publisher.onMsg(msg as Record<string, unknown>);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+    node.on('close', (_removed, done) => {
+      stop();
+      publisher.close();
+      done();
+    });
+  }
+  RED.nodes.registerType('fleet-publish', FleetPublishNode);
+};
