@@ -6,6 +6,9 @@
 //   mocha        unit, simulator, runtime (Node-RED 4.1, the devDependency), reliability
 //   api-1.0      the runtime suite, the fault and the load suites again against a simulator
 //                speaking the released API 1.0 (MD_API=1.0)
+//   fleet        three Node-RED instances (same flow, different env), an embedded MQTT broker
+//                (aedes) and a simulated fleet: MQTT scheme, last will, commands, broker restart,
+//                Prometheus metrics (about 15 s)
 //   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
 //                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
@@ -68,6 +71,7 @@ const STEPS = {
   build: () => run(process.execPath, ['scripts/build.js']),
   mocha: () => run(process.execPath, [mocha, ...STRICT]),
   'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
+  fleet: () => run(process.execPath, [mocha, '--no-config', '--timeout', '90000', '--reporter', 'spec', ...STRICT, 'dist/test/fleet/**/*.test.js']),
   browser: () => {
     // sidebar-versions.test.js starts the editor on these too: installed here, once, not inside a test's time.
     const older = runtimes.nodeRed('3.1');
