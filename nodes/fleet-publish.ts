@@ -7,7 +7,8 @@
  */
 import { FleetPublisher } from './fleet/publisher';
 import { registerMetricsRoute } from './fleet/metrics-route';
-import { checkLevel, readAllowList, Scheme } from './fleet/scheme';
+import { isLevel, readAllowList, Scheme } from './fleet/scheme';
+import { FLEET_COMMAND_OPS } from './lib/limits';
 import { subscribe } from './lib/health';
 import { t, useRuntimeLanguage } from './lib/i18n';
 import { textSetting } from './lib/settings';
@@ -29,8 +30,15 @@ export = function (RED: NodeAPI) {
     const prefix = textSetting(def.prefix);
     const device = deviceName(RED, node, textSetting(def.deviceName));
     const allowed = readAllowList(def.commands);
-    const problem = [checkLevel(t('fleet-publish.prefixField'), prefix), checkLevel(t('fleet-publish.deviceField'), device), typeof allowed === 'string' ? allowed : true].find((c) => c !== true);
-    if (problem !== undefined || typeof allowed === 'string') {
+    const badLevel = (field: string, value: string) => t('fleet-publish.badLevel', { field: t(`fleet-publish.${field}`), got: JSON.stringify(value.slice(0, 80)) });
+    const problem = !isLevel(prefix)
+      ? badLevel('prefixField', prefix)
+      : !isLevel(device)
+        ? badLevel('deviceField', device)
+        : allowed instanceof Set
+          ? undefined
+          : t('fleet-publish.badCommands', { ops: FLEET_COMMAND_OPS.join(', '), got: JSON.stringify(allowed.unknown).slice(0, 100) });
+    if (problem !== undefined || !(allowed instanceof Set)) {
       node.error(problem);
       node.status({ fill: 'red', shape: 'ring', text: t('fleet-publish.invalid') });
       return;

@@ -22,10 +22,8 @@ export interface ModuleKey {
 }
 
 /** A topic level of our own: no MQTT wildcard or separator, never empty, bounded. */
-export function checkLevel(field: string, value: string): true | string {
-  return /^[A-Za-z0-9._-]+$/.test(value) && value.length <= FLEET_BOUNDS.levelChars
-    ? true
-    : `${field} must be 1 to ${FLEET_BOUNDS.levelChars} letters, digits, '.', '_' or '-', got ${JSON.stringify(value.slice(0, 80))}`;
+export function isLevel(value: string): boolean {
+  return value.length <= FLEET_BOUNDS.levelChars && /^[A-Za-z0-9._-]+$/.test(value);
 }
 
 export class Scheme {
@@ -98,10 +96,9 @@ export function parseCommand(raw: unknown, allowed: ReadonlySet<string>): Comman
   return { id, op: op as CommandOp, payload: fields.payload };
 }
 
-/** The allow-list setting (a list, or comma-separated text after env substitution); a string says what is wrong. */
-export function readAllowList(value: unknown): Set<string> | string {
+/** The allow-list setting (a list, or comma-separated text after env substitution), or the entries it does not know. */
+export function readAllowList(value: unknown): Set<string> | { unknown: unknown[] } {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
   const unknown = list.filter((op) => !(FLEET_COMMAND_OPS as readonly unknown[]).includes(op));
-  if (unknown.length) return `commands must list some of ${FLEET_COMMAND_OPS.join(', ')}, got ${JSON.stringify(unknown).slice(0, 100)}`;
-  return new Set(list as string[]);
+  return unknown.length ? { unknown } : new Set(list as string[]);
 }
