@@ -23,7 +23,7 @@ const root = path.resolve(__dirname, '..', '..', '..');
 const NAMES = ['cell-01', 'cell-02', 'cell-03'];
 const MODULES = ['io/2', 'bmc/0', 'power/1'];
 /** The example's request timeout (its config nodes' Timeout). */
-const TIMEOUT_MS = 2000;
+const TIMEOUT_MS = 5000;
 const WAIT = 30_000;
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {

@@ -11,7 +11,7 @@ const root = path.resolve(__dirname, '..', '..', '..');
 const dir = path.join(root, 'examples');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const OURS = new Set(Object.keys(pkg['node-red'].nodes));
-const CORE = new Set(['tab', 'comment', 'inject', 'debug', 'function', 'change', 'switch', 'catch', 'status', 'complete', 'http request', 'rbe', 'delay', 'trigger', 'template', 'link in', 'link out', 'link call', 'json', 'mqtt out', 'mqtt-broker']);
+const CORE = new Set(['tab', 'comment', 'inject', 'debug', 'function', 'change', 'switch', 'catch', 'status', 'complete', 'http request', 'rbe', 'delay', 'trigger', 'template', 'link in', 'link out', 'link call', 'json', 'mqtt out', 'mqtt in', 'mqtt-broker']);
 /** File name part → the node types that module brings. */
 const NEEDS: Array<{ tag: string; types: RegExp }> = [{ tag: 'needs-flowfuse-dashboard', types: /^ui-/ }];
 
