@@ -38,7 +38,8 @@ export async function waitFor<T>(what: string, ms: number, check: () => T | unde
 /** An aedes broker on a port; `restart` keeps its persistence (retained messages, sessions), as a broker with a disk does. */
 export class Broker {
   private server?: net.Server;
-  private aedes?: { close(cb: () => void): void; handle: (socket: net.Socket) => void };
+  private aedes?: { close(cb: () => void): void; handle: (socket: net.Socket) => void; on(e: string, l: (...a: any[]) => void): void; off(e: string, l: (...a: any[]) => void): void };
+  private readonly listeners: Array<[string, (...a: any[]) => void]> = [];
   private readonly sockets = new Set<net.Socket>();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   private readonly persistence = require('aedes-persistence')();
@@ -48,6 +49,7 @@ export class Broker {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const aedes = require('aedes')({ persistence: this.persistence });
     this.aedes = aedes;
+    for (const [event, listener] of this.listeners) aedes.on(event, listener);
     this.server = net.createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -58,6 +60,18 @@ export class Broker {
       this.server!.listen(this.port, '127.0.0.1', () => resolve());
     });
     this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  /** Listens to the broker's events (aedes': 'publish' ...), across restarts. */
+  on(event: string, listener: (...a: any[]) => void): void {
+    this.listeners.push([event, listener]);
+    this.aedes?.on(event, listener);
+  }
+
+  off(event: string, listener: (...a: any[]) => void): void {
+    const i = this.listeners.findIndex(([e, l]) => e === event && l === listener);
+    if (i >= 0) this.listeners.splice(i, 1);
+    this.aedes?.off(event, listener);
   }
 
   /** Stops as a crashed broker does: every connection dropped at once. */
@@ -130,6 +144,11 @@ export class NodeRedInstance {
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The running Node-RED's process id (bench/fleet.js reads its CPU time). */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   output(): string {
