@@ -36,11 +36,16 @@ const listeners = new Set<Listener>();
 export function publish(kind: HealthKind, module: HealthModule, cause: string, detail?: Record<string, unknown>): void {
   if (!listeners.size) return;
   const event: HealthEvent = { kind, module, cause, time: new Date().toISOString(), ...(detail ? { detail } : {}) };
-  for (const listener of listeners) {
+  tell(listeners, event);
+}
+
+/** Tells each listener; a listener's own failure is its own: the news still reaches the others (and never the request it is about). */
+function tell<T>(to: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of to) {
     try {
-      listener(event);
+      listener(value);
     } catch {
-      // A listener's own failure is its own: the device's news still reaches the others.
+      // see above
     }
   }
 }
@@ -68,13 +73,7 @@ export function counting(): boolean {
 }
 
 export function tally(fact: Tally): void {
-  for (const listener of tallyListeners) {
-    try {
-      listener(fact);
-    } catch {
-      // A counter's failure never reaches the request that it counts.
-    }
-  }
+  tell(tallyListeners, fact);
 }
 
 /** Starts counting; returns the stop. */
