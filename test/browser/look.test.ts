@@ -31,6 +31,7 @@ const LOOK_ALIKE = 40;
 const SERVICE_OF: Record<string, string> = {
   'device-info': 'any',
   'device-status': 'any',
+  'fleet-publish': 'any',
   'notification-poll': 'io',
 };
 function serviceOf(type: string): string {
