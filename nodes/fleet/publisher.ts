@@ -75,7 +75,9 @@ export class FleetPublisher {
 
   /** A msg into the node; the returned error (if any) goes to done(). */
   onMsg(msg: Record<string, unknown>): void {
-    if (isPlainObject(msg.status) && isPlainObject((msg.status as Record<string, unknown>).source)) return this.brokerStatus(msg.status as Record<string, unknown>);
+    // A status node's msg about an mqtt out node (a status node scoped wider reports other nodes too: not the broker).
+    const status = isPlainObject(msg.status) ? (msg.status as Record<string, unknown>) : undefined;
+    if (status && isPlainObject(status.source)) return (status.source as Record<string, unknown>).type === 'mqtt out' ? this.brokerStatus(status) : undefined;
     if (isPlainObject(msg.fleetCommand)) return this.reply(msg);
     const target = this.scheme.commandTarget(msg.topic);
     if (target) return this.command(target, msg.payload);

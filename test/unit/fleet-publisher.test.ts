@@ -117,6 +117,10 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     p.onHealth(event('connection', 'connected (API 0.9)', { state: 'connected' }));
     const status = (fill: string) => p.onMsg({ status: { fill, shape: 'dot', text: 'x', source: { id: 'out', type: 'mqtt out' } } });
     const alert = (pin: number) => p.onMsg({ topic: `pin/${pin}`, payload: { pin, high_current_alert: true }, alerts: ['high_current_alert'], request: { method: 'GET', path: '/api/io/0.9/2/notification' } });
+    // Another node's status (a status node scoped to more than the mqtt out) is not the broker's.
+    p.onMsg({ status: { fill: 'red', shape: 'ring', text: 'error', source: { id: 'x', type: 'io-read' } } });
+    alert(1);
+    mqtt.at(-1)!.topic.should.equal('plant/cell-01/io/2/alert');
     status('red');
     const before = mqtt.length;
     for (let i = 0; i < FLEET_BOUNDS.maxHeld + 3; i++) alert((i % 6) + 1);
