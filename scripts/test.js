@@ -38,6 +38,7 @@ const API10 = [
   'dist/test/reliability/bad-input-io.test.js',
   'dist/test/reliability/bad-input-bmc-power.test.js',
   'dist/test/reliability/bad-input-invariants.test.js',
+  'dist/test/fleet/fleet-mqtt.test.js',
 ];
 
 /** Runs a command, passing its output through; resolves with exit code and mocha's counts. */
