@@ -7,6 +7,7 @@
  */
 import { FleetPublisher } from './fleet/publisher';
 import { registerMetricsRoute } from './fleet/metrics-route';
+import { currentStates } from './fleet/current-states';
 import { isLevel, readAllowList, Scheme } from './fleet/scheme';
 import { FLEET_COMMAND_OPS } from './lib/limits';
 import { subscribe } from './lib/health';
@@ -50,6 +51,8 @@ export = function (RED: NodeAPI) {
     });
     node.status({ fill: 'green', shape: 'dot', text: `${prefix}/${device}` });
     const stop = subscribe((event) => publisher.onHealth(event));
+    // Modules connected before this node was (re)deployed: their state now.
+    for (const event of currentStates(RED)) publisher.onHealth(event);
     node.on('input', (msg, _send, done) => {
       try {
         publisher.onMsg(msg as Record<string, unknown>);

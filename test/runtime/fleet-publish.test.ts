@@ -5,7 +5,8 @@
  */
 import 'should';
 import fleetPublish = require('../../nodes/fleet-publish');
-import { ALL_NODES, deviceNode, FlowNode, helper, lastStatus, loadFlow, NodeModule, TAB, waitFor } from '../helpers/node-red';
+import { deploy } from '../helpers/reliability';
+import { ALL_NODES, device, deviceNode, FlowNode, helper, lastStatus, loadFlow, NodeModule, TAB, waitConnected, waitFor } from '../helpers/node-red';
 import { Simulator, simulatorSuite } from '../helpers/sim-control';
 import type { NodeMessage } from '../../nodes/lib/red';
 
@@ -37,6 +38,22 @@ describe('fleet-publish (runtime, simulator)', function () {
     await waitFor(() => seen.some(isConnected), 'the connected state');
     seen.find(isConnected)!.should.containEql({ topic: 'plant/line-3-cell-2/io/2/state', retain: true, qos: 1 });
     lastStatus(helper.getNode('pub'))!.should.containEql({ fill: 'green', text: 'plant/line-3-cell-2' });
+  });
+
+  it('redeployed on its own ("modified nodes"), it knows the modules connected before: their state again, commands accepted', async () => {
+    const first = flow(at.sim.url, { deviceName: 'cell' });
+    await loadFlow(first, {}, NODES);
+    await waitConnected();
+    const changed = first.map((n) => (n.id === 'pub' ? { ...n, name: 'renamed' } : n));
+    await deploy(changed, 'nodes');
+    const seen: NodeMessage[] = [];
+    const commands: NodeMessage[] = [];
+    helper.getNode('mqtt').on('input', (msg: NodeMessage) => seen.push(msg));
+    helper.getNode('cmd').on('input', (msg: NodeMessage) => commands.push(msg));
+    (device().connection!.state.state).should.equal('connected'); // the config node was not restarted
+    helper.getNode('pub').receive({ topic: 'plant/cell/io/2/command', payload: { id: 'c1', op: 'io-output', payload: { pin: 1, state: 'high' } } });
+    await waitFor(() => commands.length === 1, 'the command on output 2');
+    seen.filter((m) => m.topic === 'plant/cell/io/2/reply').should.eql([]);
   });
 
   for (const [settings, said] of [
