@@ -6,11 +6,11 @@
  * another installed Node-RED (scripts/runtimes.js) and the node binary it needs.
  */
 import fs from 'fs';
-import net from 'net';
 import os from 'os';
 import path from 'path';
 import http from 'http';
 import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { freePort } from '../helpers/http';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -23,16 +23,6 @@ export interface NodeRedServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -10,19 +10,10 @@ import os from 'os';
 import path from 'path';
 import { ChildProcess, spawn } from 'child_process';
 import mqtt, { MqttClient } from 'mqtt';
+import { freePort } from './http';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls `check` every 100 ms until it returns a value; fails after `ms` with `what`. */
 export async function waitFor<T>(what: string, ms: number, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
