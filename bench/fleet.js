@@ -59,13 +59,22 @@ async function main() {
   const instances = fleet.devices.map(
     (d) =>
       new NodeRedInstance(d.name, flowFile, {
-        DEVICE_URL: d.url, IO_SLOT: '2', BMC_SLOT: '0', POWER_SLOT: '1', FLEET_PREFIX: 'plant', FF_DEVICE_NAME: d.name,
-        MQTT_BROKER: '127.0.0.1', MQTT_PORT: String(broker.port), FLEET_INSTANCE_TOPIC: `plant/${d.name}/node-red`, FLEET_COMMAND_TOPIC: `plant/${d.name}/+/+/command`,
+        DEVICE_URL: d.url,
+        IO_SLOT: '2',
+        BMC_SLOT: '0',
+        POWER_SLOT: '1',
+        FLEET_PREFIX: 'plant',
+        FF_DEVICE_NAME: d.name,
+        MQTT_BROKER: '127.0.0.1',
+        MQTT_PORT: String(broker.port),
+        FLEET_INSTANCE_TOPIC: `plant/${d.name}/node-red`,
+        FLEET_COMMAND_TOPIC: `plant/${d.name}/+/+/command`,
       }),
   );
   try {
     for (let i = 0; i < instances.length; i += BATCH) await Promise.all(instances.slice(i, i + BATCH).map((n) => n.start()));
-    const states = () => fleet.devices.every((d) => ['io/2', 'bmc/0', 'power/1'].every((m) => central.last.get(`plant/${d.name}/${m}/state`)?.state === 'connected'));
+    const states = () =>
+      fleet.devices.every((d) => ['io/2', 'bmc/0', 'power/1'].every((m) => central.last.get(`plant/${d.name}/${m}/state`)?.state === 'connected'));
     await waitFor('every module connected', 120_000, states);
     const startMs = Date.now() - started;
     console.log(`${DEVICES} devices × 3 modules, ${DEVICES} Node-RED instances: all connected after ${(startMs / 1000).toFixed(1)} s`);
@@ -98,7 +107,11 @@ async function main() {
       n++;
       if (raised.has(`${d.name}/${pin}`)) continue;
       raised.set(`${d.name}/${pin}`, Date.now());
-      await fetch(`${d.url}/sim/io/2/pins/${pin}/alert`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"alert":"high_current_alert"}' });
+      await fetch(`${d.url}/sim/io/2/pins/${pin}/alert`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"alert":"high_current_alert"}',
+      });
       await sleep(1000 / Math.min(DEVICES, 20));
     }
     await sleep(2000); // the last polls

@@ -14,7 +14,6 @@ const os = require('os');
 const path = require('path');
 const http = require('http');
 const { spawn } = require('child_process');
-const { performance } = require('perf_hooks');
 
 const ROOT = path.resolve(process.env.BENCH_ROOT || path.join(__dirname, '..'));
 const DIST = path.join(ROOT, 'dist');

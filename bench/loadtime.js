@@ -11,7 +11,6 @@
 'use strict';
 const Module = require('module');
 const path = require('path');
-const { performance } = require('perf_hooks');
 const lib = require('./lib');
 
 async function main() {
@@ -26,7 +25,7 @@ async function main() {
 
   // Time the loader's require() of our node files (a file counts once, outermost call).
   const load = Module._load;
-  Module._load = function (request, parent, isMain) {
+  Module._load = function (request) {
     const ours = nodeFile.test(request) && request.includes('modular-device');
     if (!ours || depth > 0) return load.apply(this, arguments);
     const t0 = performance.now();

@@ -17,7 +17,7 @@
  *   node bench/notify.js [--alerts 500] [--intervals 20,50,100] [--gap 30]
  */
 'use strict';
-const { monitorEventLoopDelay, performance } = require('perf_hooks');
+const { monitorEventLoopDelay } = require('perf_hooks');
 const lib = require('./lib');
 
 const SLOT = 3;

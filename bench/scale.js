@@ -20,7 +20,7 @@
  * reads only these.
  */
 'use strict';
-const { monitorEventLoopDelay, performance } = require('perf_hooks');
+const { monitorEventLoopDelay } = require('perf_hooks');
 const lib = require('./lib');
 const { startPlainPoller } = require('./plain-poller');
 

@@ -23,7 +23,6 @@
  */
 'use strict';
 const http = require('http');
-const { performance } = require('perf_hooks');
 const lib = require('./lib');
 const { plainRequest, keepAliveAgent } = require('./plain-http');
 
@@ -195,7 +194,7 @@ async function main() {
 
     // The package's client alone (no Node-RED): the same queue, axios instance and answer
     // checks the node uses, to tell the client's cost from Node-RED's.
-    const { DeviceClient } = lib.requireDist('nodes/lib/client');
+    const { DeviceClient } = lib.requireDist('nodes/lib/device/client');
     const client = new DeviceClient({ url: sim.url, service: 'io', slot: SLOT, apiVersion: '0.9', queueLimit: 1000 });
     const clientOnce = write
       ? (i) => client.request({ method: 'POST', endpoint: ['output', 'state'], body: writeBody(i) })

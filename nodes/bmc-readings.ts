@@ -3,12 +3,12 @@
  * temperatures (`temperature`: ntc_0 near the SoC, ntc_1 ambient, °C), when a msg arrives
  * or polled every N ms, optionally only when a value moved past the deadband.
  */
-import { registerActionNode } from './lib/action-node';
-import { invalidInput } from './lib/errors';
-import { t } from './lib/i18n';
-import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/readings';
-import { boolSetting } from './lib/settings';
-import type { NodeAPI, NodeDef } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { invalidInput } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/node/readings';
+import { boolSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 function readSettings(def: NodeDef): ReadingSettings {
   const endpoints: string[][] = [];

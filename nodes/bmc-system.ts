@@ -6,16 +6,16 @@
  * node's "confirm" setting and are only ever sent by a msg. The module reset sits here,
  * beside the hard reset, so the dialog shows the two resets side by side.
  */
-import { registerActionNode } from './lib/action-node';
-import { Operation, requestTo } from './lib/device-operation';
-import { ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, checkBool, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { DANGEROUS_OPERATIONS } from './lib/dangerous';
-import { chooseOperation, moduleReset } from './lib/operation';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { Operation, requestTo } from './lib/node/operation';
+import { ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, checkBool, labelled } from './lib/pure/limits';
+import { payloadFields, given } from './lib/node/msg';
+import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
+import { chooseOperation, moduleReset } from './lib/node/operation-choice';
+import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] as const;
 const DANGEROUS = DANGEROUS_OPERATIONS['bmc-system'];

@@ -3,16 +3,16 @@
  * apply the stored settings with `usbhub/reset`. Settings take effect only on that reset,
  * and the reset disconnects every USB device, so it needs the node's "confirm" setting.
  */
-import { registerActionNode } from './lib/action-node';
-import { Operation } from './lib/device-operation';
-import { ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, checkBool, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { DANGEROUS_OPERATIONS } from './lib/dangerous';
-import { chooseOperation } from './lib/operation';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { Operation } from './lib/node/operation';
+import { ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, checkBool, labelled } from './lib/pure/limits';
+import { payloadFields, given } from './lib/node/msg';
+import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
+import { chooseOperation } from './lib/node/operation-choice';
+import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 /** `devices` lists the plugged USB devices: API 1.0 devices only. */
 const OPERATIONS = ['read', 'hub', 'port', 'reset', 'devices'] as const;

@@ -13,20 +13,20 @@
  * round. It stops on close, and then the device resets once the timeout runs out: that is
  * the point of a watchdog. A failed round is reported at once; the device is about to reset.
  */
-import { registerActionNode } from './lib/action-node';
-import { PHASE } from './lib/desired-state';
-import { DeviceClient, DeviceResult } from './lib/client';
-import { bodyOf, Operation, Outcome } from './lib/device-operation';
-import { DeviceError, ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, checkKeepAlive, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { DANGEROUS_OPERATIONS, KEEP_ALIVE_OPERATION } from './lib/dangerous';
-import { chooseOperation, requireConfirm } from './lib/operation';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
-import { KeepAliveWatch } from './lib/keep-alive-watch';
-import { publish } from './lib/health';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { PHASE } from './lib/module/desired-state';
+import { DeviceClient, DeviceResult } from './lib/device/client';
+import { bodyOf, Operation, Outcome } from './lib/node/operation';
+import { DeviceError, ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, checkKeepAlive, labelled } from './lib/pure/limits';
+import { payloadFields, given } from './lib/node/msg';
+import { DANGEROUS_OPERATIONS, KEEP_ALIVE_OPERATION } from './lib/pure/dangerous';
+import { chooseOperation, requireConfirm } from './lib/node/operation-choice';
+import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import { KeepAliveWatch } from './lib/node/keep-alive-watch';
+import { publish } from './lib/module/health';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
 type Op = (typeof OPERATIONS)[number];

@@ -3,13 +3,13 @@
  * three services. The spec shows the descriptor both as `<version>/<slot>/descriptor` and
  * as `<version>/descriptor`; the node asks the first and falls back to the second on 404.
  */
-import { registerActionNode } from './lib/action-node';
-import { DeviceClient, DeviceResult } from './lib/client';
-import { Operation } from './lib/device-operation';
-import { DeviceError } from './lib/errors';
-import { t } from './lib/i18n';
-import { SentRequest, sentRequests } from './lib/request';
-import type { NodeAPI } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { DeviceClient, DeviceResult } from './lib/device/client';
+import { Operation } from './lib/node/operation';
+import { DeviceError } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { SentRequest, sentRequests } from './lib/device/request';
+import type { NodeAPI } from './lib/base/node-red';
 
 async function readInfo(client: DeviceClient): Promise<DeviceResult> {
   const version = await client.request({ method: 'GET', scope: 'service', endpoint: [] });

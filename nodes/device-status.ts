@@ -4,20 +4,21 @@
  * kind, payload {kind, module, cause, time, detail}. It only listens: it sends no device
  * request and has no input, so it is no action node.
  */
-import { HealthEvent, subscribe } from './lib/health';
-import { t, useRuntimeLanguage } from './lib/i18n';
-import { HEALTH_KINDS } from './lib/limits';
-import { textSetting } from './lib/settings';
-import type { Node, NodeAPI, NodeDef, NodeStatus } from './lib/red';
+import { HealthEvent, subscribe } from './lib/module/health';
+import { t, useRuntimeLanguage } from './lib/base/i18n';
+import { HEALTH_KINDS } from './lib/pure/facts';
+import { textSetting } from './lib/node/setting-values';
+import type { Node, NodeAPI, NodeDef, NodeStatus } from './lib/base/node-red';
+import { listSetting } from './lib/pure/list-setting';
 
 type Kind = (typeof HEALTH_KINDS)[number];
 
 /** The kinds setting: a list (or comma-separated text after env substitution); empty = all. */
 function readKinds(value: unknown): Set<Kind> | string {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
-  const unknown = list.filter((k) => !(HEALTH_KINDS as readonly unknown[]).includes(k));
+  const list = listSetting(value);
+  const unknown = list ? list.filter((k) => !(HEALTH_KINDS as readonly unknown[]).includes(k)) : [value];
   if (unknown.length) return t('device-status.badKinds', { kinds: HEALTH_KINDS.join(', '), got: JSON.stringify(unknown) });
-  return new Set(list.length ? (list as Kind[]) : HEALTH_KINDS);
+  return new Set(list?.length ? (list as Kind[]) : HEALTH_KINDS);
 }
 
 /** Good news green, a lost connection red, the rest (something happened to the module) yellow. */

@@ -9,11 +9,11 @@ import { FleetPublisher } from './fleet/publisher';
 import { registerMetricsRoute } from './fleet/metrics-route';
 import { currentStates } from './fleet/current-states';
 import { isLevel, readAllowList, Scheme } from './fleet/scheme';
-import { FLEET_COMMAND_OPS } from './lib/limits';
-import { subscribe } from './lib/health';
-import { t, useRuntimeLanguage } from './lib/i18n';
-import { textSetting } from './lib/settings';
-import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { FLEET_COMMAND_OPS } from './lib/pure/facts';
+import { subscribe } from './lib/module/health';
+import { t, useRuntimeLanguage } from './lib/base/i18n';
+import { textSetting } from './lib/node/setting-values';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 /** The device's name: the setting, else FlowFuse's FF_DEVICE_NAME of this instance. */
 function deviceName(RED: NodeAPI, node: Node, setting: string): string {
@@ -31,7 +31,8 @@ export = function (RED: NodeAPI) {
     const prefix = textSetting(def.prefix);
     const device = deviceName(RED, node, textSetting(def.deviceName));
     const allowed = readAllowList(def.commands);
-    const badLevel = (field: string, value: string) => t('fleet-publish.badLevel', { field: t(`fleet-publish.${field}`), got: JSON.stringify(value.slice(0, 80)) });
+    const badLevel = (field: string, value: string) =>
+      t('fleet-publish.badLevel', { field: t(`fleet-publish.${field}`), got: JSON.stringify(value.slice(0, 80)) });
     const problem = !isLevel(prefix)
       ? badLevel('prefixField', prefix)
       : !isLevel(device)

@@ -3,16 +3,16 @@
  * and frequency counter. The calls follow the spec's transitions: the mode first, then
  * the interrupt and the counter, which the device accepts only in digital mode.
  */
-import { registerActionNode } from './lib/action-node';
-import { PHASE } from './lib/desired-state';
-import { DeviceRequest } from './lib/client';
-import { bodyOf, Operation } from './lib/device-operation';
-import { ensure, invalidInput } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { PHASE } from './lib/module/desired-state';
+import { DeviceRequest } from './lib/device/client';
+import { bodyOf, Operation } from './lib/node/operation';
+import { ensure, invalidInput } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, labelled } from './lib/pure/limits';
+import { payloadFields, given } from './lib/node/msg';
+import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface Settings {
   pin: unknown;

@@ -3,17 +3,17 @@
  * (`output/pwm`). Both need a power-management configuration on the module first (spec,
  * io rule 1); the device refuses them otherwise and the error says so.
  */
-import { registerActionNode } from './lib/action-node';
-import { PHASE } from './lib/desired-state';
-import { Operation } from './lib/device-operation';
-import { ensure, invalidInput } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, checkPwm, labelled, parseInteger, Pwm } from './lib/limits';
-import { badPayload, payloadFields, given } from './lib/msg';
-import { planPwm } from './lib/pwm';
-import { boolSetting, intSetting } from './lib/settings';
-import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/red';
-import { Evaluate, evaluator, settingFromElsewhere, TypedSetting } from './lib/typed-setting';
+import { registerActionNode } from './lib/node/action-node';
+import { PHASE } from './lib/module/desired-state';
+import { Operation } from './lib/node/operation';
+import { ensure, invalidInput } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, checkPwm, labelled, parseInteger, Pwm } from './lib/pure/limits';
+import { badPayload, payloadFields, given } from './lib/node/msg';
+import { planPwm } from './lib/pure/pwm';
+import { boolSetting, intSetting } from './lib/node/setting-values';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { Evaluate, evaluator, settingFromElsewhere, TypedSetting } from './lib/node/typed-setting';
 
 interface Settings {
   pin: unknown;

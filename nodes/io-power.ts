@@ -4,15 +4,16 @@
  * until it has one (spec, io rule 1), so by default the node sends it whenever the module
  * connects: on deploy and again after a device restart.
  */
-import { registerActionNode } from './lib/action-node';
-import { PHASE } from './lib/desired-state';
-import { Operation } from './lib/device-operation';
-import { ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { checkPowerConfig, FACTS, PowerEntry } from './lib/limits';
-import { payloadFields } from './lib/msg';
-import { boolSetting, intSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { PHASE } from './lib/module/desired-state';
+import { Operation } from './lib/node/operation';
+import { ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { checkPowerConfig, PowerEntry } from './lib/pure/limits';
+import { FACTS } from './lib/pure/facts';
+import { payloadFields } from './lib/node/msg';
+import { boolSetting, intSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface Settings {
   config: unknown[];

@@ -4,16 +4,16 @@
  * only when it moved by more than the deadband (mV for voltages, mA for currents; digital
  * levels and frequencies on any change).
  */
-import { registerActionNode } from './lib/action-node';
-import { DeviceResult } from './lib/client';
-import { Operation, Outcome } from './lib/device-operation';
-import { badResponse, ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, labelled } from './lib/limits';
-import { payloadFields } from './lib/msg';
-import { readingSettings, ReadingSettings } from './lib/readings';
-import { intSetting, textSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { DeviceResult } from './lib/device/client';
+import { Operation, Outcome } from './lib/node/operation';
+import { badResponse, ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, labelled } from './lib/pure/limits';
+import { payloadFields } from './lib/node/msg';
+import { readingSettings, ReadingSettings } from './lib/node/readings';
+import { intSetting, textSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface PinRecord {
   pin: number;

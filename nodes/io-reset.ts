@@ -3,13 +3,13 @@
  * thresholds, interrupts, counters, notifications and power management gone). It runs
  * only when a msg asks, never on deploy, and only with the node's "confirm" setting on.
  */
-import { registerActionNode } from './lib/action-node';
-import { Operation } from './lib/device-operation';
-import { t } from './lib/i18n';
-import { DANGEROUS_OPERATIONS } from './lib/dangerous';
-import { requireConfirm } from './lib/operation';
-import { boolSetting } from './lib/settings';
-import type { NodeAPI, NodeDef } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { Operation } from './lib/node/operation';
+import { t } from './lib/base/i18n';
+import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
+import { requireConfirm } from './lib/node/operation-choice';
+import { boolSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 interface Settings {
   confirm: boolean;

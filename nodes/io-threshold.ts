@@ -5,16 +5,16 @@
  * The spec allows a threshold only in analog mode, so by default the node first sends
  * `input/mode` analog for the pin, in the same turn of the module's queue.
  */
-import { registerActionNode } from './lib/action-node';
-import { PHASE } from './lib/desired-state';
-import { DeviceRequest } from './lib/client';
-import { Operation } from './lib/device-operation';
-import { ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { boolSetting, intSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { PHASE } from './lib/module/desired-state';
+import { DeviceRequest } from './lib/device/client';
+import { Operation } from './lib/node/operation';
+import { ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, labelled } from './lib/pure/limits';
+import { payloadFields, given } from './lib/node/msg';
+import { boolSetting, intSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface Settings {
   pin: unknown;

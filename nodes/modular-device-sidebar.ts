@@ -4,7 +4,7 @@
  * rate and publishes snapshots over comms (nodes/live/). The editor side is
  * modular-device-sidebar.html beside this file.
  */
-import { useRuntimeLanguage } from './lib/i18n';
+import { useRuntimeLanguage } from './lib/base/i18n';
 import { LiveService } from './live/live-service';
 import type { PluginAPI } from './live/plugin-api';
 import { registerWatchRoute } from './live/watch-route';

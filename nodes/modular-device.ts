@@ -2,14 +2,14 @@
  * Config node `modular-device`: one module (service + slot) of one device, and the
  * connection to it. Action nodes look it up by id and use its client and connection.
  */
-import { DeviceClient } from './lib/client';
-import { Connection } from './lib/connection';
-import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/device-settings';
-import { registerAdminRoutes } from './lib/admin-routes';
-import { t, useRuntimeLanguage } from './lib/i18n';
-import { LIMITS } from './lib/limits';
-import { MetricNode, ModuleHealth } from './lib/module-health';
-import type { NodeAPI, NodeDef } from './lib/red';
+import { DeviceClient } from './lib/device/client';
+import { Connection } from './lib/module/connection';
+import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/module/device-settings';
+import { registerAdminRoutes } from './lib/module/admin-routes';
+import { t, useRuntimeLanguage } from './lib/base/i18n';
+import { LIMITS } from './lib/pure/limits';
+import { MetricNode, ModuleHealth } from './lib/module/module-health';
+import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 export = function (RED: NodeAPI) {
   function ModularDeviceNode(this: DeviceNode, def: NodeDef) {

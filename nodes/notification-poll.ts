@@ -7,16 +7,18 @@
  * While the device is away the node backs off, tells a Catch node once per outage, and
  * resumes by itself.
  */
-import { registerActionNode } from './lib/action-node';
+import { registerActionNode } from './lib/node/action-node';
 import { rememberAlerts } from './live/alerts';
-import { DeviceClient, DeviceResult } from './lib/client';
-import { Operation, Outcome } from './lib/device-operation';
-import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/errors';
-import { nodeText, t } from './lib/i18n';
-import { counting, HealthModule, publish, tally } from './lib/health';
-import { ALERT_FLAGS, AlertFlag, check, labelled, LIMITS } from './lib/limits';
-import { boolSetting, intSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { DeviceClient, DeviceResult } from './lib/device/client';
+import { Operation, Outcome } from './lib/node/operation';
+import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
+import { nodeText, t } from './lib/base/i18n';
+import { counting, HealthModule, publish, tally } from './lib/module/health';
+import { check, labelled } from './lib/pure/limits';
+import { ALERT_FLAGS, AlertFlag, PINS } from './lib/pure/facts';
+import { boolSetting, intSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { listSetting } from './lib/pure/list-setting';
 
 interface Settings {
   interval: number;
@@ -35,25 +37,26 @@ interface Settings {
 
 type NotificationRecord = { pin: number } & Partial<Record<AlertFlag, boolean>>;
 
-/** A list setting: an array, or comma-separated text; empty = everything. */
-function listSetting(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return items.map((v) => String(v).trim()).filter(Boolean);
+/** A list setting (pure/list-setting.ts), refused when it is no list; empty = everything. */
+function listOf(value: unknown, field: 'pins' | 'alerts'): string[] {
+  const list = listSetting(value);
+  if (!list) throw invalidInput(nodeText('notification-poll', `notAList.${field}`, { flags: ALERT_FLAGS.join(', ') }));
+  return list;
 }
 
 function readSettings(def: NodeDef): Settings {
   const interval = intSetting(def.interval, 100);
   ensure(check('notification_interval', interval, labelled('notification-poll', 'interval')));
-  const pins = listSetting(def.pins).map((p) => intSetting(p));
+  const pins = listOf(def.pins, 'pins').map((p) => intSetting(p));
   for (const pin of pins) ensure(check('pin', pin, labelled('notification-poll', 'pins')));
-  const alerts = listSetting(def.alerts);
+  const alerts = listOf(def.alerts, 'alerts');
   for (const alert of alerts) {
-    if (!(ALERT_FLAGS as readonly string[]).includes(alert)) throw invalidInput(t('notification-poll.badAlerts', { flags: ALERT_FLAGS.join(', '), got: JSON.stringify(alert) }));
+    if (!(ALERT_FLAGS as readonly string[]).includes(alert))
+      throw invalidInput(t('notification-poll.badAlerts', { flags: ALERT_FLAGS.join(', '), got: JSON.stringify(alert) }));
   }
-  const allPins = Array.from({ length: LIMITS.pin.max }, (_, i) => i + 1);
   return {
     interval: interval as number,
-    pins: new Set(pins.length ? (pins as number[]) : allPins),
+    pins: new Set(pins.length ? (pins as number[]) : PINS),
     alerts: new Set((alerts.length ? alerts : ALERT_FLAGS) as AlertFlag[]),
     combined: boolSetting(def.combined, false),
     readAt: new Map(),
@@ -130,7 +133,14 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
   const unread = (data.unread ?? []).filter((u) => s.pins.has(u.pin));
   const maybeLost = unread.filter((u) => mayHaveReachedDevice(u.error));
-  if (maybeLost.length) msgs.push(lostMsg(s, maybeLost.map((u) => u.pin), t('notification-poll.maybeLost', { problem: statusText(maybeLost[0].error) })));
+  if (maybeLost.length)
+    msgs.push(
+      lostMsg(
+        s,
+        maybeLost.map((u) => u.pin),
+        t('notification-poll.maybeLost', { problem: statusText(maybeLost[0].error) }),
+      ),
+    );
   return { msgs, status, error: unread[0]?.error };
 }
 

@@ -6,17 +6,18 @@
  * applied" the node polls `fan` until `fan_current_mode` equals the setting and only then
  * sends the msg on; if it does not within the wait, the msg fails with a timeout error.
  */
-import { registerActionNode } from './lib/action-node';
-import { DeviceClient, DeviceResult } from './lib/client';
-import { Operation } from './lib/device-operation';
-import { DeviceError, ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { sentRequests } from './lib/request';
-import { check, checkBool, FACTS, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { chooseOperation } from './lib/operation';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { DeviceClient, DeviceResult } from './lib/device/client';
+import { Operation } from './lib/node/operation';
+import { DeviceError, ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { sentRequests } from './lib/device/request';
+import { check, checkBool, labelled } from './lib/pure/limits';
+import { FACTS } from './lib/pure/facts';
+import { payloadFields, given } from './lib/node/msg';
+import { chooseOperation } from './lib/node/operation-choice';
+import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['read', 'set', 'rpm', 'measurement'] as const;
 const WAIT_POLL_MS = 250;

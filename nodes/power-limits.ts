@@ -4,16 +4,16 @@
  * module (API 1.0 `POST reset`, with the node's confirm). The reset lives here because what
  * it changes most is the limits (back to the module's defaults, the fan to automatic).
  */
-import { registerActionNode } from './lib/action-node';
-import { Operation, requestTo } from './lib/device-operation';
-import { ensure } from './lib/errors';
-import { t } from './lib/i18n';
-import { check, labelled } from './lib/limits';
-import { payloadFields, given } from './lib/msg';
-import { DANGEROUS_OPERATIONS } from './lib/dangerous';
-import { chooseOperation, moduleReset } from './lib/operation';
-import { boolSetting, intSetting, textSetting } from './lib/settings';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { Operation, requestTo } from './lib/node/operation';
+import { ensure } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { check, labelled } from './lib/pure/limits';
+import { payloadFields, given } from './lib/node/msg';
+import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
+import { chooseOperation, moduleReset } from './lib/node/operation-choice';
+import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const RAILS = ['limit_3v3', 'limit_5v0', 'limit_12v'] as const;
 const OPERATIONS = ['set', 'read', 'module_reset'] as const;

@@ -4,12 +4,12 @@
  * polled, as plain numbers a chart can take. `msg.protection_changed` is true when any
  * protection counter rose since the node's previous read.
  */
-import { registerActionNode } from './lib/action-node';
-import { invalidInput } from './lib/errors';
-import { t } from './lib/i18n';
-import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/readings';
-import { boolSetting } from './lib/settings';
-import type { NodeAPI, NodeDef } from './lib/red';
+import { registerActionNode } from './lib/node/action-node';
+import { invalidInput } from './lib/base/errors';
+import { t } from './lib/base/i18n';
+import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/node/readings';
+import { boolSetting } from './lib/node/setting-values';
+import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 const RECORDS = ['source', 'protectionlog', 'stats', 'temperature'] as const;
 

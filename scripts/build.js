@@ -4,7 +4,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { execFileSync } = require('child_process');
+const { spawn } = require('child_process');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
@@ -13,45 +13,61 @@ const dist = path.join(root, 'dist');
 // sees half a build, and files of deleted sources never linger.
 const out = path.join(root, `dist.building-${process.pid}`);
 fs.rmSync(out, { recursive: true, force: true });
-try {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', root, '--outDir', out], { stdio: 'inherit' });
-} catch {
-  fs.rmSync(out, { recursive: true, force: true });
-  console.error('build: TypeScript compilation failed');
-  process.exit(1);
-}
-
-// Editor code, bundled for the browser and served by Node-RED from the package's resources/
-// folder: editor.js, limits.ts and the PWM helper as the global `ModularDevice` for the node
-// dialogs; sidebar.js, the device sidebar as `ModularDeviceSidebar`, loaded only by its plugin.
-const BUNDLES = [
-  { entry: ['index.ts'], globalName: 'ModularDevice', file: 'editor.js' },
-  { entry: ['sidebar', 'index.ts'], globalName: 'ModularDeviceSidebar', file: 'sidebar.js' },
+// Three TypeScript projects, side by side: tsconfig.json compiles everything the tests load
+// into dist/; tsconfig.runtime.json (Node, no DOM) and tsconfig.editor.json (DOM, no Node)
+// only check, so runtime code that touches the browser, or editor code that imports more
+// than the pure layer, fails the build.
+const tsc = require.resolve('typescript/bin/tsc');
+const projects = [
+  ['-p', path.join(root, 'tsconfig.json'), '--outDir', out],
+  ['-p', path.join(root, 'tsconfig.runtime.json')],
+  ['-p', path.join(root, 'tsconfig.editor.json')],
 ];
-for (const { entry, globalName, file } of BUNDLES) {
-  require('esbuild').buildSync({
-    entryPoints: [path.join(root, 'nodes', 'editor', ...entry)],
-    bundle: true,
-    format: 'iife',
-    globalName,
-    target: 'es2018',
-    outfile: path.join(root, 'resources', file),
-    logLevel: 'error',
-  });
+const compile = (args) => new Promise((resolve) => spawn(process.execPath, [tsc, ...args], { stdio: 'inherit' }).on('close', (code) => resolve(code === 0)));
+
+async function main() {
+  const results = await Promise.all(projects.map(compile));
+  const failed = projects.filter((_, i) => !results[i]);
+  if (failed.length) {
+    fs.rmSync(out, { recursive: true, force: true });
+    console.error(`build: TypeScript compilation failed (${failed.map((args) => path.basename(args[1])).join(', ')})`);
+    process.exit(1);
+  }
+
+  // Editor code, bundled for the browser and served by Node-RED from the package's resources/
+  // folder: editor.js, limits.ts and the PWM helper as the global `ModularDevice` for the node
+  // dialogs; sidebar.js, the device sidebar as `ModularDeviceSidebar`, loaded only by its plugin.
+  const BUNDLES = [
+    { entry: ['index.ts'], globalName: 'ModularDevice', file: 'editor.js' },
+    { entry: ['sidebar', 'index.ts'], globalName: 'ModularDeviceSidebar', file: 'sidebar.js' },
+  ];
+  for (const { entry, globalName, file } of BUNDLES) {
+    require('esbuild').buildSync({
+      entryPoints: [path.join(root, 'nodes', 'editor', ...entry)],
+      bundle: true,
+      format: 'iife',
+      globalName,
+      target: 'es2018',
+      outfile: path.join(root, 'resources', file),
+      logLevel: 'error',
+    });
+  }
+
+  const nodesOut = path.join(out, 'nodes');
+  fs.mkdirSync(nodesOut, { recursive: true });
+  for (const file of fs.readdirSync(path.join(root, 'nodes'))) {
+    if (file.endsWith('.html')) fs.copyFileSync(path.join(root, 'nodes', file), path.join(nodesOut, file));
+  }
+  for (const dir of ['icons', 'locales']) {
+    const src = path.join(root, dir);
+    if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
+  }
+  // The simulator's CLI is a bin entry: it must be executable once installed.
+  const cli = path.join(out, 'simulator', 'cli.js');
+  if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
+
+  fs.rmSync(dist, { recursive: true, force: true });
+  fs.renameSync(out, dist);
 }
 
-const nodesOut = path.join(out, 'nodes');
-fs.mkdirSync(nodesOut, { recursive: true });
-for (const file of fs.readdirSync(path.join(root, 'nodes'))) {
-  if (file.endsWith('.html')) fs.copyFileSync(path.join(root, 'nodes', file), path.join(nodesOut, file));
-}
-for (const dir of ['icons', 'locales']) {
-  const src = path.join(root, dir);
-  if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
-}
-// The simulator's CLI is a bin entry: it must be executable once installed.
-const cli = path.join(out, 'simulator', 'cli.js');
-if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
-
-fs.rmSync(dist, { recursive: true, force: true });
-fs.renameSync(out, dist);
+main();

@@ -64,7 +64,13 @@ function startNodeRed(name, dir, env) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefixLines = (chunk) => chunk.toString().split('\n').filter(Boolean).map((l) => `[${name}] ${l}\n`).join('');
+  const prefixLines = (chunk) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => `[${name}] ${l}\n`)
+      .join('');
   child.stdout.on('data', (c) => process.stdout.write(prefixLines(c)));
   child.stderr.on('data', (c) => process.stderr.write(prefixLines(c)));
   children.push(child);
@@ -99,13 +105,18 @@ async function main() {
     console.log('npm run fleet: @flowfuse/node-red-dashboard is not installed: no central overview (npm install brings it)');
   }
   if (dashboard) {
-    const dir = userDir('central', path.join(root, 'examples', 'fleet-overview-needs-flowfuse-dashboard.json'), redPort, [...ours, ['@flowfuse/node-red-dashboard', dashboard]]);
+    const dir = userDir('central', path.join(root, 'examples', 'fleet-overview-needs-flowfuse-dashboard.json'), redPort, [
+      ...ours,
+      ['@flowfuse/node-red-dashboard', dashboard],
+    ]);
     startNodeRed('central', dir, { MQTT_BROKER: '127.0.0.1', MQTT_PORT: String(mqttPort) });
   }
 
   console.log(`\nA fleet of ${count}:`);
   console.log(`  broker          mqtt://127.0.0.1:${mqttPort} (topics ${prefix}/#)`);
-  fleet.devices.forEach((d, i) => console.log(`  ${d.name}         device ${d.url} (control ${d.url}/sim), its Node-RED http://127.0.0.1:${redPort + 10 + i}/`));
+  fleet.devices.forEach((d, i) =>
+    console.log(`  ${d.name}         device ${d.url} (control ${d.url}/sim), its Node-RED http://127.0.0.1:${redPort + 10 + i}/`),
+  );
   if (dashboard) console.log(`  overview        http://127.0.0.1:${redPort}/dashboard/fleet`);
   console.log(`  metrics         http://127.0.0.1:${redPort + 10}/modular-device/metrics (each device's Node-RED)`);
   console.log('Try: curl -X POST -d \'{"alert":"high_current_alert"}\' -H "Content-Type: application/json" ' + `${fleet.devices[0].url}/sim/io/2/pins/3/alert`);

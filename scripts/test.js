@@ -15,7 +15,8 @@
 //   runtime-5.0  the runtime suite on Node-RED 5.0, under Node 22 (its minimum)
 //   validate     the Flow Library scorecard (npm run validate)
 //
-// `node scripts/test.js browser validate` runs only the steps named (build always first).
+// `node scripts/test.js browser validate` runs only the steps named (build always first);
+// `npm run test:quick` (`node scripts/test.js quick`) the inner loop: unit and runtime tests on API 0.9.
 // Mocha runs with --forbid-only and --forbid-pending: a skipped test is a failure, not a pass.
 'use strict';
 const path = require('path');
@@ -34,6 +35,7 @@ const API10 = [
   'dist/test/reliability/notifications-lost.test.js',
   'dist/test/reliability/nginx-keepalive.test.js',
   'dist/test/reliability/credentials.test.js',
+  'dist/test/reliability/tls.test.js',
   'dist/test/reliability/load.test.js',
   'dist/test/reliability/bad-input-io.test.js',
   'dist/test/reliability/bad-input-bmc-power.test.js',
@@ -94,15 +96,31 @@ const STEPS = {
   validate: () => run(process.execPath, ['scripts/validate.js']),
 };
 
+/** Steps run only when named: `npm run test:quick` is the inner loop (unit and runtime tests, API 0.9, a few minutes). */
+const ON_REQUEST = {
+  quick: () =>
+    run(process.execPath, [
+      mocha,
+      '--no-config',
+      '--timeout',
+      '10000',
+      '--reporter',
+      'dot',
+      ...STRICT,
+      'dist/test/unit/**/*.test.js',
+      'dist/test/runtime/**/*.test.js',
+    ]),
+};
+
 function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
 async function main() {
   const asked = process.argv.slice(2);
-  const unknown = asked.filter((s) => !(s in STEPS));
+  const unknown = asked.filter((s) => !(s in STEPS) && !(s in ON_REQUEST));
   if (unknown.length) {
-    console.error(`test: unknown step(s) ${unknown.join(', ')}; steps: ${Object.keys(STEPS).join(', ')}`);
+    console.error(`test: unknown step(s) ${unknown.join(', ')}; steps: ${[...Object.keys(STEPS), ...Object.keys(ON_REQUEST)].join(', ')}`);
     process.exit(2);
   }
   const names = asked.length ? ['build', ...asked.filter((s) => s !== 'build')] : Object.keys(STEPS);
@@ -112,7 +130,7 @@ async function main() {
     const started = Date.now();
     let result;
     try {
-      result = await STEPS[name]();
+      result = await (STEPS[name] ?? ON_REQUEST[name])();
     } catch (error) {
       console.error(`test: ${name}: ${error.message}`);
       result = { code: 1, passing: 0, failing: 0, pending: 0 };

@@ -92,8 +92,7 @@ async function main(argv: string[]): Promise<void> {
       const value = argv[++i];
       if (value !== '0.9' && value !== '1.0') fail('--api must be 0.9 or 1.0');
       api = value;
-    }
-    else if (arg === '--fan-delay') fanApplyDelayMs = integer('--fan-delay', argv[++i]);
+    } else if (arg === '--fan-delay') fanApplyDelayMs = integer('--fan-delay', argv[++i]);
     else if (arg === '--reboot-ms') rebootMs = integer('--reboot-ms', argv[++i]);
     else if (arg === '--tls-key') secure.tlsKey = value(arg, argv[++i]);
     else if (arg === '--tls-cert') secure.tlsCert = value(arg, argv[++i]);

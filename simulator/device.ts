@@ -251,9 +251,7 @@ export class Device implements DeviceHooks {
   }
 
   snapshot(now: number): unknown {
-    const modules = [...this.entries.values()]
-      .sort((a, b) => a.slot - b.slot)
-      .map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
+    const modules = [...this.entries.values()].sort((a, b) => a.slot - b.slot).map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
     return {
       name: this.identity.name,
       time: now,

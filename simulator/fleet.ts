@@ -31,7 +31,8 @@ export function fleetName(prefix: string, index: number): string {
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { devices: count, basePort = 0, namePrefix = 'sim', ...common } = options;
-  if (!Number.isInteger(count) || count < 1 || count > FLEET_MAX_DEVICES) throw new Error(`devices must be an integer from 1 to ${FLEET_MAX_DEVICES}, got ${String(count)}`);
+  if (!Number.isInteger(count) || count < 1 || count > FLEET_MAX_DEVICES)
+    throw new Error(`devices must be an integer from 1 to ${FLEET_MAX_DEVICES}, got ${String(count)}`);
   if (!Number.isInteger(basePort) || basePort < 0 || (basePort > 0 && basePort + count - 1 > 65535)) {
     throw new Error(`basePort must be 0 or a port from which ${count} ports fit below 65536, got ${String(basePort)}`);
   }

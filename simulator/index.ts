@@ -6,7 +6,19 @@
 import type { Service } from './facts';
 import { API09 } from './api09';
 import { API10 } from './api10';
-import { checkFanDelay, checkModules, checkRebootMs, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_IDENTITY, DEFAULT_MODULES, DEFAULT_REBOOT_MS, Device, DeviceIdentity, ModuleSpec, Outage } from './device';
+import {
+  checkFanDelay,
+  checkModules,
+  checkRebootMs,
+  DEFAULT_FAN_APPLY_DELAY_MS,
+  DEFAULT_IDENTITY,
+  DEFAULT_MODULES,
+  DEFAULT_REBOOT_MS,
+  Device,
+  DeviceIdentity,
+  ModuleSpec,
+  Outage,
+} from './device';
 import { Faults } from './faults';
 import { DEFAULT_LOG_CAPACITY, LogEntry, RequestLog, RingLog } from './log';
 import { NGINX_DEFAULTS, NginxOptions, nginxSettings } from './nginx';
@@ -81,7 +93,10 @@ export interface Simulator {
 
 /** Names and serial prefixes go into topics and descriptors: letters, digits, '.', '_', '-' only. */
 function checkIdentity(name: string, serialPrefix: string): DeviceIdentity {
-  for (const [field, value] of [['name', name], ['serialPrefix', serialPrefix]]) {
+  for (const [field, value] of [
+    ['name', name],
+    ['serialPrefix', serialPrefix],
+  ]) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) throw new Error(`${field} must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(value)}`);
   }
   return { name, serialPrefix };
@@ -103,7 +118,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const identity = checkIdentity(options.name ?? DEFAULT_IDENTITY.name, options.serialPrefix ?? DEFAULT_IDENTITY.serialPrefix);
   device.identity = identity;
   const log = new RingLog(options.logCapacity ?? DEFAULT_LOG_CAPACITY);
-  if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0') throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
+  if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0')
+    throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
   const dialect = options.api === '1.0' ? API10 : API09;
   const nginx = options.nginx ? nginxSettings(options.nginx) : undefined;
   const server = new SimServer({ device, log, faults: new Faults(), dialect, tls: options.tls, auth: options.auth, nginx });

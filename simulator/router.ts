@@ -29,22 +29,30 @@ export interface RouteContext {
   readonly service: Service;
   readonly slot: number;
   /** The body, already checked against the route's schema. */
-  readonly body: any;
+  readonly body: CheckedBody;
   /** The numeric last path segment of a `:n` route (u8), else -1. */
   readonly param: number;
   readonly now: number;
 }
 
+/**
+ * A request body as a route sees it: already checked against the route's schema (wire
+ * types, required and unknown fields) before any check or handler runs, so the routes read
+ * its fields directly. The one `any` of the simulator, on purpose.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked against the route's schema first
+export type CheckedBody = any;
+
 export interface Route {
   /** Wire shape of the body; routes without one ignore any body (GET). */
   readonly body?: ObjectSchema;
   /** Checks before the slot (the dialect's bounds, a service's validate()): true or the refusal. */
-  check?(body: any, param: number): true | SimError;
+  check?(body: CheckedBody, param: number): true | SimError;
   /**
    * Checks the released services run only after the slot was found (their library checks,
    * real §1 step 7), with their own status codes.
    */
-  checkAfterSlot?(body: any, param: number): true | SimError;
+  checkAfterSlot?(body: CheckedBody, param: number): true | SimError;
   /** 404 message when the slot holds no module of this service. */
   readonly missingSlot?: string;
   handle(ctx: RouteContext): unknown;

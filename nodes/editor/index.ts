@@ -4,15 +4,18 @@
  * checks exactly what the runtime checks, with the same messages: a check answers with a
  * phrase, and `ModularDevice.text` says it (validators built by `validator` do so already).
  */
-import * as limits from '../lib/limits';
-import { PhraseValue, render } from '../lib/phrase';
-import { describePwm, planPwm } from '../lib/pwm';
+import * as limits from '../lib/pure/limits';
+import * as facts from '../lib/pure/facts';
+import { baseUrl } from '../lib/pure/base-url';
+import { listSetting } from '../lib/pure/list-setting';
+import { PhraseValue, render } from '../lib/pure/phrase';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 import { current } from './current';
 import { typedField, typedIn } from './typed-field';
-import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/dangerous';
+import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangerous';
+import { editorRed } from './page';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -22,7 +25,7 @@ function dangerous(type: GuardedType): string[] {
   return [...DANGEROUS_OPERATIONS[type], FROM_MSG];
 }
 
-type Editor = { RED?: { _(key: string, values?: Record<string, string>): string } };
+type EditorI18n = { _(key: string, values?: Record<string, string>): string };
 
 /**
  * A check's answer as a dialog shows it: `true`, or the refusal said in the editor's
@@ -31,7 +34,7 @@ type Editor = { RED?: { _(key: string, values?: Record<string, string>): string 
  */
 function text(result: limits.Check | PhraseValue): true | string {
   if (result === true) return true;
-  const RED = (globalThis as Editor).RED;
+  const RED = editorRed<EditorI18n>();
   return render(result, (id, values) => (RED ? RED._(id, values) : id));
 }
 
@@ -41,7 +44,7 @@ function text(result: limits.Check | PhraseValue): true | string {
  * dialog's key where it differs from the msg's name, as in `labelled` (the runtime's side).
  */
 function fieldName(type: unknown, field: string, label: string = field): PhraseValue {
-  const RED = (globalThis as Editor).RED;
+  const RED = editorRed<EditorI18n>();
   if (typeof type !== 'string' || !RED) return field;
   const key = `${type}.label.${label}`;
   const said = RED._(`@modular-device/node-red/${type}:${key}`);
@@ -66,4 +69,4 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

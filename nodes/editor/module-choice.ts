@@ -4,15 +4,14 @@
  * imported or pasted with a module of another service is marked invalid in the editor, with
  * the runtime's own sentence, instead of failing only after deploy.
  */
-import * as limits from '../lib/limits';
+import * as limits from '../lib/pure/limits';
+import { editorRed } from './page';
 
 type ConfigNode = { service?: unknown; valid?: boolean };
-type Editor = {
-  RED?: {
+type EditorApi = {
     _(key: string, values?: Record<string, string>): string;
     nodes: { node(id: string): ConfigNode | null | undefined };
     editor: { getEditStack?(): Array<{ _def?: { defaults?: { device?: { service?: limits.Service } } } }> };
-  };
 };
 
 /** A service given as `${VAR}` is known only at runtime: offer it, and let the runtime check it. */
@@ -34,7 +33,7 @@ export function moduleOf(service: limits.Service) {
     // A `validate` replaces Node-RED's own check of a config-node property, so this one
     // also says what that check says: nothing chosen, a node that is gone, an invalid one.
     validate: function (this: { type?: string }, value: unknown, _opt?: unknown): true | string {
-      const RED = (globalThis as Editor).RED!;
+      const RED = editorRed<EditorApi>()!;
       if (!value || value === '_ADD_') return RED._('validator.errors.missing-required-prop', { prop: 'module' });
       const config = RED.nodes.node(String(value));
       if (!config) return RED._('validator.errors.missing-config', { prop: 'module' });
@@ -56,7 +55,7 @@ export function moduleOf(service: limits.Service) {
  * node's, since the list would not show a module of another. An existing one keeps its own.
  */
 export function serviceOfNew(config: { id: string }): limits.Service | undefined {
-  const RED = (globalThis as Editor).RED!;
+  const RED = editorRed<EditorApi>()!;
   if (RED.nodes.node(config.id)) return undefined;
   // Node-RED 3.1 has no getEditStack: the module then starts with the default service.
   const stack = RED.editor.getEditStack?.() ?? [];

@@ -9,7 +9,9 @@
  * little as this file uses. The pure part (which node uses which pin, same module or not)
  * is exported on its own for the unit tests.
  */
-import { FACTS, LIMITS } from '../lib/limits';
+import { LIMITS } from '../lib/pure/limits';
+import { FACTS } from '../lib/pure/facts';
+import { editorRed, jquery } from './page';
 
 /** The io node types that own a pin field, and so appear in the picker. */
 export const PIN_NODE_TYPES = ['io-output', 'io-threshold', 'io-input', 'io-read'] as const;
@@ -171,10 +173,10 @@ export interface PinPickerOptions {
  * pin and module fields. Call it from oneditprepare.
  */
 export function pinPicker(options: PinPickerOptions): void {
-  const g = globalThis as unknown as { $?: Dollar; RED?: Red; document?: unknown };
-  if (!g.$ || !g.RED) return;
-  const $: Dollar = g.$;
-  const RED: Red = g.RED;
+  const $ = jquery<Dollar>();
+  const editor = editorRed<Red>();
+  if (!$ || !editor) return;
+  const RED: Red = editor;
   const field = $(options.field ?? '#node-input-pin');
   const deviceField = $(options.deviceField ?? '#node-input-device');
   if (!field.length) return;

@@ -5,9 +5,9 @@
  * they give. "Gives" is the device's own integer maths (`pwmFrequencyHz`), not the
  * requested frequency. Pure, so it is unit-tested without a browser.
  */
-import { check, checkPwm, isEnvReference, labelled, parseInteger } from '../lib/limits';
-import type { Phrase } from '../lib/phrase';
-import { describePwm, planPwm } from '../lib/pwm';
+import { check, checkPwm, isEnvReference, labelled, parseInteger } from '../lib/pure/limits';
+import type { Phrase } from '../lib/pure/phrase';
+import { describePwm, planPwm } from '../lib/pure/pwm';
 
 export interface PwmForm {
   pwmInput?: unknown;

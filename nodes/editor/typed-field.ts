@@ -5,6 +5,7 @@
  * value typed in, since the others are known only when a msg arrives.
  */
 import { current } from './current';
+import { jquery } from './page';
 
 /** The types a value may come from besides the one typed in. */
 export const ELSEWHERE = ['msg', 'flow', 'global', 'env'];
@@ -23,7 +24,7 @@ interface TypedInputHost {
 
 /** Turns `#node-input-<prop>` into a typedInput: `first` (what is typed in) then msg, flow, global, env. */
 export function typedField(prop: string, first: TypeSpec): void {
-  const $ = (globalThis as { $?: (sel: string) => TypedInputHost }).$;
+  const $ = jquery<(sel: string) => TypedInputHost>();
   const field = $?.(`#node-input-${prop}`);
   if (!field || !field.length) return;
   field.typedInput({

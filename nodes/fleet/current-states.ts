@@ -4,10 +4,10 @@
  * connected, yet must know them (retained state, commands). Read from Node-RED's list of the
  * deployed nodes, as the sidebar does; nothing is asked of a device.
  */
-import type { DeviceNode } from '../lib/device-settings';
-import type { HealthEvent } from '../lib/health';
-import { connectionCause } from '../lib/module-health';
-import type { NodeAPI } from '../lib/red';
+import type { DeviceNode } from '../lib/module/device-settings';
+import type { HealthEvent } from '../lib/module/health';
+import { connectionCause } from '../lib/module/module-health';
+import type { NodeAPI } from '../lib/base/node-red';
 
 export function currentStates(RED: NodeAPI): HealthEvent[] {
   const events: HealthEvent[] = [];

@@ -4,7 +4,7 @@
  * scrapes it with a bearer token of a read-only admin user, see the README). One registry
  * per process, started the first time the package loads.
  */
-import type { NodeAPI, Request, Response } from '../lib/red';
+import type { NodeAPI, Request, Response } from '../lib/base/node-red';
 import { ModuleMetrics } from './metrics';
 
 let metrics: ModuleMetrics | undefined;

@@ -8,7 +8,7 @@
  * beyond prom-client's label lookup, no I/O.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/health';
+import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
 
 /** Connection states as lib/connection.ts names them; one gauge series each, 1 for the current. */
 export const CONNECTION_STATES = ['connecting', 'connected', 'unreachable', 'down', 'refused', 'incompatible', 'invalid'] as const;
@@ -23,17 +23,73 @@ const labelsOf = (module: HealthModule): Labels => ({ device: module.device, ser
 
 export class ModuleMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({ name: 'modular_device_requests_total', help: 'Device requests (exchanges) per module, answered or failed', labelNames: LABELS, registers: [this.registry] });
-  private readonly errors = new Counter({ name: 'modular_device_request_errors_total', help: 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)', labelNames: [...LABELS, 'code'], registers: [this.registry] });
-  private readonly latency = new Histogram({ name: 'modular_device_request_duration_seconds', help: 'Time from sending a device request to its verdict', labelNames: LABELS, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly queue = new Gauge({ name: 'modular_device_queue_depth', help: 'Requests waiting in the module queue when the last exchange ended', labelNames: LABELS, registers: [this.registry] });
-  private readonly state = new Gauge({ name: 'modular_device_connection_state', help: 'The module connection state: 1 for the current state, 0 for the others', labelNames: [...LABELS, 'state'], registers: [this.registry] });
-  private readonly resets = new Counter({ name: 'modular_device_resets_total', help: 'Device or module resets noticed', labelNames: LABELS, registers: [this.registry] });
-  private readonly reapplies = new Counter({ name: 'modular_device_reapplies_total', help: 'Times the settings the package made were applied again after a reset', labelNames: LABELS, registers: [this.registry] });
-  private readonly alerts = new Counter({ name: 'modular_device_alerts_delivered_total', help: 'Notification alerts delivered to the flow (pins with a raised alert)', labelNames: LABELS, registers: [this.registry] });
-  private readonly lost = new Counter({ name: 'modular_device_notifications_lost_total', help: 'notifications-lost announcements (alerts that may have been cleared unread)', labelNames: LABELS, registers: [this.registry] });
-  private readonly late = new Counter({ name: 'modular_device_keepalive_late_total', help: 'Keep-alives found late by the watchdog node', labelNames: LABELS, registers: [this.registry] });
-  private readonly lateness = new Gauge({ name: 'modular_device_keepalive_lateness_seconds', help: 'How late the last late keep-alive was (time since the last alive)', labelNames: LABELS, registers: [this.registry] });
+  private readonly requests = new Counter({
+    name: 'modular_device_requests_total',
+    help: 'Device requests (exchanges) per module, answered or failed',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly errors = new Counter({
+    name: 'modular_device_request_errors_total',
+    help: 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)',
+    labelNames: [...LABELS, 'code'],
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'modular_device_request_duration_seconds',
+    help: 'Time from sending a device request to its verdict',
+    labelNames: LABELS,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly queue = new Gauge({
+    name: 'modular_device_queue_depth',
+    help: 'Requests waiting in the module queue when the last exchange ended',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly state = new Gauge({
+    name: 'modular_device_connection_state',
+    help: 'The module connection state: 1 for the current state, 0 for the others',
+    labelNames: [...LABELS, 'state'],
+    registers: [this.registry],
+  });
+  private readonly resets = new Counter({
+    name: 'modular_device_resets_total',
+    help: 'Device or module resets noticed',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly reapplies = new Counter({
+    name: 'modular_device_reapplies_total',
+    help: 'Times the settings the package made were applied again after a reset',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly alerts = new Counter({
+    name: 'modular_device_alerts_delivered_total',
+    help: 'Notification alerts delivered to the flow (pins with a raised alert)',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly lost = new Counter({
+    name: 'modular_device_notifications_lost_total',
+    help: 'notifications-lost announcements (alerts that may have been cleared unread)',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly late = new Counter({
+    name: 'modular_device_keepalive_late_total',
+    help: 'Keep-alives found late by the watchdog node',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
+  private readonly lateness = new Gauge({
+    name: 'modular_device_keepalive_lateness_seconds',
+    help: 'How late the last late keep-alive was (time since the last alive)',
+    labelNames: LABELS,
+    registers: [this.registry],
+  });
   private readonly stops: Array<() => void>;
 
   constructor() {

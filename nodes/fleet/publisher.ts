@@ -5,9 +5,9 @@
  * become replies. It holds events while the broker is away (a status node on the mqtt out
  * tells it) and announces what it had to drop, so no alert is lost silently.
  */
-import type { HealthEvent } from '../lib/health';
-import { FLEET_BOUNDS } from '../lib/limits';
-import { isPlainObject } from '../lib/msg';
+import type { HealthEvent } from '../lib/module/health';
+import { FLEET_BOUNDS } from '../lib/pure/limits';
+import { isPlainObject } from '../lib/node/msg';
 import { ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
 
 export interface MqttMsg {
@@ -92,7 +92,18 @@ export class FleetPublisher {
     for (const [ref, p] of this.pending) {
       clearTimeout(p.timer);
       this.pending.delete(ref);
-      this.send({ topic: this.scheme.module(p.key, 'reply'), payload: { id: p.id, op: p.op, ok: false, error: { message: 'Node-RED stopped the flow before the command was answered', code: 'CLOSED' }, time: now() }, qos: 1, retain: false });
+      this.send({
+        topic: this.scheme.module(p.key, 'reply'),
+        payload: {
+          id: p.id,
+          op: p.op,
+          ok: false,
+          error: { message: 'Node-RED stopped the flow before the command was answered', code: 'CLOSED' },
+          time: now(),
+        },
+        qos: 1,
+        retain: false,
+      });
     }
   }
 
@@ -124,14 +135,19 @@ export class FleetPublisher {
 
   private command(key: ModuleKey, raw: unknown): void {
     const parsed = parseCommand(raw, this.allowed);
-    const refuse = (id: string, refused: string) => this.send({ topic: this.scheme.module(key, 'reply'), payload: { id, ok: false, refused, time: now() }, qos: 1, retain: false });
+    const refuse = (id: string, refused: string) =>
+      this.send({ topic: this.scheme.module(key, 'reply'), payload: { id, ok: false, refused, time: now() }, qos: 1, retain: false });
     if ('refused' in parsed) return refuse(parsed.id, parsed.refused);
     if (!this.states.has(keyText(key))) return refuse(parsed.id, `no ${key.service} module in slot ${key.slot} in this Node-RED`);
     if (this.pending.size >= FLEET_BOUNDS.maxPending) return refuse(parsed.id, `${FLEET_BOUNDS.maxPending} commands are waiting for their answer already`);
     const ref = `${++this.refs}`;
     const timer = setTimeout(() => this.timedOut(ref), FLEET_BOUNDS.replyTimeoutMs);
     this.pending.set(ref, { id: parsed.id, op: parsed.op, key, timer });
-    this.out.command({ topic: `${keyText(key)}/${parsed.op}`, payload: parsed.payload, fleetCommand: { ref, id: parsed.id, op: parsed.op, service: key.service, slot: key.slot } });
+    this.out.command({
+      topic: `${keyText(key)}/${parsed.op}`,
+      payload: parsed.payload,
+      fleetCommand: { ref, id: parsed.id, op: parsed.op, service: key.service, slot: key.slot },
+    });
   }
 
   /** The action node's output (ok) or a Catch node's msg (msg.error) for a command. */
@@ -153,7 +169,12 @@ export class FleetPublisher {
     if (!p) return;
     this.pending.delete(ref);
     const message = `no answer within ${FLEET_BOUNDS.replyTimeoutMs / 1000} s: is the command output wired to the ${p.op} node, and its output back?`;
-    this.send({ topic: this.scheme.module(p.key, 'reply'), payload: { id: p.id, op: p.op, ok: false, error: { message, code: 'TIMEOUT' }, time: now() }, qos: 1, retain: false });
+    this.send({
+      topic: this.scheme.module(p.key, 'reply'),
+      payload: { id: p.id, op: p.op, ok: false, error: { message, code: 'TIMEOUT' }, time: now() },
+      qos: 1,
+      retain: false,
+    });
   }
 
   /** The status of the mqtt out node (a status node wired in): green is connected. */
@@ -169,7 +190,12 @@ export class FleetPublisher {
     this.held = [];
     for (const msg of held) this.out.mqtt(msg);
     for (const { key, count, from } of this.dropped.values()) {
-      this.out.mqtt({ topic: this.scheme.module(key, 'notifications-lost'), payload: { reason: `${count} alerts dropped while the broker was unreachable`, from, to: now(), time: now() }, qos: 1, retain: false });
+      this.out.mqtt({
+        topic: this.scheme.module(key, 'notifications-lost'),
+        payload: { reason: `${count} alerts dropped while the broker was unreachable`, from, to: now(), time: now() },
+        qos: 1,
+        retain: false,
+      });
     }
     this.dropped.clear();
   }

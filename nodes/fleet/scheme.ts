@@ -12,7 +12,8 @@
  *   <p>/<d>/<svc>/<slot>/command         in: {id?, op, payload?}
  *   <p>/<d>/<svc>/<slot>/reply           out: {id, op, ok, payload | error, time}
  */
-import { FLEET_BOUNDS, FLEET_COMMAND_OPS } from '../lib/limits';
+import { FLEET_BOUNDS } from '../lib/pure/limits';
+import { FLEET_COMMAND_OPS } from '../lib/pure/facts';
 
 export type CommandOp = (typeof FLEET_COMMAND_OPS)[number];
 
@@ -63,7 +64,11 @@ export function moduleOfRequest(request: unknown): (ModuleKey & { what: string }
   const m = /\/api\/(io|bmc|power)\/\d{1,3}\.\d{1,3}\/(\d{1,3})((?:\/[a-z0-9_]{1,40}){0,4})/.exec(path);
   if (!m) return undefined;
   // The reading's name: the path's words, numbers dropped (a port number, a pin): "output/state".
-  const what = m[3].split('/').filter((w) => w && !/^\d+$/.test(w)).join('/') || 'descriptor';
+  const what =
+    m[3]
+      .split('/')
+      .filter((w) => w && !/^\d+$/.test(w))
+      .join('/') || 'descriptor';
   return { service: m[1], slot: Number(m[2]), what };
 }
 
@@ -78,14 +83,16 @@ export function parseCommand(raw: unknown, allowed: ReadonlySet<string>): Comman
   let value = raw;
   if (Buffer.isBuffer(value)) value = value.toString('utf8');
   if (typeof value === 'string') {
-    if (value.length > FLEET_BOUNDS.commandBytes) return { id: '', refused: `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${value.length}` };
+    if (value.length > FLEET_BOUNDS.commandBytes)
+      return { id: '', refused: `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${value.length}` };
     try {
       value = JSON.parse(value);
     } catch {
       return { id: '', refused: 'a command must be a JSON object {"op": ..., "payload": ...}' };
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { id: '', refused: 'a command must be a JSON object {"op": ..., "payload": ...}' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { id: '', refused: 'a command must be a JSON object {"op": ..., "payload": ...}' };
   const fields = value as Record<string, unknown>;
   const id = typeof fields.id === 'string' || typeof fields.id === 'number' ? String(fields.id).slice(0, FLEET_BOUNDS.levelChars) : '';
   const op = fields.op;
@@ -98,7 +105,14 @@ export function parseCommand(raw: unknown, allowed: ReadonlySet<string>): Comman
 
 /** The allow-list setting (a list, or comma-separated text after env substitution), or the entries it does not know. */
 export function readAllowList(value: unknown): Set<string> | { unknown: unknown[] } {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   const unknown = list.filter((op) => !(FLEET_COMMAND_OPS as readonly unknown[]).includes(op));
   return unknown.length ? { unknown } : new Set(list as string[]);
 }

@@ -9,14 +9,12 @@
  * Stopped, it holds no timer and sends nothing; a read already on the wire ends by itself
  * (bounded by the module's timeout) and its answer is dropped.
  */
-import { printable } from '../lib/answer';
-import { LIVE_BOUNDS } from '../lib/limits';
-import type { Later } from '../lib/status-dot';
+import { printable } from '../lib/device/answer';
+import { LIVE_BOUNDS } from '../lib/pure/limits';
+import type { Later } from '../lib/base/clock';
 import { READS, Reading } from './module-reads';
 import type { Deployed } from './modules';
 import type { TokenBucket } from './token-bucket';
-
-const ERROR_CHARS = 200;
 
 export class Collector {
   /** The last reading per config node id (only of modules deployed now). */
@@ -83,7 +81,7 @@ export class Collector {
         const answer = await connection.client.request({ method: 'GET', endpoint: read.endpoint });
         read.fold(reading, answer.data);
       } catch (error) {
-        reading.readError = printable(error instanceof Error ? error.message : String(error), ERROR_CHARS);
+        reading.readError = printable(error instanceof Error ? error.message : String(error));
         break;
       }
     }

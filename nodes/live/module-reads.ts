@@ -7,9 +7,10 @@
  * under short field names pass, at most a few dozen per record. `notification` is never
  * read here: reading clears the flags (live/alerts.ts shows what the flows' polls saw).
  */
-import { printable } from '../lib/answer';
-import { LIMITS } from '../lib/limits';
-import type { LiveModule, LivePin, ServiceName } from './types';
+import { printable } from '../lib/device/answer';
+import { LIMITS } from '../lib/pure/limits';
+import type { LiveModule, LivePin} from '../lib/pure/snapshot';
+import type { Service } from '../lib/pure/limits';
 
 /** What one turn of reads learnt of a module. */
 export type Reading = Pick<LiveModule, 'readAt' | 'readError' | 'io' | 'bmc' | 'power'>;
@@ -64,7 +65,7 @@ function eachPin(answer: unknown, visit: (pin: LivePin, type: string | undefined
 const bmc = (r: Reading) => (r.bmc ??= {});
 const power = (r: Reading) => (r.power ??= {});
 
-export const READS: Readonly<Record<ServiceName, readonly Read[]>> = {
+export const READS: Readonly<Record<Service, readonly Read[]>> = {
   io: [
     {
       endpoint: ['input', 'values'],

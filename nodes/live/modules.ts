@@ -8,21 +8,22 @@
  * Never a credential: a device is named by host[:port][/prefix] (no user info), a config
  * node's credentials are not looked at, and every text is printable and short.
  */
-import { printable } from '../lib/answer';
-import type { Connection } from '../lib/connection';
-import type { DeviceNode } from '../lib/device-settings';
-import { LIMITS, SERVICES } from '../lib/limits';
-import type { NodeDef } from '../lib/red';
+import { printable } from '../lib/device/answer';
+import type { Connection } from '../lib/module/connection';
+import type { DeviceNode } from '../lib/module/device-settings';
+import { LIMITS, SERVICES } from '../lib/pure/limits';
+import type { NodeDef } from '../lib/base/node-red';
 import { alertsOf } from './alerts';
 import type { Reading } from './module-reads';
 import type { PluginAPI } from './plugin-api';
-import type { LiveDevice, LiveIo, LiveModule, ServiceName } from './types';
+import type { LiveDevice, LiveIo, LiveModule} from '../lib/pure/snapshot';
+import type { Service } from '../lib/pure/limits';
 
 /** A deployed config node of a usable service and slot. */
 export interface Deployed {
   def: NodeDef;
   node?: DeviceNode;
-  service: ServiceName;
+  service: Service;
   slot: number;
 }
 
@@ -44,7 +45,7 @@ export function deployedModules(RED: PluginAPI, nodes: NodeDef[] = deployedNodes
   const found: Deployed[] = [];
   nodes.forEach((def) => {
     if (def.type !== 'modular-device') return;
-    const service = String(def.service ?? '').trim() as ServiceName;
+    const service = String(def.service ?? '').trim() as Service;
     const slot = Number(def.slot);
     if (!SERVICES.includes(service) || !Number.isInteger(slot) || slot < LIMITS.slot.min || slot > LIMITS.slot.max) return;
     found.push({ def, node: (RED.nodes.getNode(def.id) as DeviceNode | null) ?? undefined, service, slot });

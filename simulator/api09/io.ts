@@ -2,7 +2,7 @@
 import { firstFailure, SUCCESS } from '../errors';
 import { PIN_COUNT } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
-import { Route, RouteContext, RouteTable } from '../router';
+import { CheckedBody, Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from './common';
 import { checkPowerConfig, checkPwm, within } from './limits';
 
@@ -44,7 +44,7 @@ const routes: Array<[string, Route]> = [
       body: { config: { array: { pin: 'u8', rail: 'string', current: 'u16' } } },
       check: (b) => checkPowerConfig(b.config),
       handle(ctx) {
-        const entries: PowerEntry[] = ctx.body.config.map((e: any) => ({ pin: e.pin, rail: e.rail, currentMa: e.current }));
+        const entries: PowerEntry[] = ctx.body.config.map((e: CheckedBody) => ({ pin: e.pin, rail: e.rail, currentMa: e.current }));
         io(ctx).setPowerConfig(entries);
         return SUCCESS;
       },

@@ -9,7 +9,7 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../nodes/lib/limits';
+import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../nodes/lib/pure/limits';
 import { english } from '../helpers/i18n';
 
 const root = path.resolve(__dirname, '..', '..', '..');

@@ -12,7 +12,6 @@ export async function launchChromium(): Promise<Browser> {
   if (process.env.CHROME_PATH) {
     return playwright.launch({ executablePath: process.env.CHROME_PATH, headless: true, args: QUIET });
   }
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const sparticuz = require('@sparticuz/chromium');
   const chromium = sparticuz.default ?? sparticuz;
   // Its --single-process (meant for AWS Lambda) takes the whole browser down when a context closes.

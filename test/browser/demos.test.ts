@@ -26,7 +26,6 @@ declare const RED: any;
 declare const document: any;
 
 const root = path.resolve(__dirname, '..', '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { DEMO_FLOWS, OPTIONAL_DEMOS } = require(path.join(root, 'scripts', 'start.js')) as { DEMO_FLOWS: string[]; OPTIONAL_DEMOS: Array<{ file: string; module: string }> };
 const OURS = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes);
 

@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
 import { SimControl } from '../helpers/sim-control';
 import { catalogsReady } from '../helpers/i18n';
+import { makePki, startTlsFront, TlsFront } from '../helpers/tls';
 import { launchChromium } from './chromium';
 import { NodeRedServer, startNodeRed } from './node-red-server';
 import * as editor from './editor';
@@ -25,8 +26,16 @@ declare const $: any;
 const ENV_PIN = 'MD_DIALOG_TEST_PIN';
 
 const LANGUAGES = [
-  { locale: 'en-US', inUse: 'in use', free3: 'Pin 3: no other io node on this module uses it', property: 'Property', ok: /^Connected: API 0\.9/ },
-  { locale: 'de-DE', inUse: 'in Verwendung', free3: 'Pin 3: kein anderer io-Node dieses Moduls nutzt ihn', property: 'Eigenschaft', ok: /^Verbunden: API 0\.9/ },
+  {
+    locale: 'en-US', inUse: 'in use', free3: 'Pin 3: no other io node on this module uses it', property: 'Property', ok: /^Connected: API 0\.9/,
+    tls: /^TLS: the device's certificate \(issued by “Plant CA”\) is not trusted: give the CA that issued it/,
+    noneAnswered: /^No service answered at this URL: TLS: the device's certificate \(issued by “Plant CA”\) is not trusted/,
+  },
+  {
+    locale: 'de-DE', inUse: 'in Verwendung', free3: 'Pin 3: kein anderer io-Node dieses Moduls nutzt ihn', property: 'Eigenschaft', ok: /^Verbunden: API 0\.9/,
+    tls: /^TLS: dem Zertifikat des Geräts \(ausgestellt von „Plant CA“\) wird nicht vertraut: die CA, die es ausgestellt hat/,
+    noneAnswered: /^Kein Dienst hat unter dieser URL geantwortet: TLS: dem Zertifikat des Geräts \(ausgestellt von „Plant CA“\)/,
+  },
 ];
 
 /** A browser context in `locale` with the editor open. */
@@ -55,13 +64,16 @@ async function typeTyped(page: Page, field: string, text: string): Promise<void>
 describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 4.1, headless Chromium)', function () {
   this.timeout(180000);
   // What the tests run against, each set once it has started (and stopped, if so, at the end).
-  const up: { sim?: Simulator; red?: NodeRedServer; browser?: Browser } = {};
+  const up: { sim?: Simulator; red?: NodeRedServer; browser?: Browser; tls?: TlsFront } = {};
   let sim: Simulator, ctl: SimControl, red: NodeRedServer, browser: Browser;
 
   before(async function () {
     await catalogsReady;
     sim = up.sim = await startSimulator({ host: '127.0.0.1', port: 0 });
     ctl = new SimControl(sim);
+    // The simulator behind HTTPS whose certificate's CA the dialog is not given.
+    const pki = await makePki();
+    up.tls = await startTlsFront(sim.url, { key: pki.leaf.private, cert: pki.leaf.cert });
     // Node-RED inherits the environment: the env-typed pin reads this.
     process.env[ENV_PIN] = '5';
     red = up.red = await startNodeRed();
@@ -70,7 +82,7 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
 
   after(async function () {
     delete process.env[ENV_PIN];
-    for (const stop of [() => up.browser?.close(), () => up.red?.stop(), () => up.sim?.close()]) await stop();
+    for (const stop of [() => up.browser?.close(), () => up.red?.stop(), () => up.tls?.close(), () => up.sim?.close()]) await stop();
   });
 
   for (const lang of LANGUAGES) {
@@ -158,6 +170,25 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         (await page.locator('label[for="node-input-property"]').innerText()).trim().should.equal(lang.property);
         (await page.evaluate(() => [$('#node-input-property').typedInput('type'), $('#node-input-property').typedInput('value')])).should.eql(['msg', 'payload']);
         await editor.screenshotTray(page, `dialog-io-read-property-${lang.locale}`);
+        await page.click('#node-dialog-cancel');
+        await page.evaluate((i) => { RED.nodes.remove(i); RED.nodes.dirty(true); RED.view.redraw(true); }, id);
+      });
+
+      it('config dialog: a TLS problem is said in the editor language, by Test and by Discover alike', async function () {
+        const id = await editor.dropNode(page, 'io-output', 300, 560);
+        await editor.openDialog(page, id);
+        await page.click('#node-input-btn-device-add');
+        await page.waitForSelector('#node-config-dialog-ok', { state: 'visible' });
+        await editor.typeInto(page, '#node-config-input-url', up.tls!.url);
+        await page.click('#modular-device-test');
+        await page.waitForFunction(() => $('#modular-device-result').hasClass('modular-device-error'), undefined, { timeout: 10000 });
+        (await page.locator('#modular-device-result').innerText()).trim().should.match(lang.tls);
+        await editor.screenshotTray(page, `dialog-config-tls-${lang.locale}`);
+        await page.click('#modular-device-discover');
+        await page.waitForFunction(() => $('#modular-device-result').hasClass('modular-device-error') && !/TLS: /.test($('#modular-device-result').text().trim().slice(0, 5)), undefined, { timeout: 10000 });
+        (await page.locator('#modular-device-result').innerText()).trim().should.match(lang.noneAnswered);
+        await page.click('#node-config-dialog-cancel');
+        await page.waitForSelector('#node-config-dialog-ok', { state: 'detached' });
         await page.click('#node-dialog-cancel');
         await page.evaluate((i) => { RED.nodes.remove(i); RED.nodes.dirty(true); RED.view.redraw(true); }, id);
       });

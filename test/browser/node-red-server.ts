@@ -23,7 +23,6 @@ export interface NodeRedServer {
   stop(): Promise<void>;
 }
 
-
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     http
@@ -78,7 +77,10 @@ export async function startNodeRed(links: string[] = [], runtime: Runtime = {}):
   const tarball = packPackage(work);
   fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'md-browser-test', private: true }, null, 2));
   // As the palette manager does it: npm install of the tarball (axios from the npm cache or registry).
-  execFileSync(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=error'], { cwd: userDir, stdio: 'inherit' });
+  execFileSync(npm, ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=error'], {
+    cwd: userDir,
+    stdio: 'inherit',
+  });
   for (const name of links) {
     const link = path.join(userDir, 'node_modules', ...name.split('/'));
     fs.mkdirSync(path.dirname(link), { recursive: true });

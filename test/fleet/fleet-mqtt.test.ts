@@ -12,13 +12,19 @@ import path from 'path';
 import http from 'http';
 import { startFleet } from '../../simulator';
 import type { Fleet } from '../../simulator';
-import { BACKOFF } from '../../nodes/lib/connection';
+import { BACKOFF } from '../../nodes/lib/module/connection';
 import { Broker, NodeRedInstance, Subscriber, waitFor } from '../helpers/fleet-harness';
 import { request } from '../helpers/http';
 import { TEST_API } from '../helpers/api';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => Array<{ name: string; type: string; metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }> }>;
+ 
+const parsePrometheus = require('parse-prometheus-text-format') as (
+  text: string,
+) => Array<{
+  name: string;
+  type: string;
+  metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }>;
+}>;
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const NAMES = ['cell-01', 'cell-02', 'cell-03'];
@@ -57,7 +63,7 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     const flowFile = path.join(work, 'flows.json');
     fs.copyFileSync(path.join(root, 'examples', 'fleet-mqtt.json'), flowFile);
     // bcryptjs comes with node-red: the read-only user the metrics scrape logs in as (instance 3).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const hash = require('bcryptjs').hashSync('scrape-secret', 4);
     const adminAuth = `adminAuth: { type: 'credentials', users: [{ username: 'prometheus', password: ${JSON.stringify(hash)}, permissions: 'read' }] },`;
     fleet.devices.forEach((device, i) => {
@@ -115,7 +121,13 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     const instance = instances[2];
     const device = fleet.devices[2];
     (await get(`${instance.url}/modular-device/metrics`)).status.should.equal(401);
-    const token = await request(instance.url, 'POST', '/auth/token', { client_id: 'node-red-admin', grant_type: 'password', scope: 'read', username: 'prometheus', password: 'scrape-secret' });
+    const token = await request(instance.url, 'POST', '/auth/token', {
+      client_id: 'node-red-admin',
+      grant_type: 'password',
+      scope: 'read',
+      username: 'prometheus',
+      password: 'scrape-secret',
+    });
     token.status.should.equal(200, token.text);
     const auth = { Authorization: `Bearer ${token.body.access_token}` };
     // One error the device logs: the next io request of this device answers 500.
@@ -134,11 +146,16 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     sum('modular_device_requests_total').should.be.within(before.length - inFlight, after.length);
     const failed = (entries: typeof before) => entries.filter((e) => e.status >= 400).length;
     sum('modular_device_request_errors_total').should.be.within(Math.max(0, failed(before) - inFlight), failed(after));
-    family('modular_device_request_errors_total').metrics.some((m) => m.labels?.service === 'io' && m.labels?.slot === '2').should.be.true();
+    family('modular_device_request_errors_total')
+      .metrics.some((m) => m.labels?.service === 'io' && m.labels?.slot === '2')
+      .should.be.true();
     const histogram = family('modular_device_request_duration_seconds');
     (histogram as { type?: string }).type!.should.equal('HISTOGRAM');
     const connected = family('modular_device_connection_state').metrics.filter((m) => m.labels?.state === 'connected' && m.value === '1');
-    connected.map((m) => `${m.labels!.service}/${m.labels!.slot}`).sort().should.eql(['bmc/0', 'io/2', 'power/1']);
+    connected
+      .map((m) => `${m.labels!.service}/${m.labels!.slot}`)
+      .sort()
+      .should.eql(['bmc/0', 'io/2', 'power/1']);
     for (const name of ['modular_device_queue_depth', 'modular_device_resets_total', 'modular_device_alerts_delivered_total']) {
       families.some((f) => f.name === name).should.be.true(name);
     }
@@ -148,7 +165,9 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     const device = fleet.devices[0];
     const stoppedAt = Date.now();
     await device.pause();
-    const down = await waitFor('cell-01 io unreachable', WAIT, () => (/^(unreachable|refused)$/.test(state('cell-01', 'io/2')?.state) ? state('cell-01', 'io/2') : undefined));
+    const down = await waitFor('cell-01 io unreachable', WAIT, () =>
+      /^(unreachable|refused)$/.test(state('cell-01', 'io/2')?.state) ? state('cell-01', 'io/2') : undefined,
+    );
     (Date.parse(down.time) - stoppedAt).should.be.below(TIMEOUT_MS + BACKOFF.maxMs);
     central.last.get('plant/cell-01/node-red').should.equal('online'); // the device is down, not Node-RED
     state('cell-02', 'io/2').state.should.equal('connected');
@@ -195,9 +214,15 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     (await request(device.url, 'POST', '/sim/io/2/pins/3/alert', { alert: 'high_current_alert' })).status.should.equal(200);
     const raisedSeq = device.log.entries().at(-1)?.seq ?? 0;
     // The device handed the flag to Node-RED (a notification read after the raise) while the broker was down.
-    await waitFor('a notification read after the raise', WAIT, () => device.log.entries(raisedSeq).some((e) => /notification/.test(e.path) && e.status === 200));
+    await waitFor('a notification read after the raise', WAIT, () =>
+      device.log.entries(raisedSeq).some((e) => /notification/.test(e.path) && e.status === 200),
+    );
     await broker.start();
-    const news = await waitFor('the alert or its announcement', WAIT, () => alerts().slice(seen).find((m) => m.topic.endsWith('/notifications-lost') || m.payload.pin === 3));
+    const news = await waitFor('the alert or its announcement', WAIT, () =>
+      alerts()
+        .slice(seen)
+        .find((m) => m.topic.endsWith('/notifications-lost') || m.payload.pin === 3),
+    );
     if (news.topic.endsWith('/alert')) news.payload.alerts.should.containEql('high_current_alert');
     await waitFor('states republished after the restart', WAIT, () => state('cell-01', 'io/2')?.state === 'connected');
   });

@@ -10,7 +10,7 @@
  * `msg.error.cause.path`).
  *
  * Written from ../shared/reference/real-service.md §0 on purpose, independently of
- * nodes/lib/dialects.ts: the tests must not echo the code under test.
+ * nodes/lib/device/dialects.ts: the tests must not echo the code under test.
  */
 import type { LogEntry } from '../../simulator';
 

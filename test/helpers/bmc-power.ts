@@ -20,7 +20,7 @@ import bmcSystem = require('../../nodes/bmc-system');
 import powerFan = require('../../nodes/power-fan');
 import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { ActionDef, CaughtMsg, ioFlow, lastSeq, Outcomes, send } from './io-nodes';
 import { deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
 import { httpJson, isProbe, LogEntry, SimControl } from './sim-control';
@@ -149,7 +149,7 @@ export function operationWords(type: string, operation: string): string {
 }
 
 /**
- * The refusal of a msg.operation the dialog does not allow (nodes/lib/operation.ts), as the
+ * The refusal of a msg.operation the dialog does not allow (nodes/lib/node/operation-choice.ts), as the
  * English catalog words it: `got` as the message shows the value (`"save"`, `5`, `nothing`),
  * the node's operation as its dialog lists it.
  */
@@ -218,7 +218,7 @@ export function simConfig(ctl: SimControl, config?: { fan_apply_delay_ms: number
 
 /**
  * The red status text of a device error: `<code> <device message>` (as statusText in
- * nodes/lib/errors.ts makes it), also matching the older `<METHOD> <path> failed: <code>
+ * nodes/lib/base/errors.ts makes it), also matching the older `<METHOD> <path> failed: <code>
  * <message>`. Give only the start of a long message: status texts are cut at 60 characters.
  */
 export function deviceErrorStatus(statusCode: number, messageStart = ''): RegExp {

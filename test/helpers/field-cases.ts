@@ -6,14 +6,14 @@
  * sends (in the spec's form; the request log is read through test/helpers/api.ts, so the
  * same case holds on API 0.9 and 1.0), and the values that must be refused. The bounds are
  * literal numbers in the test files, each with its source: nothing here reads
- * nodes/lib/limits.ts, so a wrong bound there fails a case instead of agreeing with itself.
+ * nodes/lib/pure/limits.ts, so a wrong bound there fails a case instead of agreeing with itself.
  *
  * An accepted value: one output msg, no error, and the log since the msg holds exactly the
  * expected requests, the value unchanged. A refused value: one INVALID_INPUT error at
  * Catch naming the field, the value and the range (substrings only: the sentence around
  * them belongs to the message catalogue), no output, nothing on the wire.
  */
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { expectRefused, sendOne, wireSince } from './bmc-power';
 import { lastSeq } from './io-nodes';
 import { deviceNode, waitConnected } from './node-red';

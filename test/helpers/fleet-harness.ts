@@ -14,7 +14,6 @@ import { freePort } from './http';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-
 /** Polls `check` every 100 ms until it returns a value; fails after `ms` with `what`. */
 export async function waitFor<T>(what: string, ms: number, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
   const deadline = Date.now() + ms;
@@ -29,15 +28,20 @@ export async function waitFor<T>(what: string, ms: number, check: () => T | unde
 /** An aedes broker on a port; `restart` keeps its persistence (retained messages, sessions), as a broker with a disk does. */
 export class Broker {
   private server?: net.Server;
-  private aedes?: { close(cb: () => void): void; handle: (socket: net.Socket) => void; on(e: string, l: (...a: any[]) => void): void; off(e: string, l: (...a: any[]) => void): void };
+  private aedes?: {
+    close(cb: () => void): void;
+    handle: (socket: net.Socket) => void;
+    on(e: string, l: (...a: any[]) => void): void;
+    off(e: string, l: (...a: any[]) => void): void;
+  };
   private readonly listeners: Array<[string, (...a: any[]) => void]> = [];
   private readonly sockets = new Set<net.Socket>();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   private readonly persistence = require('aedes-persistence')();
   port = 0;
 
   async start(): Promise<void> {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const aedes = require('aedes')({ persistence: this.persistence });
     this.aedes = aedes;
     for (const [event, listener] of this.listeners) aedes.on(event, listener);

@@ -2,8 +2,8 @@
  * Hand-written flows for the flow check's tests: a config node per module and the action
  * nodes on it, with the settings their dialogs save, and live data as the runtime sends it.
  */
-import type { FlowNode } from '../../nodes/live/flow-check';
-import type { Finding, LiveDevice, LiveModule } from '../../nodes/live/types';
+import type { FlowNode } from '../../nodes/lib/pure/flow-check';
+import type { Finding, LiveDevice, LiveModule } from '../../nodes/lib/pure/snapshot';
 
 export const HOST = '192.168.1.10';
 export const URL = `http://${HOST}`;

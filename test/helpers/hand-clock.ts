@@ -2,7 +2,7 @@
  * A `later` (status-dot.ts) whose jobs run when the test says so: the busy dot's delay is
  * then a step of the test, not a race with the machine's speed.
  */
-import type { Later } from '../../nodes/lib/status-dot';
+import type { Later } from '../../nodes/lib/base/clock';
 
 export interface HandClock {
   later: Later;

@@ -12,9 +12,9 @@
  * read with `inLanguage('de')`, i18next's fixed-language view of the same instance.
  */
 import path from 'path';
-import { useRuntimeLanguage } from '../../nodes/lib/i18n';
-import { PhraseValue, render } from '../../nodes/lib/phrase';
-import type { NodeStatus } from '../../nodes/lib/red';
+import { useRuntimeLanguage } from '../../nodes/lib/base/i18n';
+import { PhraseValue, render } from '../../nodes/lib/pure/phrase';
+import type { NodeStatus } from '../../nodes/lib/base/node-red';
 
 /**
  * The Node-RED the tests run on: MD_NODE_RED (a node-red package folder, e.g. the 3.1 or
@@ -40,14 +40,12 @@ interface NodeRedI18n {
   i: { loadLanguages(languages: string[]): Promise<unknown>; getFixedT(language: string): Translate };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const i18n: NodeRedI18n = require(nodeRedPackage('@node-red/util')).i18n;
 
 const PACKAGE = '@modular-device/node-red';
 /** dist/test/helpers → the repository (package.json) and dist/nodes (the compiled nodes). */
 const root = path.resolve(__dirname, '..', '..', '..');
 const nodesDir = path.resolve(__dirname, '..', '..', 'nodes');
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const TYPES = Object.keys(require(path.join(root, 'package.json'))['node-red'].nodes) as string[];
 
 /**

@@ -19,7 +19,7 @@ import ioPower = require('../../nodes/io-power');
 import ioReset = require('../../nodes/io-reset');
 import notificationPoll = require('../../nodes/notification-poll');
 import deviceInfo = require('../../nodes/device-info');
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { CaughtError, DeviceOptions, deviceNode, FlowNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
 import { httpJson, LogEntry, SimControl } from './sim-control';
 import { wireRequest } from './api';

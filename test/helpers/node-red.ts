@@ -12,8 +12,8 @@ import should from 'should';
 import { NODE_RED_MAIN, nodeRedPackage, NodeModule, shownStatus, withRuntimeI18n } from './i18n';
 import modularDevice = require('../../nodes/modular-device');
 import ioOutput = require('../../nodes/io-output');
-import type { DeviceNode } from '../../nodes/lib/device-settings';
-import type { NodeMessage, NodeStatus } from '../../nodes/lib/red';
+import type { DeviceNode } from '../../nodes/lib/module/device-settings';
+import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 
 /** The slice of node-red-node-test-helper 0.3.6 the tests use (it ships no types). */
 export interface TestHelper {
@@ -161,7 +161,7 @@ export interface Received {
 export interface CaughtError {
   message: string;
   code?: string;
-  cause?: { statusCode?: number; deviceMessage?: string; method?: string; path?: string };
+  cause?: { code?: string; statusCode?: number; deviceMessage?: string; method?: string; path?: string; [detail: string]: unknown };
   source: { id: string; type: string };
   stack?: string;
 }

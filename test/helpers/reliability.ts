@@ -28,7 +28,7 @@ import bmcSystem = require('../../nodes/bmc-system');
 import powerFan = require('../../nodes/power-fan');
 import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
-import type { NodeMessage, NodeStatus } from '../../nodes/lib/red';
+import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { ActionDef, CaughtMsg, Outcomes } from './io-nodes';
 import { deviceNode, DeviceOptions, FlowNode, helper, NodeModule, nodeRedPackage, lastStatus, sleep, waitFor } from './node-red';
 
@@ -56,7 +56,6 @@ export const ACTION_MODULES: Record<string, NodeModule> = {
 };
 
 /** The core tls-config node, loaded from Node-RED's own package. */
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 export const TLS_MODULE: NodeModule = require(path.join(nodeRedPackage('@node-red/nodes'), 'core/network/05-tls.js'));
 
 export const ALL_MODULES: NodeModule[] = [modularDevice as NodeModule, ...Object.values(ACTION_MODULES)];
@@ -398,7 +397,6 @@ export interface TestCerts {
 
 /** A CA and a server certificate for 127.0.0.1/localhost, made now (EC P-256, ~30 ms). */
 export async function makeCerts(): Promise<TestCerts> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { generate } = require('selfsigned') as typeof import('selfsigned');
   const names = { name: 'subjectAltName' as const, altNames: [{ type: 2 as const, value: 'localhost' }, { type: 7 as const, ip: '127.0.0.1' }] };
   const ca = await generate([{ name: 'commonName', value: 'modular-device test CA' }], {
@@ -426,9 +424,7 @@ export async function makeCerts(): Promise<TestCerts> {
 // ---- Node-RED adminAuth -----------------------------------------------------------------------
 
 const editorApi = nodeRedPackage('@node-red/editor-api');
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const realAuth = require(path.join(editorApi, 'lib/auth'));
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const passport = require(require.resolve('passport', { paths: [editorApi] }));
 const authStorage = { getSessions: async () => ({}), saveSessions: async () => undefined };
 // bcrypt of "password"; logins are not exercised: static API tokens stand for sessions.

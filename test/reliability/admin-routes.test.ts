@@ -86,7 +86,7 @@ describe('reliability: admin routes (adminAuth on, stub devices on loopback)', f
     await deployBoth();
     for (const [who, token, expected] of USERS) {
       const withAuth = (r: any) => (token ? r.set('Authorization', token) : r);
-      const discover = await withAuth(helper.request().get('/modular-device/discover').query({ url: other.url }));
+      const discover = await withAuth(helper.request().post('/modular-device/discover').send({ url: other.url }));
       const tested = await withAuth(helper.request().post('/modular-device/test').send({ url: other.url, service: 'io', slot: '2' }));
       // Node-RED answers a known user without the permission 401 too.
       const seen = [discover.status, tested.status].map((s) => (s === 403 ? 401 : s));
@@ -145,7 +145,7 @@ describe('reliability: admin routes (adminAuth on, stub devices on loopback)', f
 
   it('both routes ask only for version roots and answer only the parsed record, never what else the device said', async () => {
     await deployBoth();
-    const discover = await helper.request().get('/modular-device/discover').set('Authorization', 'Bearer WRITER-TOKEN').query({ url: other.url });
+    const discover = await helper.request().post('/modular-device/discover').set('Authorization', 'Bearer WRITER-TOKEN').send({ url: other.url });
     const tested = await test({ url: other.url, service: 'io', slot: '2' });
     other.requests.every((r) => r.method === 'GET' && ROOT.test(r.path)).should.be.true(other.requests.map((r) => r.path).join());
     Object.keys(tested.body).sort().should.eql(['api', 'apiVersion', 'service', 'slot']);
@@ -159,7 +159,7 @@ describe('reliability: admin routes (adminAuth on, stub devices on loopback)', f
     try {
       await deployBoth();
       const tested = await test({ url: loud.url, service: 'io', slot: '2' });
-      const discover = await helper.request().get('/modular-device/discover').set('Authorization', 'Bearer WRITER-TOKEN').query({ url: loud.url });
+      const discover = await helper.request().post('/modular-device/discover').set('Authorization', 'Bearer WRITER-TOKEN').send({ url: loud.url });
       for (const text of [tested.body.error, discover.body.error, ...Object.values(discover.body.errors as Record<string, string>)]) {
         text.length.should.be.belowOrEqual(300);
         text.should.not.match(/[\u0000-\u001f]/);

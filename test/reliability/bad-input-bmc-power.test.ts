@@ -7,10 +7,10 @@
  *
  * Bounds are written here from the spec (../shared/spec/device-rest-interface.md, "Limits")
  * and the reference of the released services (../shared/reference/real-service.md, API
- * 1.0), not read from nodes/lib/limits.ts. Where the package narrows a device bound, or the
+ * 1.0), not read from nodes/lib/pure/limits.ts. Where the package narrows a device bound, or the
  * two APIs differ, the case says so. Runs on 0.9 and on 1.0 (MD_API).
  */
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { IS_API10 } from '../helpers/api';
 import { boolCase, FieldCase, fieldSuite, intCase, NodeUnderTest, Refusal, wordCase } from '../helpers/field-cases';
 

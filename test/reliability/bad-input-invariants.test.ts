@@ -16,7 +16,7 @@
  */
 import should from 'should';
 import fc from 'fast-check';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { apiRoot } from '../helpers/api';
 import { deviceRequests } from '../helpers/bmc-power';
 import { lastSeq, send, waitRequests } from '../helpers/io-nodes';

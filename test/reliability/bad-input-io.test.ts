@@ -6,10 +6,10 @@
  *
  * Bounds are written here from the spec (../shared/spec/device-rest-interface.md, "Limits")
  * and the reference of the released services (../shared/reference/real-service.md, API
- * 1.0), not read from nodes/lib/limits.ts. Where the package narrows a device bound (the
+ * 1.0), not read from nodes/lib/pure/limits.ts. Where the package narrows a device bound (the
  * value both APIs accept), the case says so. The same cases run on 0.9 and on 1.0 (MD_API).
  */
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { FieldCase, fieldSuite, intCase, NodeUnderTest, Req, wordCase } from '../helpers/field-cases';
 
 const OUTPUT: NodeUnderTest = {

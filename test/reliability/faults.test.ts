@@ -13,7 +13,7 @@
  * step runs it); expectations are in the spec's terms (test/helpers/api.ts).
  */
 import should from 'should';
-import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/poller';
+import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/node/poller';
 import { helper, sleep, waitFor } from '../helpers/node-red';
 import { lastSeq, raiseAlert } from '../helpers/io-nodes';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';

@@ -137,7 +137,7 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
         const ms = await longestDelay(async () => {
           await loadCollect(flow);
           await waitFor(() => lastStatus(helper.getNode('io-output'))?.fill === 'red', 'io-output red', 10000);
-          const discover = await helper.request().get('/modular-device/discover').query({ url: device.url });
+          const discover = await helper.request().post('/modular-device/discover').send({ url: device.url });
           discover.status.should.equal(502);
           const test = await helper.request().post('/modular-device/test').send({ url: device.url, service: 'io', slot: '2', timeout: String(TIMEOUT_MS) });
           test.status.should.equal(502);

@@ -13,7 +13,7 @@ import { raiseAlert } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, NodeModule, waitFor } from '../helpers/node-red';
 import { httpJson, SimControl, simulatorSuite } from '../helpers/sim-control';
 import { ALL_MODULES, deploy, guardProcess } from '../helpers/reliability';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
 const FLAGS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert', 'custom_voltage_alert'];
 const PINS = [1, 2, 3, 4, 5, 6];

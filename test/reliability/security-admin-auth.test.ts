@@ -29,14 +29,14 @@ describe('reliability: security, admin routes (runtime, stub device)', function 
       const answers: number[] = [];
       for (const auth of [undefined, 'Bearer READER-TOKEN', 'Bearer not-a-token']) {
         const withAuth = (r: any) => (auth ? r.set('Authorization', auth) : r);
-        answers.push((await withAuth(helper.request().get('/modular-device/discover').query({ url: target }))).status);
+        answers.push((await withAuth(helper.request().post('/modular-device/discover').send({ url: target }))).status);
         answers.push((await withAuth(helper.request().post('/modular-device/test').send({ url: target, service: 'io', slot: '2' }))).status);
       }
       answers.every((s) => s === 401 || s === 403).should.be.true(`answers ${answers}`);
       await sleep(100);
       stub.requests.should.eql([], 'no request reached the named host');
       // With editor rights it works (the guard is what stopped the others).
-      const ok = await helper.request().get('/modular-device/discover').query({ url: target }).set('Authorization', 'Bearer ADMIN-TOKEN');
+      const ok = await helper.request().post('/modular-device/discover').send({ url: target }).set('Authorization', 'Bearer ADMIN-TOKEN');
       ok.status.should.equal(200);
       stub.requests.length.should.be.above(0);
     });

@@ -6,7 +6,7 @@
  */
 import https from 'https';
 import should from 'should';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { deviceNode, FlowNode, helper, statusHistory, waitConnected } from '../helpers/node-red';
 import { closedPort, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { ALL_MODULES, attach, deploy, fire, isRed, kindNode, KINDS, loadCollect, makeCerts, reliabilityFlow, runtime, serverSuite, settle, TestCerts, TLS_MODULE, waitAllStatus } from '../helpers/reliability';
@@ -96,20 +96,20 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
       sim.log.entries().filter((e) => e.status === 401).map((e) => e.path).should.eql(['/api/io/0.9/2/descriptor', '/api/io/0.9/2/input/values']);
     });
 
-    it('the CA not given: the certificate is refused (UNREACHABLE, "not trusted"), nothing reaches the device', async () => {
+    it('the CA not given: the certificate is refused (TLS, "not trusted"), nothing reaches the device', async () => {
       sim.log.clear();
       const outcomes = await loadCollect(flow({ tls: null }), { dev: { username: 'operator', password: MARKER } });
-      await waitAllStatus(['read'], isRed(/^unreachable: TLS: certificate not trusted \(give its CA/), 'red: certificate not trusted');
+      await waitAllStatus(['read'], isRed(/^TLS: certificate not trusted: give its CA$/), 'red: certificate not trusted');
       const fate = await readOnce(outcomes);
-      should(fate.errors[0].error.code).equal('UNREACHABLE');
-      fate.errors[0].error.message.should.match(/TLS: certificate not trusted \(give its CA in the TLS configuration\)/);
+      should(fate.errors[0].error.code).equal('TLS');
+      fate.errors[0].error.message.should.match(/TLS: the device's certificate \(issued by “modular-device test CA”\) is not trusted: give the CA that issued it/);
       sim.log.entries().should.eql([], 'no HTTP request got through the refused handshake');
       // The same with a tls-config node that has no CA and verification on.
       await helper.unload();
       const again = await loadCollect(reliabilityFlow([ioRead()], [tlsNode('tls', true), { ...deviceNode({ id: 'dev', url: sim.url, auth: 'basic' }), tls: 'tls' }]), {
         dev: { username: 'operator', password: MARKER },
       }, [TLS_MODULE, ...ALL_MODULES]);
-      should((await readOnce(again)).errors[0].error.code).equal('UNREACHABLE');
+      should((await readOnce(again)).errors[0].error.code).equal('TLS');
     });
 
     it('verification turned off explicitly in the tls-config node: the unknown certificate is accepted', async () => {
@@ -124,8 +124,8 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
         const device = (tls: string) => ({ ...deviceNode({ id: 'dev', url: self.url, auth: 'bearer' }), tls });
         let outcomes = await loadCollect(reliabilityFlow([ioRead()], [device('')]), { dev: { token: TOKEN } });
         let fate = await readOnce(outcomes);
-        should(fate.errors[0].error.code).equal('UNREACHABLE');
-        fate.errors[0].error.message.should.match(/TLS: self-signed certificate/);
+        should(fate.errors[0].error.code).equal('TLS');
+        fate.errors[0].error.message.should.match(/TLS: the device's certificate is self-signed \(“localhost”\)/);
         await helper.unload();
         outcomes = await loadCollect(reliabilityFlow([ioRead()], [tlsNode('tls', true), device('tls')]), { dev: { token: TOKEN }, tls: { cadata: certs.selfCert } }, [TLS_MODULE, ...ALL_MODULES]);
         await waitConnected('dev');

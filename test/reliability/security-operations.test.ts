@@ -3,9 +3,9 @@
  * confirmation; path segments come only from validated integers and fixed words.
  */
 import should from 'should';
-import { DeviceClient } from '../../nodes/lib/client';
-import { DeviceError } from '../../nodes/lib/errors';
-import type { NodeMessage } from '../../nodes/lib/red';
+import { DeviceClient } from '../../nodes/lib/device/client';
+import { DeviceError } from '../../nodes/lib/base/errors';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { helper, sleep, waitConnected } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { deploy, fire, kindDevices, kindNode, KINDS, loadCollect, reliabilityFlow, serverSuite, settle } from '../helpers/reliability';

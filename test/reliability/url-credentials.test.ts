@@ -7,8 +7,8 @@
  */
 import should from 'should';
 import fc from 'fast-check';
-import { parseBaseUrl } from '../../nodes/lib/client';
-import { DeviceError } from '../../nodes/lib/errors';
+import { parseBaseUrl } from '../../nodes/lib/device/client';
+import { DeviceError } from '../../nodes/lib/base/errors';
 import { helper, lastStatus, statusHistory, waitFor } from '../helpers/node-red';
 import { fire, guardProcess, kindDevices, loadCollect, reliabilityFlow, settle } from '../helpers/reliability';
 
@@ -64,7 +64,7 @@ describe('reliability: a password in the URL never gets anywhere (runtime)', fun
         const [id] = fire([['out', { payload: true }]]);
         await settle(outcomes, [['out', id]]);
         should(outcomes.caught[0]?.error.code).equal('NOT_CONFIGURED');
-        const discover = await helper.request().get('/modular-device/discover').query({ url });
+        const discover = await helper.request().post('/modular-device/discover').send({ url });
         const tested = await helper.request().post('/modular-device/test').send({ url, service: 'io', slot: '2' });
         const seen = JSON.stringify([
           statusHistory(helper.getNode('out')),

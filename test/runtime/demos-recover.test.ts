@@ -12,7 +12,7 @@ import { TEST_API } from '../helpers/api';
 import { FlowNode, helper, NodeModule, nodeRedPackage, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { ALL_MODULES } from '../helpers/reliability';
-import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
+import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
 import deviceStatus = require('../../nodes/device-status');
 
 const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json'];

@@ -9,7 +9,7 @@ import deviceStatus = require('../../nodes/device-status');
 import { ALL_NODES, deviceNode, FlowNode, helper, inject, ioFlow, loadFlow, NODE_RED_MAIN, NodeModule, Received, TAB, waitConnected, waitFor, waitOutcomes, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { TEST_API } from '../helpers/api';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
 const NODES: NodeModule[] = [...ALL_NODES, deviceStatus as NodeModule];
 
@@ -98,7 +98,6 @@ describe('device-status (runtime, simulator)', function () {
   });
 
   describe('metrics', () => {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
     const log: { init(settings: unknown): void; metric(): boolean } = require(NODE_RED_MAIN).log;
     const metricsOf = () =>
       (helper.log().args as unknown[][]).map((a) => a[0] as Record<string, unknown>).filter((m) => /^node\.modular-device\./.test(String(m.event)));

@@ -8,20 +8,36 @@ import fleetPublish = require('../../nodes/fleet-publish');
 import { deploy } from '../helpers/reliability';
 import { ALL_NODES, device, deviceNode, FlowNode, helper, lastStatus, loadFlow, NodeModule, TAB, waitConnected, waitFor } from '../helpers/node-red';
 import { Simulator, simulatorSuite } from '../helpers/sim-control';
-import type { NodeMessage } from '../../nodes/lib/red';
+import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
 const NODES: NodeModule[] = [...ALL_NODES, fleetPublish as NodeModule];
 
 function flow(url: string, settings: Record<string, unknown>): FlowNode[] {
   return [
     deviceNode({ url }),
-    { id: 'pub', type: 'fleet-publish', z: TAB, x: 100, y: 100, name: '', prefix: 'plant', deviceName: '', commands: 'io-output', wires: [['mqtt'], ['cmd']], ...settings },
+    {
+      id: 'pub',
+      type: 'fleet-publish',
+      z: TAB,
+      x: 100,
+      y: 100,
+      name: '',
+      prefix: 'plant',
+      deviceName: '',
+      commands: 'io-output',
+      wires: [['mqtt'], ['cmd']],
+      ...settings,
+    },
     { id: 'mqtt', type: 'helper', z: TAB, x: 300, y: 100, wires: [] },
     { id: 'cmd', type: 'helper', z: TAB, x: 300, y: 200, wires: [] },
   ];
 }
 
-const errors = () => (helper.log().args as unknown[][]).map((a) => a[0] as { level?: number; msg?: unknown }).filter((m) => m.level === 20).map((m) => String(m.msg));
+const errors = () =>
+  (helper.log().args as unknown[][])
+    .map((a) => a[0] as { level?: number; msg?: unknown })
+    .filter((m) => m.level === 20)
+    .map((m) => String(m.msg));
 
 describe('fleet-publish (runtime, simulator)', function () {
   this.timeout(30000);
@@ -50,7 +66,7 @@ describe('fleet-publish (runtime, simulator)', function () {
     const commands: NodeMessage[] = [];
     helper.getNode('mqtt').on('input', (msg: NodeMessage) => seen.push(msg));
     helper.getNode('cmd').on('input', (msg: NodeMessage) => commands.push(msg));
-    (device().connection!.state.state).should.equal('connected'); // the config node was not restarted
+    device().connection!.state.state.should.equal('connected'); // the config node was not restarted
     helper.getNode('pub').receive({ topic: 'plant/cell/io/2/command', payload: { id: 'c1', op: 'io-output', payload: { pin: 1, state: 'high' } } });
     await waitFor(() => commands.length === 1, 'the command on output 2');
     seen.filter((m) => m.topic === 'plant/cell/io/2/reply').should.eql([]);

@@ -8,8 +8,8 @@
  * `notification`), so every read of SIDEBAR_PATH in the simulator's log is the sidebar's.
  */
 import should from 'should';
-import { LIMITS, LIVE_BOUNDS } from '../../nodes/lib/limits';
-import { LIVE_TOPIC, LiveSnapshot, WATCH_ROUTE } from '../../nodes/live/types';
+import { LIMITS, LIVE_BOUNDS } from '../../nodes/lib/pure/limits';
+import { LIVE_TOPIC, LiveSnapshot, WATCH_ROUTE } from '../../nodes/lib/pure/snapshot';
 import sidebarPlugin = require('../../nodes/modular-device-sidebar');
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';

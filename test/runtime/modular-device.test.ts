@@ -183,19 +183,19 @@ describe('modular-device config node (runtime, simulator)', function () {
   });
 
   describe('admin routes', () => {
-    it('GET /modular-device/discover lists the modules of every service (no adminAuth)', async () => {
+    it('POST /modular-device/discover lists the modules of every service (no adminAuth)', async () => {
       await loadFlow([deviceNode({ url: sim.url })]);
-      const res = await helper.request().get('/modular-device/discover').query({ url: sim.url }).expect(200);
+      const res = await helper.request().post('/modular-device/discover').send({ url: sim.url }).expect(200);
       res.body.errors.should.eql({});
       res.body.modules
         .map((m: { service: string; slot: number; api: string; apiVersion: string }) => `${m.service}/${m.slot} ${m.api} ${m.apiVersion}`)
         .should.eql(['io/2', 'io/3', 'bmc/0', 'power/1'].map((m) => `${m} ${TEST_API}.0 ${TEST_API}`));
     });
 
-    it('GET /modular-device/discover answers 502 naming each service when nothing answers', async () => {
+    it('POST /modular-device/discover answers 502 naming each service when nothing answers', async () => {
       const port = await closedPort();
       await loadFlow([deviceNode({ url: sim.url })]);
-      const res = await helper.request().get('/modular-device/discover').query({ url: `http://127.0.0.1:${port}` }).expect(502);
+      const res = await helper.request().post('/modular-device/discover').send({ url: `http://127.0.0.1:${port}` }).expect(502);
       res.body.error.should.match(/no service answered/);
       Object.keys(res.body.errors).sort().should.eql(['bmc', 'io', 'power']);
     });
@@ -286,19 +286,19 @@ describe('modular-device config node (runtime, simulator)', function () {
         await loadFlow([deviceNode({ url: sim.url })], {}, withRealAuth());
         await waitConnected();
         await ctl.clearLog();
-        await helper.request().get('/modular-device/discover').query({ url: sim.url }).expect(401);
+        await helper.request().post('/modular-device/discover').send({ url: sim.url }).expect(401);
         await helper.request().post('/modular-device/test').send({ url: sim.url, service: 'io', slot: '2' }).expect(401);
         (await ctl.log()).should.eql([]);
       });
 
       it('refuses a user with read permission only (the routes need modular-device.write)', async () => {
         await loadFlow([deviceNode({ url: sim.url })], {}, withRealAuth());
-        await helper.request().get('/modular-device/discover').query({ url: sim.url }).set('Authorization', 'Bearer READER-TOKEN').expect(401);
+        await helper.request().post('/modular-device/discover').send({ url: sim.url }).set('Authorization', 'Bearer READER-TOKEN').expect(401);
       });
 
       it('lets a user with full permission through', async () => {
         await loadFlow([deviceNode({ url: sim.url })], {}, withRealAuth());
-        const res = await helper.request().get('/modular-device/discover').query({ url: sim.url }).set('Authorization', 'Bearer ADMIN-TOKEN').expect(200);
+        const res = await helper.request().post('/modular-device/discover').send({ url: sim.url }).set('Authorization', 'Bearer ADMIN-TOKEN').expect(200);
         res.body.modules.should.have.length(4);
         should(res.body.errors).eql({});
       });

@@ -11,7 +11,7 @@
  * Both must be the very same text. No browser: the same functions both sides call.
  */
 import { declaredTypes, LimitedField, limitedFields } from '../browser/cases';
-import { LIMITS } from '../../nodes/lib/limits';
+import { LIMITS } from '../../nodes/lib/pure/limits';
 import { validator } from '../../nodes/editor/index';
 import { catalogsReady, runtimeTranslate } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';

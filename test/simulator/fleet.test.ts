@@ -31,14 +31,20 @@ describe('simulator fleet (startFleet, --devices)', function () {
     rule.status.should.equal(200, rule.text);
     (await request(a.url, 'GET', DESCRIPTOR)).status.should.equal(503);
     (await request(b.url, 'GET', DESCRIPTOR)).status.should.equal(200);
-    b.log.entries().every((e) => e.status === 200).should.be.true();
+    b.log
+      .entries()
+      .every((e) => e.status === 200)
+      .should.be.true();
     await request(a.url, 'DELETE', '/sim/faults');
   });
 
   it('stops one device (unreachable) while the others run, and brings it back on the same port', async function () {
     const [a, b] = fleet.devices;
     await a.pause();
-    const down = await request(a.url, 'GET', DESCRIPTOR, undefined, { agent: false }).then(() => 'answered', (e: NodeJS.ErrnoException) => String(e.code));
+    const down = await request(a.url, 'GET', DESCRIPTOR, undefined, { agent: false }).then(
+      () => 'answered',
+      (e: NodeJS.ErrnoException) => String(e.code),
+    );
     down.should.equal('ECONNREFUSED');
     (await request(b.url, 'GET', DESCRIPTOR)).status.should.equal(200);
     await a.resume();
@@ -57,7 +63,9 @@ describe('simulator fleet (startFleet, --devices)', function () {
   });
 
   it('the CLI starts a fleet with --devices and names each device with its URL', async function () {
-    const cli = spawn(process.execPath, [path.join(__dirname, '../../simulator/cli.js'), '--port', '0', '--devices', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const cli = spawn(process.execPath, [path.join(__dirname, '../../simulator/cli.js'), '--port', '0', '--devices', '2'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     try {
       await new Promise<void>((resolve, reject) => {

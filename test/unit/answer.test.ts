@@ -6,9 +6,9 @@
  */
 import should from 'should';
 import fc from 'fast-check';
-import { brokenEnvelopeMessage, deviceText, errorMessage, parseAnswer, printable, SCAN_CHARS, shapeProblem } from '../../nodes/lib/answer';
-import { ANSWER_BOUNDS } from '../../nodes/lib/limits';
-import { listedSlots, parseVersionRecord, slotProblem } from '../../nodes/lib/version-record';
+import { brokenEnvelopeMessage, deviceText, errorMessage, parseAnswer, printable, SCAN_CHARS, shapeProblem } from '../../nodes/lib/device/answer';
+import { ANSWER_BOUNDS } from '../../nodes/lib/pure/limits';
+import { listedSlots, parseVersionRecord, slotProblem } from '../../nodes/lib/device/version-record';
 
 function nested(depth: number): unknown {
   let value: unknown = 0;

@@ -8,8 +8,8 @@ import fs from 'fs';
 import path from 'path';
 import vm from 'vm';
 import should from 'should';
-import { readSettings } from '../../nodes/lib/device-settings';
-import { DeviceClient } from '../../nodes/lib/client';
+import { readSettings } from '../../nodes/lib/module/device-settings';
+import { DeviceClient } from '../../nodes/lib/device/client';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 
 const root = path.resolve(__dirname, '..', '..', '..');

@@ -1,5 +1,5 @@
 /**
- * The API dialects (nodes/lib/dialects.ts) against the table of real-service.md §0: every
+ * The API dialects (nodes/lib/device/dialects.ts) against the table of real-service.md §0: every
  * row about requests and answers, both ways (the spec's request → the wire, the wire's
  * answer → the spec's answer), and API 0.9 as the identity. Then what the nodes do with
  * the versions: `auto` detection, a fixed version against the other device, the restart
@@ -8,11 +8,11 @@
 import http from 'http';
 import net from 'net';
 import should from 'should';
-import { API09_DIALECT, API10_DIALECT, dialectFor, Translation } from '../../nodes/lib/dialects';
-import type { DeviceRequest as Call } from '../../nodes/lib/request';
-import { DeviceError } from '../../nodes/lib/errors';
-import { DeviceClient } from '../../nodes/lib/client';
-import { HEALTH_INTERVAL_MS } from '../../nodes/lib/connection';
+import { API09_DIALECT, API10_DIALECT, dialectFor, Translation } from '../../nodes/lib/device/dialects';
+import type { DeviceRequest as Call } from '../../nodes/lib/device/request';
+import { DeviceError } from '../../nodes/lib/base/errors';
+import { DeviceClient } from '../../nodes/lib/device/client';
+import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
 import { device, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { loadIo, Outcomes, send } from '../helpers/io-nodes';

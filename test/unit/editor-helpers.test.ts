@@ -3,8 +3,8 @@
  * picker), and the PWM read-out of io-output (what the device really gives).
  */
 import should from 'should';
-import { pwmFrequencyHz } from '../../nodes/lib/limits';
-import { planPwm } from '../../nodes/lib/pwm';
+import { pwmFrequencyHz } from '../../nodes/lib/pure/limits';
+import { planPwm } from '../../nodes/lib/pure/pwm';
 import { EditorNode, ModuleAddress, outputConflicts, pinNumber, pinUses, roleOf } from '../../nodes/editor/pin-picker';
 import { pwmReadout } from '../../nodes/editor/pwm-readout';
 import { catalogsReady, english } from '../helpers/i18n';

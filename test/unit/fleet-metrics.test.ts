@@ -1,9 +1,15 @@
 import 'should';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
-import { publish, tally } from '../../nodes/lib/health';
+import { publish, tally } from '../../nodes/lib/module/health';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const parse = require('parse-prometheus-text-format') as (text: string) => Array<{ name: string; type: string; metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }> }>;
+ 
+const parse = require('parse-prometheus-text-format') as (
+  text: string,
+) => Array<{
+  name: string;
+  type: string;
+  metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }>;
+}>;
 
 const io2 = { config: 'c1', service: 'io', slot: 2, device: '10.0.4.17' };
 const bmc0 = { config: 'c2', service: 'bmc', slot: 0, device: '10.0.4.17' };
@@ -24,7 +30,9 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     tally({ kind: 'exchange', module: bmc0, ms: 1, ok: true, queued: 0 });
     const f = await families();
     const labels = { device: '10.0.4.17', service: 'io', slot: '2' };
-    f('modular_device_requests_total').metrics.find((m) => m.labels!.service === 'io')!.should.eql({ value: '2', labels });
+    f('modular_device_requests_total')
+      .metrics.find((m) => m.labels!.service === 'io')!
+      .should.eql({ value: '2', labels });
     f('modular_device_request_errors_total').metrics.should.eql([{ value: '1', labels: { ...labels, code: 'TIMEOUT' } }]);
     f('modular_device_request_duration_seconds').type.should.equal('HISTOGRAM');
     // The parser keeps a histogram's buckets but not its labels: the series read from the text.
@@ -32,7 +40,9 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     text.should.containEql('modular_device_request_duration_seconds_bucket{le="0.005",device="10.0.4.17",service="io",slot="2"} 1\n'); // 3 ms
     text.should.containEql('modular_device_request_duration_seconds_bucket{le="10",device="10.0.4.17",service="io",slot="2"} 2\n'); // 5.001 s
     text.should.containEql('modular_device_request_duration_seconds_count{device="10.0.4.17",service="io",slot="2"} 2\n');
-    f('modular_device_queue_depth').metrics.find((m) => m.labels!.service === 'io')!.value!.should.equal('0');
+    f('modular_device_queue_depth')
+      .metrics.find((m) => m.labels!.service === 'io')!
+      .value!.should.equal('0');
   });
 
   it('turns health events into the connection state, resets, re-applies, lost notifications and keep-alive lateness; alerts from tallies', async function () {
@@ -45,7 +55,10 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     tally({ kind: 'alerts', module: io2, count: 3 });
     const f = await families();
     const states = f('modular_device_connection_state').metrics.filter((m) => m.labels!.service === 'io');
-    states.filter((m) => m.value === '1').map((m) => m.labels!.state).should.eql(['unreachable']);
+    states
+      .filter((m) => m.value === '1')
+      .map((m) => m.labels!.state)
+      .should.eql(['unreachable']);
     states.length.should.equal(7);
     f('modular_device_resets_total').metrics[0].value!.should.equal('1');
     f('modular_device_reapplies_total').metrics[0].value!.should.equal('1');

@@ -1,11 +1,17 @@
 import 'should';
 import { FleetPublisher, CommandMsg, MqttMsg } from '../../nodes/fleet/publisher';
 import { isLevel, moduleOfRequest, parseCommand, readAllowList, Scheme } from '../../nodes/fleet/scheme';
-import type { HealthEvent } from '../../nodes/lib/health';
-import { FLEET_BOUNDS } from '../../nodes/lib/limits';
+import type { HealthEvent } from '../../nodes/lib/module/health';
+import { FLEET_BOUNDS } from '../../nodes/lib/pure/limits';
 
 const io2 = { config: 'c1', service: 'io', slot: 2, device: '127.0.0.1:1' };
-const event = (kind: HealthEvent['kind'], cause: string, detail?: Record<string, unknown>): HealthEvent => ({ kind, module: io2, cause, time: '2026-01-01T00:00:00.000Z', ...(detail ? { detail } : {}) });
+const event = (kind: HealthEvent['kind'], cause: string, detail?: Record<string, unknown>): HealthEvent => ({
+  kind,
+  module: io2,
+  cause,
+  time: '2026-01-01T00:00:00.000Z',
+  ...(detail ? { detail } : {}),
+});
 
 function publisher(allowed = ['io-output']) {
   const mqtt: MqttMsg[] = [];
@@ -46,7 +52,10 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     parseCommand({ id: 7, op: 'io-reset' }, allowed).should.eql({ id: '7', refused: 'op "io-reset" is not allowed here (allowed: io-output, power-fan)' });
     parseCommand('nope', allowed).should.have.property('refused', 'a command must be a JSON object {"op": ..., "payload": ...}');
     parseCommand([1], allowed).should.have.property('refused');
-    parseCommand('x'.repeat(FLEET_BOUNDS.commandBytes + 1), allowed).should.have.property('refused', `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${FLEET_BOUNDS.commandBytes + 1}`);
+    parseCommand('x'.repeat(FLEET_BOUNDS.commandBytes + 1), allowed).should.have.property(
+      'refused',
+      `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${FLEET_BOUNDS.commandBytes + 1}`,
+    );
     readAllowList(['io-output', 'rm -rf']).should.eql({ unknown: ['rm -rf'] });
     readAllowList('').should.eql(new Set());
   });
@@ -56,14 +65,23 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     p.onHealth(event('connection', 'connected (API 0.9)', { state: 'connected' }));
     p.onHealth(event('reset', 'driver_session changed'));
     p.onHealth(event('reapplied', '1 setting', { settings: 1 }));
-    mqtt.map((m) => [m.topic, m.retain, m.payload.state]).should.eql([
-      ['plant/cell-01/io/2/state', true, 'connected'],
-      ['plant/cell-01/io/2/state', true, 'reset'],
-      ['plant/cell-01/io/2/event/reset', false, undefined],
-      ['plant/cell-01/io/2/event/reapplied', false, undefined],
-    ]);
+    mqtt
+      .map((m) => [m.topic, m.retain, m.payload.state])
+      .should.eql([
+        ['plant/cell-01/io/2/state', true, 'connected'],
+        ['plant/cell-01/io/2/state', true, 'reset'],
+        ['plant/cell-01/io/2/event/reset', false, undefined],
+        ['plant/cell-01/io/2/event/reapplied', false, undefined],
+      ]);
     p.onHealth(event('connection', 'unreachable: connection refused', { state: 'unreachable' }));
-    mqtt.at(-1)!.payload.should.eql({ state: 'unreachable', cause: 'unreachable: connection refused', time: '2026-01-01T00:00:00.000Z', lastReset: { cause: 'driver_session changed', time: '2026-01-01T00:00:00.000Z' } });
+    mqtt
+      .at(-1)!
+      .payload.should.eql({
+        state: 'unreachable',
+        cause: 'unreachable: connection refused',
+        time: '2026-01-01T00:00:00.000Z',
+        lastReset: { cause: 'driver_session changed', time: '2026-01-01T00:00:00.000Z' },
+      });
   });
 
   it('publishes a reading only when it changed (by exception), retained with its time', function () {
@@ -72,10 +90,12 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     read(1);
     read(1);
     read(2);
-    mqtt.map((m) => [m.topic, m.retain, (m.payload.value as { pins: Array<{ value: number }> }).pins[0].value]).should.eql([
-      ['plant/cell-01/io/2/reading/input/values', true, 1],
-      ['plant/cell-01/io/2/reading/input/values', true, 2],
-    ]);
+    mqtt
+      .map((m) => [m.topic, m.retain, (m.payload.value as { pins: Array<{ value: number }> }).pins[0].value])
+      .should.eql([
+        ['plant/cell-01/io/2/reading/input/values', true, 1],
+        ['plant/cell-01/io/2/reading/input/values', true, 2],
+      ]);
   });
 
   it('sends an allowed command to output 2 and its answer as the reply; refuses the rest with nothing sent', function () {
@@ -109,14 +129,22 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     mqtt.at(-1)!.payload.should.containEql({ id: 'e', ok: false, error: { message: 'Power config missing', code: 'DEVICE_ERROR' } });
     p.onMsg({ topic: 'plant/cell-01/io/2/command', payload: { id: 'open', op: 'io-output' } });
     p.close();
-    mqtt.at(-1)!.payload.should.containEql({ id: 'open', ok: false, error: { message: 'Node-RED stopped the flow before the command was answered', code: 'CLOSED' } });
+    mqtt
+      .at(-1)!
+      .payload.should.containEql({ id: 'open', ok: false, error: { message: 'Node-RED stopped the flow before the command was answered', code: 'CLOSED' } });
   });
 
   it('holds events while the broker is away, republishes states when it is back, and announces alerts beyond the bound', function () {
     const { p, mqtt } = publisher();
     p.onHealth(event('connection', 'connected (API 0.9)', { state: 'connected' }));
     const status = (fill: string) => p.onMsg({ status: { fill, shape: 'dot', text: 'x', source: { id: 'out', type: 'mqtt out' } } });
-    const alert = (pin: number) => p.onMsg({ topic: `pin/${pin}`, payload: { pin, high_current_alert: true }, alerts: ['high_current_alert'], request: { method: 'GET', path: '/api/io/0.9/2/notification' } });
+    const alert = (pin: number) =>
+      p.onMsg({
+        topic: `pin/${pin}`,
+        payload: { pin, high_current_alert: true },
+        alerts: ['high_current_alert'],
+        request: { method: 'GET', path: '/api/io/0.9/2/notification' },
+      });
     // Another node's status (a status node scoped to more than the mqtt out) is not the broker's.
     p.onMsg({ status: { fill: 'red', shape: 'ring', text: 'error', source: { id: 'x', type: 'io-read' } } });
     alert(1);

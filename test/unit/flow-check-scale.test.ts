@@ -8,8 +8,8 @@ import fs from 'fs';
 import path from 'path';
 import fc from 'fast-check';
 import should from 'should';
-import { checkFlows, FlowNode, Work } from '../../nodes/live/flow-check';
-import type { Finding } from '../../nodes/live/types';
+import { checkFlows, FlowNode, Work } from '../../nodes/lib/pure/flow-check';
+import type { Finding } from '../../nodes/lib/pure/snapshot';
 import { config, device, liveModule, node, powerPins } from '../helpers/flows';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -83,7 +83,7 @@ describe('flow check: order, size and texts', () => {
     const catalogue = (lang: string) => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, 'modular-device-sidebar.json'), 'utf8')).finding as Record<string, string>;
     const texts = { en: catalogue('en-US'), de: catalogue('de') };
     // Every key written in the check's sources...
-    const sources = fs.readdirSync(path.join(root, 'nodes', 'live')).filter((f) => f.startsWith('flow-check')).map((f) => fs.readFileSync(path.join(root, 'nodes', 'live', f), 'utf8'));
+    const sources = fs.readdirSync(path.join(root, 'nodes', 'lib', 'pure')).filter((f) => f.startsWith('flow-check')).map((f) => fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8'));
     const written = [...new Set(sources.join('\n').match(/'finding\.[A-Za-z]+'/g) ?? [])].map((k) => k.slice(9, -1)).sort();
     written.length.should.equal(10);
     Object.keys(texts.en).sort().should.eql(written);

@@ -4,9 +4,9 @@
  * values only known at run time are never judged.
  */
 import should from 'should';
-import { checkFlows, FlowNode } from '../../nodes/live/flow-check';
-import { deviceLocation } from '../../nodes/live/flow-nodes';
-import { DeviceClient } from '../../nodes/lib/client';
+import { checkFlows, FlowNode } from '../../nodes/lib/pure/flow-check';
+import { deviceLocation } from '../../nodes/lib/pure/flow-nodes';
+import { DeviceClient } from '../../nodes/lib/device/client';
 import { briefly, config, device, HOST, liveModule, node, NO_LIVE, powerPins } from '../helpers/flows';
 
 const DEVICE = device({ io: [2, 3], bmc: [1], power: [4] });
@@ -52,6 +52,19 @@ describe('flow check: device and service', () => {
       const client = new DeviceClient({ url, service: 'io', slot: 2, apiVersion: '0.9' });
       should(deviceLocation(url)).equal(client.location, url);
       void client.close();
+    }
+  });
+
+  it('refuses the URLs the runtime refuses: one rule (query, hash, credentials, other schemes)', () => {
+    const urls = ['http://h/?x=1', 'http://h/#top', 'http://u:p@h/', 'http://h@x/', 'ftp://h/', 'h:8080', 'http://h:8080/p?', ' http://h:81/ ', 'https://h/a b'];
+    for (const url of urls) {
+      let runtime: string | undefined;
+      try {
+        runtime = new DeviceClient({ url, service: 'io', slot: 2, apiVersion: '0.9' }).location;
+      } catch {
+        runtime = undefined;
+      }
+      should(deviceLocation(url)).equal(runtime, url);
     }
   });
 });

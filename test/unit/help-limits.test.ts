@@ -10,7 +10,8 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { FACTS, LIMITS, Limit, LimitName } from '../../nodes/lib/limits';
+import { LIMITS, Limit, LimitName } from '../../nodes/lib/pure/limits';
+import { FACTS } from '../../nodes/lib/pure/facts';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const LANGUAGES = ['en-US', 'de'];

@@ -5,13 +5,13 @@
  */
 import should from 'should';
 import { Simulator, startSimulator } from '../../simulator';
-import { DeviceClient, DeviceResult } from '../../nodes/lib/client';
-import { Operation, Outcome } from '../../nodes/lib/device-operation';
-import { DeviceError, invalidInput } from '../../nodes/lib/errors';
-import { InputContext, inputHandler } from '../../nodes/lib/input-handler';
-import { Pollable, PollingLifecycle } from '../../nodes/lib/polling-lifecycle';
-import { NodeStatusDot } from '../../nodes/lib/status-dot';
-import type { NodeMessage, NodeStatus } from '../../nodes/lib/red';
+import { DeviceClient, DeviceResult } from '../../nodes/lib/device/client';
+import { Operation, Outcome } from '../../nodes/lib/node/operation';
+import { DeviceError, invalidInput } from '../../nodes/lib/base/errors';
+import { InputContext, inputHandler } from '../../nodes/lib/node/input-handler';
+import { Pollable, PollingLifecycle } from '../../nodes/lib/node/polling-lifecycle';
+import { NodeStatusDot } from '../../nodes/lib/node/status-dot';
+import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
 
 const IO_SLOT = 2;

@@ -6,8 +6,8 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { check, checkKeepAlive, checkPowerConfig, checkPwm, Check, describe as describeValue } from '../../nodes/lib/limits';
-import { render } from '../../nodes/lib/phrase';
+import { check, checkKeepAlive, checkPowerConfig, checkPwm, Check, describe as describeValue } from '../../nodes/lib/pure/limits';
+import { render } from '../../nodes/lib/pure/phrase';
 import { catalogsReady, english, inLanguage } from '../helpers/i18n';
 
 /** The source tree (dist/test/unit → repo root): the catalogs and the code that uses them. */
@@ -15,7 +15,7 @@ const root = path.resolve(__dirname, '..', '..', '..');
 const limitsCatalog = (lang: string): Record<string, string> =>
   JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, 'modular-device.json'), 'utf8'))['modular-device'].limits;
 /** Every `phrase('limits.<key>'` of the checking code. */
-const usedKeys = [...new Set(['checks.ts', 'limits.ts'].flatMap((f) => [...fs.readFileSync(path.join(root, 'nodes', 'lib', f), 'utf8').matchAll(/phrase\('limits\.(\w+)'/g)].map((m) => m[1])))].sort();
+const usedKeys = [...new Set(['checks.ts', 'limits.ts'].flatMap((f) => [...fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8').matchAll(/phrase\('limits\.(\w+)'/g)].map((m) => m[1])))].sort();
 
 function german(result: Check): string {
   if (result === true) throw new Error('expected a refusal');

@@ -12,9 +12,9 @@ import {
   pwmDutyPercent,
   pwmFrequencyHz,
   rangeText,
-} from '../../nodes/lib/limits';
-import type { Check } from '../../nodes/lib/limits';
-import type { PhraseValue } from '../../nodes/lib/phrase';
+} from '../../nodes/lib/pure/limits';
+import type { Check } from '../../nodes/lib/pure/limits';
+import type { PhraseValue } from '../../nodes/lib/pure/phrase';
 import { catalogsReady, english } from '../helpers/i18n';
 
 /** A check's answer as a reader gets it: `true`, or the refusal in English (Node-RED's i18n). */

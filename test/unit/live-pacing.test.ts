@@ -5,7 +5,7 @@
  * interval, on the trailing edge.
  */
 import should from 'should';
-import { LIVE_BOUNDS } from '../../nodes/lib/limits';
+import { LIVE_BOUNDS } from '../../nodes/lib/pure/limits';
 import { Leases } from '../../nodes/live/leases';
 import { Throttle } from '../../nodes/live/throttle';
 import { TokenBucket } from '../../nodes/live/token-bucket';

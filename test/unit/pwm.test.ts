@@ -4,8 +4,8 @@
  * within one timer step; above 1 MHz there is no plan.
  */
 import should from 'should';
-import { checkPwm, pwmFrequencyHz } from '../../nodes/lib/limits';
-import { describePwm, planPwm } from '../../nodes/lib/pwm';
+import { checkPwm, pwmFrequencyHz } from '../../nodes/lib/pure/limits';
+import { describePwm, planPwm } from '../../nodes/lib/pure/pwm';
 
 describe('planPwm', () => {
   const FREQUENCIES = [1, 50, 1000, 20000, 1_000_000];

@@ -3,7 +3,7 @@
  * only and refuses at once when reached, and clear() refuses everything still waiting.
  */
 import should from 'should';
-import { QueueFullError, RequestQueue } from '../../nodes/lib/queue';
+import { QueueFullError, RequestQueue } from '../../nodes/lib/device/queue';
 
 /** A job whose end the test decides. */
 function gate(): { run: () => Promise<string>; open: (value: string) => void; fail: (error: Error) => void; started: boolean } {

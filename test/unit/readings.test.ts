@@ -3,8 +3,8 @@
  * dialog says `per-pin` where the readings nodes say `per-field` for one msg per value.
  */
 import should from 'should';
-import { readingSettings } from '../../nodes/lib/readings';
-import type { NodeDef } from '../../nodes/lib/red';
+import { readingSettings } from '../../nodes/lib/node/readings';
+import type { NodeDef } from '../../nodes/lib/base/node-red';
 
 const def = (fields: Record<string, unknown>): NodeDef => ({ id: 'n1', type: 'test', ...fields });
 

@@ -10,13 +10,14 @@
  *    reports in German.
  */
 import fs from 'fs';
+import { sourceFiles } from '../helpers/source-files';
 import path from 'path';
 import should from 'should';
 import modularDevice = require('../../nodes/modular-device');
 import ioReset = require('../../nodes/io-reset');
-import { API09_DIALECT } from '../../nodes/lib/dialects';
-import { t } from '../../nodes/lib/i18n';
-import type { NodeStatus } from '../../nodes/lib/red';
+import { API09_DIALECT } from '../../nodes/lib/device/dialects';
+import { t } from '../../nodes/lib/base/i18n';
+import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { catalogsReady, inLanguage, runtimeTranslate, speak, withRuntimeI18n } from '../helpers/i18n';
 import { deviceNode, helper, NodeModule, waitConnected, waitFor } from '../helpers/node-red';
 import { CaughtMsg, ioFlow, Outcomes, send } from '../helpers/io-nodes';
@@ -29,7 +30,7 @@ const catalog = (lang: string, name: string): Record<string, any> => JSON.parse(
 
 /** Every `t('<type>.<key>'` (both keys of a `t(cond ? 'a' : 'b'`) in nodes/: the first argument. */
 function keysUsed(): string[] {
-  const files = ['', 'lib'].flatMap((dir) => fs.readdirSync(path.join(root, 'nodes', dir)).filter((f) => f.endsWith('.ts')).map((f) => path.join(root, 'nodes', dir, f)));
+  const files = [...sourceFiles('nodes', false), ...sourceFiles('nodes/lib')];
   const keys = new Set<string>();
   for (const file of files) {
     const source = fs.readFileSync(file, 'utf8');

@@ -8,12 +8,13 @@
  *  - every refusal of a base URL is the one sentence of the dialog's URL field.
  */
 import fs from 'fs';
+import { sourceFiles } from '../helpers/source-files';
 import path from 'path';
 import should from 'should';
-import { DeviceError, invalidInput, statusText } from '../../nodes/lib/errors';
-import { check, labelled } from '../../nodes/lib/limits';
-import { spoken } from '../../nodes/lib/i18n';
-import { parseBaseUrl } from '../../nodes/lib/wire-path';
+import { DeviceError, invalidInput, statusText } from '../../nodes/lib/base/errors';
+import { check, labelled } from '../../nodes/lib/pure/limits';
+import { spoken } from '../../nodes/lib/base/i18n';
+import { parseBaseUrl } from '../../nodes/lib/device/wire-path';
 import { inLanguage, nodeRedPackage, runtimeTranslate, speak } from '../helpers/i18n';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -23,8 +24,7 @@ const label = (lang: string, type: string, key: string): unknown =>
 
 /** Every `labelled('<type>', '<wire>'[, '<label>'])` in nodes/ with literal arguments. */
 function labelsUsed(): Array<{ type: string; key: string }> {
-  const dirs = ['', 'lib', 'editor'];
-  const files = dirs.flatMap((dir) => fs.readdirSync(path.join(root, 'nodes', dir)).filter((f) => f.endsWith('.ts')).map((f) => path.join(root, 'nodes', dir, f)));
+  const files = [...sourceFiles('nodes', false), ...sourceFiles('nodes/lib'), ...sourceFiles('nodes/editor', false)];
   const used: Array<{ type: string; key: string }> = [];
   for (const file of files) {
     for (const m of fs.readFileSync(file, 'utf8').matchAll(/labelled\('([a-z-]+)', '(\w+)'(?:, '(\w+)')?\)/g)) used.push({ type: m[1], key: m[3] ?? m[2] });

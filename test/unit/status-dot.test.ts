@@ -5,10 +5,10 @@
  * depends on how fast the machine is.
  */
 import should from 'should';
-import type { ConnectionState } from '../../nodes/lib/connection';
-import { DeviceError } from '../../nodes/lib/errors';
-import { BUSY_STATUS_DELAY_MS, connectionStatus, NodeStatusDot, short } from '../../nodes/lib/status-dot';
-import type { NodeStatus } from '../../nodes/lib/red';
+import type { ConnectionState } from '../../nodes/lib/module/connection';
+import { DeviceError } from '../../nodes/lib/base/errors';
+import { BUSY_STATUS_DELAY_MS, connectionStatus, NodeStatusDot, short } from '../../nodes/lib/node/status-dot';
+import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
 
 function recordedDot(problem?: string) {

@@ -6,7 +6,7 @@
  * through Node-RED's real i18n.
  */
 import 'should';
-import { LIMITS } from '../../nodes/lib/limits';
+import { LIMITS } from '../../nodes/lib/pure/limits';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
 
 const MAX = 60;
@@ -33,6 +33,10 @@ const TEMPLATES: Template[] = [
   [SHARED, 'status.unreachable', { reason }],
   [SHARED, 'status.down', { reason: '503 Service Temporarily Unavailable' }],
   [SHARED, 'status.refused', { reason: '401 Unauthorized' }],
+  // TLS: the short words of each problem, with the longest values they get (an IPv4 host).
+  ...['untrusted', 'selfSigned', 'expired', 'notYetValid', 'hostName', 'clientCertRequired', 'clientCertRefused', 'clientCertClosed', 'notTls', 'plainHttp', 'handshake'].map(
+    (problem): Template => [SHARED, 'status.tls', { reason: [SHARED, `runtime.common.tlsBrief.${problem}`, { day: '2026-11-24', name: '192.168.100.200' }] }],
+  ),
   [SHARED, 'status.noDevice'],
   [SHARED, 'runtime.common.resetBy', { type: 'notification-poll' }],
   [SHARED, 'runtime.common.reapplying', { cause: [SHARED, 'runtime.common.resetBy', { type: 'notification-poll' }] }],

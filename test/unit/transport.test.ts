@@ -1,5 +1,5 @@
 /**
- * The transport's one retry (nodes/lib/transport.ts), against raw TCP servers on loopback
+ * The transport's one retry (nodes/lib/device/transport.ts), against raw TCP servers on loopback
  * that play the device's nginx at the moment it closes an idle kept-alive connection.
  *
  * A request that meets a reset on a reused socket before any byte of the answer is sent
@@ -10,7 +10,7 @@
 import http from 'http';
 import net from 'net';
 import should from 'should';
-import { exchange, TransportError } from '../../nodes/lib/transport';
+import { exchange, TransportError } from '../../nodes/lib/device/transport';
 
 interface Peer {
   url: URL;

@@ -3,9 +3,9 @@
  * runtime reads it at a low rate): each snapshot re-syncs the start, a timer about four
  * times a second redraws the text. Stops when the sidebar is hidden.
  */
-import type { LiveSnapshot } from '../../live/types';
+import type { LiveSnapshot } from '../../lib/pure/snapshot';
 import { seconds } from './format';
-import { $, browser } from './red';
+import { $} from './editor-api';
 
 /** Four redraws a second: the tenths move smoothly enough to read, the timer stays cheap. */
 const REDRAW_MS = 250;
@@ -32,9 +32,9 @@ export class Countdown {
   }
 
   run(on: boolean): void {
-    if (on && !this.timer) this.timer = browser().setInterval(() => this.draw(), REDRAW_MS);
+    if (on && !this.timer) this.timer = setInterval(() => this.draw(), REDRAW_MS);
     if (!on && this.timer) {
-      browser().clearInterval(this.timer);
+      clearInterval(this.timer);
       this.timer = undefined;
     }
   }

@@ -3,7 +3,7 @@
  * of label and value, a link to a node. Each carries the classes the stylesheet in
  * modular-device-sidebar.html gives Node-RED's own look.
  */
-import { $, JQ, RED } from './red';
+import { $, JQ, RED } from './editor-api';
 
 export function section(title: string): JQ {
   const box = $('<div>', { class: 'md-live-section' });
@@ -29,7 +29,7 @@ export function nodeLabel(id: string): string {
 export function nodeLink(id: string, reveal: (ids: string[]) => void): JQ {
   return $('<a>', { href: '#', class: 'md-live-node-link', 'data-node': id })
     .text(nodeLabel(id))
-    .on('click', (event: any) => {
+    .on('click', (event: Event) => {
       event.preventDefault();
       event.stopPropagation();
       reveal([id]);

@@ -4,7 +4,7 @@
  * name stays beside the words where it is what a flow's msg carries (ntc_0). A name the
  * catalogue does not know (a newer service's field) is shown as the device sent it.
  */
-import { t } from './red';
+import { t } from './editor-api';
 
 /** Fields the spec names one by one (bmc board readings, power temperature and protection log): key `field.<name>`. */
 export const NAMED_FIELDS = [

@@ -1,12 +1,12 @@
 /**
- * The flow check in the sidebar: checkFlows (nodes/live/flow-check.ts, bundled) on the
+ * The flow check in the sidebar: checkFlows (nodes/lib/pure/flow-check.ts, bundled) on the
  * edited flows with the latest snapshot, again shortly after each edit, listed with a link
  * per node; the runtime's findings on the deployed flows beside them when they differ.
  */
-import { checkFlows, FlowNode } from '../../live/flow-check';
-import type { Finding, LiveSnapshot } from '../../live/types';
+import { checkFlows, FlowNode } from '../../lib/pure/flow-check';
+import type { Finding, LiveSnapshot } from '../../lib/pure/snapshot';
 import { nodeLink } from './dom';
-import { $, browser, JQ, RED, t } from './red';
+import { $, JQ, RED, t } from './editor-api';
 
 /** Edits come in bursts (a paste, a drag of many nodes): check once they settle. */
 const DEBOUNCE_MS = 300;
@@ -47,8 +47,8 @@ export class Findings {
   /** `edited`: what to redraw once edits settle (the panel: its cards' node links, then these findings). */
   constructor(private readonly reveal: (ids: string[]) => void, edited: () => void) {
     const later = () => {
-      browser().clearTimeout(this.timer);
-      this.timer = browser().setTimeout(edited, DEBOUNCE_MS);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(edited, DEBOUNCE_MS);
     };
     for (const event of ['nodes:change', 'nodes:add', 'nodes:remove', 'workspace:change', 'flows:change']) RED().events.on(event, later);
   }

@@ -3,8 +3,8 @@
  * of that mode, a countdown in seconds, a session id short. Words come from the catalogue
  * through `t`, numbers are formatted here once.
  */
-import type { LivePin } from '../../live/types';
-import { t } from './red';
+import type { LivePin } from '../../lib/pure/snapshot';
+import { t } from './editor-api';
 
 /** pin_type (0.9 names) → catalogue key of the mode. */
 const MODE_KEYS: Record<string, string> = {

@@ -4,10 +4,10 @@
  * adds the plugin. It adds the "Device" tab, follows the runtime's snapshots (LIVE_TOPIC)
  * and holds the watch lease while the tab is seen.
  */
-import { LIVE_TOPIC, LiveSnapshot } from '../../live/types';
+import { LIVE_TOPIC, LiveSnapshot } from '../../lib/pure/snapshot';
 import { Lease } from './lease';
 import { Panel } from './panel';
-import { browser, RED, t } from './red';
+import { RED, t } from './editor-api';
 
 export const TAB_ID = 'modular-device';
 
@@ -22,7 +22,7 @@ export function start(): void {
     content: panel.content,
     enableOnEdit: true,
     // Node-RED calls onchange just before it shows the tab's content: look once it is shown.
-    onchange: () => browser().setTimeout(() => lease?.check(), 0),
+    onchange: () => setTimeout(() => lease?.check(), 0),
   });
   lease = new Lease(panel.content, (visible) => panel.setVisible(visible));
   RED().comms.subscribe(LIVE_TOPIC, (_topic: string, snapshot: LiveSnapshot) => panel.receive(snapshot));

@@ -6,8 +6,8 @@
  * checked on the tab's onchange, whenever the browser reports the content's visibility
  * changed, and every few seconds (Node-RED tells a tab when it is shown, not when hidden).
  */
-import { WATCH_ROUTE } from '../../live/types';
-import { $, ajax, ajaxHeaders, browser } from './red';
+import { WATCH_ROUTE } from '../../lib/pure/snapshot';
+import { $, ajax, ajaxHeaders} from './editor-api';
 
 /** How often visibility is checked when nothing reports a change. */
 const VISIBILITY_CHECK_MS = 2000;
@@ -18,7 +18,7 @@ const FIRST_RENEW_MS = 5000;
 const URL = WATCH_ROUTE.replace(/^\//, '');
 
 function randomId(): string {
-  const c = browser().crypto;
+  const c = crypto;
   if (c?.randomUUID) return c.randomUUID();
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
@@ -30,17 +30,17 @@ export class Lease {
   private renewal: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly content: unknown, private readonly onVisible: (visible: boolean) => void) {
-    browser().setInterval(() => this.check(), VISIBILITY_CHECK_MS);
-    const Observer = browser().window.IntersectionObserver;
+    setInterval(() => this.check(), VISIBILITY_CHECK_MS);
+    const Observer = window.IntersectionObserver;
     if (Observer) new Observer(() => this.check()).observe($(content)[0]);
     // A closing editor tells the runtime at once instead of leaving the lease to expire.
-    browser().window.addEventListener('pagehide', () => this.visible && this.end(true));
-    browser().document.addEventListener('visibilitychange', () => this.check());
+    window.addEventListener('pagehide', () => this.visible && this.end(true));
+    document.addEventListener('visibilitychange', () => this.check());
   }
 
   /** Visibility now; starts or ends the lease when it changed. */
   check(): void {
-    const visible = $(this.content).is(':visible') && browser().document.visibilityState !== 'hidden';
+    const visible = $(this.content).is(':visible') && document.visibilityState !== 'hidden';
     if (visible === this.visible) return;
     this.visible = visible;
     if (visible) this.renew();
@@ -50,9 +50,9 @@ export class Lease {
 
   /** POSTs the lease, then schedules the next renewal at a third of what the runtime granted. */
   private renew(): void {
-    browser().clearTimeout(this.renewal);
+    clearTimeout(this.renewal);
     const next = () => {
-      if (this.visible) this.renewal = browser().setTimeout(() => this.renew(), this.renewMs);
+      if (this.visible) this.renewal = setTimeout(() => this.renew(), this.renewMs);
     };
     this.send('POST').then((answer: { leaseMs?: unknown } | undefined) => {
       // Hidden while this renewal was on its way: the DELETE sent then may have been handled
@@ -68,13 +68,13 @@ export class Lease {
   }
 
   private end(unloading: boolean): void {
-    browser().clearTimeout(this.renewal);
+    clearTimeout(this.renewal);
     this.renewal = undefined;
     if (unloading) {
       this.visible = false;
       // A page going away cancels pending XHRs; a keepalive fetch still goes out, with the
       // admin token Node-RED gave jQuery for every call.
-      browser().window.fetch(this.url(), { method: 'DELETE', keepalive: true, headers: { ...ajaxHeaders(), 'Content-Type': 'application/json' }, body: this.body() }).catch(() => undefined);
+      window.fetch(this.url(), { method: 'DELETE', keepalive: true, headers: { ...ajaxHeaders(), 'Content-Type': 'application/json' }, body: this.body() }).catch(() => undefined);
     } else this.send('DELETE').catch(() => undefined);
   }
 
@@ -86,7 +86,7 @@ export class Lease {
     return JSON.stringify({ id: this.watcher });
   }
 
-  private send(method: 'POST' | 'DELETE'): Promise<any> {
-    return Promise.resolve(ajax({ url: this.url(), method, contentType: 'application/json', data: this.body() }));
+  private send(method: 'POST' | 'DELETE'): Promise<{ leaseMs?: unknown } | undefined> {
+    return Promise.resolve(ajax({ url: this.url(), method, contentType: 'application/json', data: this.body() }) as PromiseLike<{ leaseMs?: unknown } | undefined>);
   }
 }

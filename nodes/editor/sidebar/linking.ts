@@ -3,7 +3,7 @@
  * the nodes that use it (revealing the one when there is one), and a node selected in the
  * workspace highlights its module and the pins it works on.
  */
-import { $, RED } from './red';
+import { $, RED } from './editor-api';
 import { pinsOf, usersOf, UsingNode } from './usage';
 
 /** The edited flows' nodes (not config nodes), as RED.nodes holds them. */
@@ -27,18 +27,18 @@ export function selectNodes(ids: string[]): void {
 
 /** Module and pin clicks of the panel select their nodes (delegated: the cards are redrawn). */
 export function linkClicks(panel: unknown): void {
-  const pick = (event: any) => {
+  const pick = (event: Event) => {
     const pin = $(event.target).closest('.md-live-pin');
     const card = $(event.target).closest('.md-live-module');
     if (!card.length || $(event.target).closest('a').length) return;
     const ids = usersOf(editedNodes(), String(card.attr('data-config')), pin.length ? Number(pin.attr('data-pin')) : undefined).map((n) => n.id);
     selectNodes(ids);
   };
-  $(panel).on('click', '.md-live-module', (event: any) => {
+  $(panel).on('click', '.md-live-module', (event: Event) => {
     event.stopPropagation();
     pick(event);
   });
-  $(panel).on('keydown', '.md-live-module, .md-live-pin', (event: any) => {
+  $(panel).on('keydown', '.md-live-module, .md-live-pin', (event: KeyboardEvent) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
     event.preventDefault();
     event.stopPropagation();

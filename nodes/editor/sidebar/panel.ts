@@ -4,11 +4,11 @@
  * snapshot it says it waits for one; with no module in the deployed flows, a sentence and
  * a hint of how to get one.
  */
-import type { LiveModule, LiveSnapshot } from '../../live/types';
+import type { LiveModule, LiveSnapshot } from '../../lib/pure/snapshot';
 import { Countdown } from './countdown';
 import { Findings } from './findings';
 import { editedNodes, followSelection, linkClicks, selectNodes } from './linking';
-import { $, JQ, t } from './red';
+import { $, JQ, t } from './editor-api';
 import { moduleCard } from './render-module';
 import { usersOf } from './usage';
 

@@ -3,11 +3,11 @@
  * (countdown.ts counts it down between snapshots), temperatures, voltages, USB hub. power:
  * each rail's voltage, current and limit, protection counters, temperatures and the fan.
  */
-import type { LiveBmc, LiveModule, LivePower } from '../../live/types';
+import type { LiveBmc, LiveModule, LivePower } from '../../lib/pure/snapshot';
 import { row, section } from './dom';
 import { fieldLabel, hubWord } from './field-names';
 import { entries, seconds } from './format';
-import { $, JQ, t } from './red';
+import { $, JQ, t } from './editor-api';
 
 /** A record's readings, each named as a user reads it (field-names.ts); data-field keeps the wire name. */
 function readings(title: string, record: Record<string, number | string> | undefined, unit = '', word = (v: string) => v): JQ | undefined {

@@ -3,11 +3,11 @@
  * package's notification-polls saw), the power configuration the package applied, and the
  * budget it draws against each rail's limit as a small bar.
  */
-import type { LiveIo, LiveModule, LivePin } from '../../live/types';
-import { budgetUse } from '../../lib/power-budget';
+import type { LiveIo, LiveModule, LivePin } from '../../lib/pure/snapshot';
+import { budgetUse } from '../../lib/pure/power-budget';
 import { row, section } from './dom';
 import { currentText, modeText, valueText } from './format';
-import { $, JQ, RED, t } from './red';
+import { $, JQ, RED, t } from './editor-api';
 
 const ALERT_NS = '@modular-device/node-red/notification-poll:notification-poll.alert.';
 

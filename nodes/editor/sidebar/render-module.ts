@@ -3,10 +3,10 @@
  * API version, session ids, the nodes that use it, then its service's body. The card and
  * each pin carry data-config / data-pin so linking.ts can find them.
  */
-import type { LiveModule } from '../../live/types';
+import type { LiveModule } from '../../lib/pure/snapshot';
 import { nodeLink, row } from './dom';
 import { short } from './format';
-import { $, JQ, t } from './red';
+import { $, JQ, t } from './editor-api';
 import { ioBody } from './render-io';
 import { bmcBody, powerBody } from './render-bmc-power';
 

@@ -3,7 +3,7 @@
  * selects when a module or a pin is clicked, and what it highlights when a node is
  * selected in the workspace. Pure (a list of nodes in, ids out), so the unit tests read it.
  */
-import { ALL_PINS, FlowNode, pollPins } from '../../live/flow-nodes';
+import { ALL_PINS, FlowNode, pollPins } from '../../lib/pure/flow-nodes';
 import { pinNumber } from '../pin-picker';
 
 /** A node of the edited flows, as the flow check reads it too (live/flow-nodes.ts). */

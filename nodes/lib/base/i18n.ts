@@ -1,0 +1,116 @@
+/**
+ * Words of the runtime in the runtime's language (settings.lang), through Node-RED's own
+ * `RED._`, from the package's catalogs (locales/<lang>/<catalog>.json, namespace
+ * `@modular-device/node-red/<catalog>`, as Node-RED registers them for each node file):
+ *
+ *  - `t('<type>.<key>', vars)`: a node's runtime text from its own catalog,
+ *    `<type>.runtime.<key>`; `t('common.<key>')` a shared one, `modular-device.runtime.common.<key>`.
+ *  - A fixed status text (no values: `<type>.status.<key>`, `modular-device.status.common.<key>`
+ *    for `t('common.<key>')`, `modular-device.status.<key>` for `say('status.<key>')`) is not
+ *    said here: its message id is the status text, and Node-RED's editor says it in the
+ *    editor's language (it translates a status text that is a `namespace:key` id).
+ *  - `spoken(phrase)`: a limit refusal of checks.ts / limits.ts (see phrase.ts).
+ */
+import { isPhrase, PhraseValue, render } from '../pure/phrase';
+import type { NodeAPI } from './node-red';
+
+const PACKAGE = '@modular-device/node-red';
+
+/** The runtime's translator, installed by `useRuntimeLanguage`. */
+let runtime: NodeAPI['_'] | undefined;
+/** Whether a message id is in the catalogs, per id (a fixed set: the keys the code uses). */
+const known = new Map<string, boolean>();
+
+/**
+ * Installs the runtime's language (registerActionNode and the config node do, with their
+ * RED); undefined uninstalls it (then every text is its message id, as Node-RED shows a
+ * missing one).
+ */
+export function useRuntimeLanguage(RED: Pick<NodeAPI, '_'> | undefined): void {
+  runtime = RED ? RED._.bind(RED) : undefined;
+  known.clear();
+}
+
+/** The message id `@modular-device/node-red/<catalog>:<catalog>.<key>`. */
+function idOf(catalog: string, key: string): string {
+  return `${PACKAGE}/${catalog}:${catalog}.${key}`;
+}
+
+/** True for a message id of this package's catalogs (what a fixed status text is). */
+export function isMessageId(text: unknown): boolean {
+  return typeof text === 'string' && text.startsWith(`${PACKAGE}/`) && /^[^:\s]+:[\w.-]+$/.test(text);
+}
+
+/** An id said in the runtime's language; Node-RED answers a missing one with its key. */
+function lookup(id: string, vars?: Record<string, unknown>): string {
+  const text = runtime?.(id, vars);
+  return typeof text === 'string' ? text : id;
+}
+
+function has(id: string): boolean {
+  let found = known.get(id);
+  if (found === undefined) {
+    const text = lookup(id);
+    found = text !== id && text !== id.slice(id.indexOf(':') + 1);
+    known.set(id, found);
+  }
+  return found;
+}
+
+/** Values as the runtime says them: a phrase (a refusal passed on) in its language. */
+function sayValues(vars: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!vars) return vars;
+  const said: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(vars)) said[name] = isPhrase(value) ? spoken(value) : value;
+  return said;
+}
+
+/** A fixed status text's id when `key` is one and there are no values to fill in. */
+function statusId(catalog: string, key: string, vars: Record<string, unknown> | undefined): string | undefined {
+  if (vars && Object.keys(vars).length) return undefined;
+  const id = idOf(catalog, `status.${key}`);
+  return has(id) ? id : undefined;
+}
+
+/** `say('status.connected', {api})`: the shared catalog's `modular-device.<key>`. */
+export function say(key: string, vars?: Record<string, unknown>): string {
+  const status = key.startsWith('status.') ? statusId('modular-device', key.slice('status.'.length), vars) : undefined;
+  return status ?? lookup(idOf('modular-device', key), sayValues(vars));
+}
+
+/**
+ * A runtime text of a node, or a shared one (`common.`):
+ * `t('io-output.pinState', {pin: 3, state: 'high'})` → `pin 3 high`.
+ */
+export function t(key: string, vars?: Record<string, unknown>): string {
+  const dot = key.indexOf('.');
+  const type = key.slice(0, dot);
+  const name = key.slice(dot + 1);
+  const catalog = type === 'common' ? 'modular-device' : type;
+  const status = statusId(catalog, type === 'common' ? `common.${name}` : name, vars);
+  if (status) return status;
+  return lookup(idOf(catalog, type === 'common' ? `runtime.common.${name}` : `runtime.${name}`), sayValues(vars));
+}
+
+/** A status text as words: a fixed status's id said here (e.g. to add "..." to it). */
+export function textOf(status: string): string {
+  return isMessageId(status) ? lookup(status) : status;
+}
+
+/** A limit refusal (or any phrase) in the runtime's language. */
+export function spoken(value: PhraseValue): string {
+  return render(value, (id, values) => lookup(id, values));
+}
+
+/**
+ * A word of a node's own dialog, from its catalog `locales/<lang>/<type>.json`, so a refusal
+ * names a setting exactly as the user sees it: `nodeText('io-reset', 'label.confirm')`.
+ */
+export function nodeText(type: string, key: string, vars?: Record<string, unknown>): string {
+  return lookup(idOf(type, key), sayValues(vars));
+}
+
+/** Like nodeText, with `fallback` where the node's catalog has no such word. */
+export function nodeTextOr(type: string, key: string, fallback: string): string {
+  return has(idOf(type, key)) ? nodeText(type, key) : fallback;
+}

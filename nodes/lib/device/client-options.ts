@@ -1,0 +1,47 @@
+/** How a DeviceClient is set up: the config node's settings, credentials and TLS. */
+import type { DeviceError } from '../base/errors';
+import type { ExchangeInfo } from './exchange-info';
+import type { ApiVersion, Service } from '../pure/limits';
+
+export interface Credentials {
+  username?: string;
+  password?: string;
+  token?: string;
+}
+
+/** TLS options as the core tls-config node's addTLSOptions fills them in. */
+export interface TlsOptions {
+  ca?: string | Buffer;
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  passphrase?: string;
+  servername?: string;
+  rejectUnauthorized?: boolean;
+}
+
+export interface ClientOptions {
+  /** Base URL of the device, e.g. http://127.0.0.1:8080 (a path prefix is kept). */
+  url: string;
+  service: Service;
+  slot: number;
+  /** 'auto' detects the version from the version record. */
+  apiVersion: 'auto' | ApiVersion;
+  /** ms per request, from leaving the queue to the last byte of the answer. */
+  timeout?: number;
+  /** How many requests may wait in the queue. */
+  queueLimit?: number;
+  /** The most one answer may carry, KiB (limits.ts answer_limit). */
+  answerLimitKiB?: number;
+  auth?: 'none' | 'basic' | 'bearer';
+  credentials?: Credentials;
+  tls?: TlsOptions;
+  /** Told after each request whether the device was reachable (for connection state). */
+  onReachability?: (error?: DeviceError) => void;
+  /**
+   * An answer proved the module lost its settings (`cause`: the device's words). True when
+   * they are being applied again (then the refused msg's error says so).
+   */
+  onSettingsLost?: (cause: string) => boolean;
+  /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */
+  onExchange?: (info: ExchangeInfo) => void;
+}

@@ -1,0 +1,294 @@
+/**
+ * DeviceClient: talks to one module (service + slot) of one device.
+ *
+ * One client per config node: Node's http/https over keep-alive agents (lib/transport.ts;
+ * why not axios is said there), one ordered, bounded queue for
+ * the module, and one mapping of every answer to a result or a DeviceError. Nodes hand it
+ * validated requests; it owns the wire path, so nothing from a msg can change where a
+ * request goes.
+ */
+import http from 'http';
+import https from 'https';
+import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from '../pure/limits';
+import { asDeviceError, concernsModule, DeviceError } from '../base/errors';
+import { lostSettings, settingsGone } from './settings-lost';
+import { QueueFullError, RequestQueue } from './queue';
+import { CallFailure, dialectFor } from './dialects';
+import { parseBaseUrl, segment } from './wire-path';
+import { locationOf } from '../pure/base-url';
+import type { ClientOptions } from './client-options';
+import { exchangeInfo } from './exchange-info';
+import { Answer, exchange as httpExchange, TransportError } from './transport';
+import { judgeAnswer, transportFailure, Where } from './verdict';
+import { parseVersionRecord, VersionRecord } from './version-record';
+import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
+
+export type { VersionRecord };
+export { parseBaseUrl };
+export type { ClientOptions, Credentials, TlsOptions } from './client-options';
+export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
+
+export interface DeviceResult<T = unknown> {
+  data: T;
+  /** Every wire call the answer took, as `msg.request` shows it. */
+  request: SentRequests;
+}
+
+
+const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
+
+
+/** Beyond the timeout, how long a closing client waits for its last answers. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Which queue a request waits in: the module's ordered queue, or the keep-alive's own lane. */
+export type Lane = 'ordered' | 'keep-alive';
+
+/** Keep-alive rounds never overlap; a few waiting are already a failing device. */
+const KEEP_ALIVE_QUEUE_LIMIT = 4;
+
+export class DeviceClient {
+  readonly service: Service;
+  readonly slot: number;
+  private readonly base: URL;
+  private readonly prefix: string;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly queue: RequestQueue;
+  /**
+   * The keep-alive's own lane: a watchdog alive never waits behind the module's other
+   * requests (a slow answer or a flood there would let the device reset). It runs beside
+   * the ordered queue, on a socket of its own; its few requests are bounded too.
+   */
+  private readonly keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT);
+  private readonly timeout: number;
+  private readonly maxBytes: number;
+  private detected?: ApiVersion;
+  /** The version record read now on the wire, shared by everyone who asks meanwhile. */
+  private reading?: Promise<{ apiVersion: ApiVersion; record: VersionRecord }>;
+  private closed = false;
+
+  constructor(private readonly options: ClientOptions) {
+    if (!SERVICES.includes(options.service)) {
+      throw new DeviceError(`service must be one of ${SERVICES.join(', ')}, got ${JSON.stringify(options.service)}`, {
+        code: 'NOT_CONFIGURED',
+      });
+    }
+    this.service = options.service;
+    this.slot = options.slot;
+    this.base = parseBaseUrl(options.url);
+    this.prefix = this.base.pathname.replace(/\/+$/, '');
+    this.timeout = options.timeout ?? LIMITS.request_timeout.default;
+    this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
+    this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default);
+    // Keep-alive: one warm connection per module instead of a handshake per msg. Idle
+    // sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout can close
+    // them under a request that is just being sent.
+    const agentOptions = { keepAlive: true, maxSockets: 4, timeout: 4000 };
+    this.agents = {
+      http: new http.Agent(agentOptions),
+      https: new https.Agent({ ...agentOptions, ...options.tls, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true }),
+    };
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const creds = options.credentials ?? {};
+    if (options.auth === 'basic' && (creds.username || creds.password)) {
+      headers.Authorization = `Basic ${Buffer.from(`${creds.username ?? ''}:${creds.password ?? ''}`).toString('base64')}`;
+    } else if (options.auth === 'bearer' && creds.token) {
+      headers.Authorization = `Bearer ${creds.token}`;
+    }
+    this.headers = headers;
+  }
+
+  /** The API version in use: the fixed one, or the one detected (undefined until then). */
+  get apiVersion(): ApiVersion | undefined {
+    return this.options.apiVersion === 'auto' ? this.detected : this.options.apiVersion;
+  }
+
+  /** Where the device is, for labels and messages: origin and prefix, never credentials. */
+  get location(): string {
+    return locationOf(this.base);
+  }
+
+  /** Requests waiting in the module's queue. */
+  get queued(): number {
+    return this.queue.size;
+  }
+
+  /**
+   * Sends one request, or several back to back as one job of the queue (nothing from
+   * another msg runs between them), stopping at the first failure. Resolves with the answer
+   * of the last request and every wire call of them all.
+   */
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered'): Promise<DeviceResult<T>> {
+    const list = Array.isArray(requests) ? requests : [requests];
+    if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
+    return (lane === 'keep-alive' ? this.keepAliveQueue : this.queue)
+      .add(async () => {
+        const results: DeviceResult[] = [];
+        for (const req of list) results.push(await this.send(req));
+        return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof QueueFullError) {
+          throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
+            code: 'QUEUE_FULL',
+          });
+        }
+        throw error;
+      });
+  }
+
+  /**
+   * Reads the service's version record (the service root), detecting the API version when
+   * it is 'auto'. Not queued: it is how the config node learns whether the device is there.
+   * Callers at the same time share one read: a msg that arrives while the config node's
+   * first probe is on the wire waits for that probe instead of detecting the version again.
+   */
+  readVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
+    this.reading ??= this.askVersionRecord().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async askVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
+    // Newest first: released devices speak 1.0; a 0.9 device answers 1.0 with 400 or 404.
+    const newestFirst = [...API_VERSIONS].reverse();
+    // Once detected, that version is asked first (one request per health check).
+    const auto = this.detected ? [this.detected, ...newestFirst.filter((v) => v !== this.detected)] : newestFirst;
+    const candidates: readonly ApiVersion[] = this.options.apiVersion === 'auto' ? auto : [this.options.apiVersion];
+    let lastError: DeviceError | undefined;
+    for (const version of candidates) {
+      try {
+        const data = await this.exchange({ method: 'GET', path: this.rootPath(version) });
+        const record = parseVersionRecord(data);
+        if (!record) {
+          throw new DeviceError(`GET ${this.rootPath(version)}: the answer is not a version record`, {
+            code: 'BAD_RESPONSE',
+            method: 'GET',
+            path: this.rootPath(version),
+          });
+        }
+        this.detected = version;
+        return { apiVersion: version, record };
+      } catch (error) {
+        lastError = error as DeviceError;
+        // Only "this version is not spoken here" moves on to the next candidate.
+        const notSpoken = lastError instanceof DeviceError && lastError.code === 'DEVICE_ERROR' && (lastError.statusCode === 400 || lastError.statusCode === 404);
+        if (!notSpoken) throw lastError;
+      }
+    }
+    throw lastError!;
+  }
+
+  /**
+   * Reads the module's descriptor, not queued: the config node's proof that the device
+   * accepts the credentials (the version root is public behind the device's nginx).
+   */
+  async readDescriptor(): Promise<unknown> {
+    const version = await this.version();
+    return this.exchange({ method: 'GET', path: `${this.rootPath(version)}/${this.slot}/descriptor` });
+  }
+
+  /**
+   * Refuses everything still waiting (never sent: nothing lost) and lets what is on the
+   * wire finish, bounded by the timeout, before freeing the sockets: a notification read the
+   * device already answered must not be cut off by a redeploy (its flags are cleared there).
+   */
+  close(): Promise<void> {
+    this.closed = true;
+    const unsent = new DeviceError(CLOSED_UNSENT, { code: 'NOT_CONFIGURED' });
+    this.queue.clear(unsent);
+    this.keepAliveQueue.clear(unsent);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.timeout + CLOSE_GRACE_MS);
+    });
+    return Promise.race([Promise.all([this.queue.idle(), this.keepAliveQueue.idle()]), bound]).then(() => {
+      clearTimeout(timer);
+      this.agents.http.destroy();
+      this.agents.https.destroy();
+    });
+  }
+
+  private rootPath(version: ApiVersion): string {
+    return `${this.prefix}/api/${this.service}/${version}`;
+  }
+
+  private async version(): Promise<ApiVersion> {
+    return this.apiVersion ?? (await this.readVersionRecord()).apiVersion;
+  }
+
+  private async send(req: DeviceRequest): Promise<DeviceResult> {
+    const version = await this.version();
+    // The dialect turns the spec-shaped request into the wire form of the device's version,
+    // and judges the answers (whether a POST succeeded included).
+    const translation = dialectFor(version).translate(req);
+    const answers: unknown[] = [];
+    const sent: SentRequest[] = [];
+    const failures: CallFailure[] = [];
+    for (const [index, call] of translation.calls.entries()) {
+      const under = call.scope === 'service' ? [] : [this.slot];
+      const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
+      const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
+      if (!translation.independent) {
+        answers.push(await this.exchange(request));
+        sent.push(request);
+        continue;
+      }
+      // Closed mid-way (a redeploy): the calls not yet sent stay unsent, nothing is lost.
+      if (this.closed) {
+        failures.push({ index, error: new DeviceError(`${call.method} ${path}: ${CLOSED_UNSENT}`, { code: 'NOT_CONFIGURED', method: call.method, path }) });
+        answers.push(undefined);
+        continue;
+      }
+      try {
+        answers.push(await this.exchange(request));
+        sent.push(request);
+      } catch (error) {
+        failures.push({ index, error: asDeviceError(error, 'UNREACHABLE') });
+        answers.push(undefined);
+        sent.push(request);
+      }
+    }
+    return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
+  }
+
+  /** One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. */
+  private async exchange(request: SentRequest): Promise<unknown> {
+    const started = performance.now();
+    let failure: unknown;
+    try {
+      return await this.exchangeOnce(request);
+    } catch (error) {
+      throw (failure = error);
+    } finally {
+      this.options.onExchange?.(exchangeInfo(request, started, failure, this.queue.size));
+    }
+  }
+
+  /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
+  private async exchangeOnce({ method, path, body }: SentRequest): Promise<unknown> {
+    const where: Where = { method, path, host: this.base.host, timeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
+    let answer: Answer;
+    try {
+      const agent = this.base.protocol === 'https:' ? this.agents.https : this.agents.http;
+      answer = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs: this.timeout, maxBytes: this.maxBytes, method, path, body });
+    } catch (error) {
+      const mapped = error instanceof TransportError ? transportFailure(error, where) : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
+      // A device that answered badly was there all the same.
+      this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
+      throw mapped;
+    }
+    this.options.onReachability?.();
+    try {
+      return judgeAnswer(answer, where);
+    } catch (error) {
+      // Refused credentials (or TLS) concern every node of the module, not just this msg.
+      if (concernsModule(error)) this.options.onReachability?.(error);
+      throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
+    }
+  }
+
+
+}

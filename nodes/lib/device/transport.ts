@@ -1,0 +1,251 @@
+/**
+ * One HTTP exchange over Node's own http/https, with the client's keep-alive agents.
+ *
+ * The client used axios here first. The benchmark (bench/, README "Performance") showed
+ * axios spending 100-150 µs of CPU per request on config merging, interceptor promises
+ * and stream wrapping: about 0.35-0.45× the speed of a plain `http.request` loop, below the
+ * 0.5× the package must reach. This is the small part of a client a device needs: no
+ * redirects, no proxy, the answer read as bytes up to a cap and judged by the caller.
+ *
+ * The answer is untrusted: a Content-Length over the cap is refused before a byte of the
+ * body is read, a body that grows past it is cut at once, and one timer covers the whole
+ * exchange (connect, send, headers, body), so a body that trickles ends too. Every failure
+ * is a TransportError saying which of these happened.
+ */
+import http from 'http';
+import https from 'https';
+import type { TLSSocket } from 'tls';
+
+export interface Answer {
+  status: number;
+  /** The Content-Type header, lower case ('' when absent). */
+  type: string;
+  text: string;
+}
+
+export interface Exchange {
+  base: URL;
+  agent: http.Agent;
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  /** The most bytes the answer's body may have. */
+  maxBytes: number;
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+export type TransportFailure =
+  /** Nothing came back within the time (not even the status line). */
+  | 'timeout'
+  /** The status line came, the rest of the answer not within the time. */
+  | 'incomplete'
+  /** The body is larger than the cap. */
+  | 'too-large'
+  /** The connection closed in the middle of the answer. */
+  | 'cut-off'
+  /** What came back is not HTTP (a broken status line or headers). */
+  | 'malformed'
+  /** Connecting or sending failed: refused, reset, host not found, TLS; `code` is Node's. */
+  | 'network';
+
+/** The device's certificate as its handshake showed it (not verified: for a message only). */
+export interface PeerCertificate {
+  subject?: string;
+  issuer?: string;
+  validFrom?: string;
+  validTo?: string;
+  /** subjectAltName as Node gives it: `DNS:a, IP Address:10.0.0.1`. */
+  altNames?: string;
+}
+
+/** What a failed HTTPS exchange knew of TLS: enough to tell the user which certificate problem it was. */
+export interface TlsFacts {
+  /** The name the certificate was checked against: the TLS configuration's server name, else the URL's host. */
+  name: string;
+  /** A client certificate was offered (the TLS configuration has one). */
+  clientCert: boolean;
+  /** A handshake of this exchange reached the device's certificate (set even when verifying it failed). */
+  peer?: PeerCertificate;
+  /** Node's own words for the failure (a TLS 1.2 alert has no code of its own, only its name here). */
+  said?: string;
+}
+
+/** Node's words are ours, but OpenSSL's carry file names and line numbers: enough of them for a reason. */
+const SAID_CHARS = 200;
+
+export class TransportError extends Error {
+  constructor(
+    readonly failure: TransportFailure,
+    /** Node's error code for 'network' (ECONNREFUSED, ...). */
+    readonly code?: string,
+    /** The HTTP status when the status line had arrived. */
+    readonly status?: number,
+    /** Body bytes received (or announced by Content-Length, for 'too-large'). */
+    readonly bytes = 0,
+    /** For 'network' over HTTPS: what the handshake showed. */
+    readonly tls?: TlsFacts,
+  ) {
+    super(failure);
+    this.name = 'TransportError';
+  }
+}
+
+/** Node's HTTP parser errors (HPE_*) mean the peer does not speak HTTP properly. */
+function fromNode(error: unknown, tls?: TlsFacts): TransportError {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('HPE_')) return new TransportError('malformed', code);
+  const said = String((error as Error)?.message ?? '').slice(0, SAID_CHARS);
+  return new TransportError('network', typeof code === 'string' ? code : undefined, undefined, 0, tls && { ...tls, said });
+}
+
+/** The agent's TLS options: what a fresh connection borrows, and what a failure is judged against. */
+function tlsOptionsOf(agent: http.Agent): https.RequestOptions {
+  return (agent as unknown as { options?: https.RequestOptions }).options ?? {};
+}
+
+function peerOf(socket: TLSSocket): PeerCertificate | undefined {
+  const cert = socket.getPeerCertificate();
+  if (!cert || !Object.keys(cert).length) return undefined;
+  const cn = (name: { CN?: string | string[] } | undefined) => [name?.CN ?? []].flat()[0];
+  return { subject: cn(cert.subject), issuer: cn(cert.issuer), validFrom: cert.valid_from, validTo: cert.valid_to, altNames: cert.subjectaltname };
+}
+
+/**
+ * A kept-alive socket that the device (its nginx: `keepalive_timeout`) closed while idle can
+ * be handed out just as the close is on its way: the request then meets a reset or an EOF
+ * before a byte of the answer, one round trip after it left. The device never read it, so
+ * it is sent once more on a new connection. Only that case: a reset after any byte of the
+ * answer, on a new socket, or after the request had time to be acted on (a device that
+ * held it and then went away) stays a failure, so nothing is sent twice.
+ */
+export const STALE_SOCKET_WINDOW_MS = 500;
+
+function isStaleSocket(error: unknown, reused: boolean, answered: boolean, elapsedMs: number): boolean {
+  if (!reused || answered || elapsedMs > STALE_SOCKET_WINDOW_MS) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+export function exchange(x: Exchange): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let current: http.ClientRequest | undefined;
+    const finish = (error: TransportError | undefined, answer?: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
+        current?.destroy();
+        reject(error);
+      } else resolve(answer!);
+    };
+    // One timer for the whole exchange (a retry included): connect, send, wait and read.
+    // Timers run before the poll phase: when the loop was busy past the deadline, an answer
+    // may be waiting in the socket already, so let one poll phase read it before calling it
+    // a timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
+    let status: number | undefined;
+    let received = 0;
+    const secure = x.base.protocol === 'https:';
+    const options = tlsOptionsOf(x.agent);
+    const tlsFacts: TlsFacts | undefined = secure
+      ? { name: options.servername || x.base.hostname.replace(/^\[|\]$/g, ''), clientCert: !!(options.cert || options.pfx) }
+      : undefined;
+    const timer = setTimeout(() => {
+      setImmediate(() => finish(new TransportError(status === undefined ? 'timeout' : 'incomplete', undefined, status, received)));
+    }, x.timeoutMs);
+    const send = (fresh: boolean) => {
+      const sentAt = Date.now();
+      const req = open(x, fresh, {
+        answered: (code) => {
+          status = code;
+        },
+        received: (bytes) => {
+          received = bytes;
+        },
+        handshake: (peer) => {
+          if (tlsFacts) tlsFacts.peer = peer;
+        },
+        finish,
+      });
+      current = req;
+      req.on('error', (error) => {
+        if (!fresh && isStaleSocket(error, req.reusedSocket, status !== undefined, Date.now() - sentAt)) send(true);
+        else finish(fromNode(error, tlsFacts));
+      });
+    };
+    send(false);
+  });
+}
+
+interface Progress {
+  answered(status: number): void;
+  received(bytes: number): void;
+  /** A new TLS connection reached the device's certificate (before it is verified). */
+  handshake(peer: PeerCertificate | undefined): void;
+  finish(error: TransportError | undefined, answer?: Answer): void;
+}
+
+/** Sends the request once: on the agent's sockets, or on a new connection of its own (`fresh`). */
+function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
+  const data = x.body === undefined ? undefined : JSON.stringify(x.body);
+  const headers: Record<string, string | number> = { ...x.headers };
+  if (data !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = Buffer.byteLength(data);
+  }
+  const secure = x.base.protocol === 'https:';
+  // A fresh connection borrows the agent's TLS options but not its pool of sockets.
+  const { ca, cert, key, passphrase, servername, rejectUnauthorized } = tlsOptionsOf(x.agent);
+  const tls = secure ? { ca, cert, key, passphrase, servername, rejectUnauthorized } : {};
+  const req = (secure ? https : http).request(
+    {
+      ...(fresh ? { ...tls, agent: false } : { agent: x.agent }),
+      // URL keeps IPv6 hosts in brackets; http.request wants them bare.
+      hostname: x.base.hostname.replace(/^\[|\]$/g, ''),
+      port: x.base.port || undefined,
+      method: x.method,
+      path: x.path,
+      headers,
+    },
+    (res) => {
+      const status = res.statusCode ?? 0;
+      p.answered(status);
+      const announced = Number(res.headers['content-length']);
+      if (announced > x.maxBytes) {
+        p.finish(new TransportError('too-large', undefined, status, announced));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        p.received(received);
+        if (received > x.maxBytes) p.finish(new TransportError('too-large', undefined, status, received));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        const type = String(res.headers['content-type'] ?? '').toLowerCase();
+        p.finish(undefined, { status, type, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      const cutOff = () => p.finish(new TransportError('cut-off', undefined, status, received));
+      res.on('error', cutOff);
+      res.on('aborted', cutOff);
+      res.on('close', () => {
+        if (!res.complete) cutOff();
+      });
+    },
+  );
+  // Node verifies the certificate right after the 'secure' event and drops the socket (and
+  // the certificate with it) when it fails: a listener ahead of that check keeps what the
+  // user needs to know (until when it was valid, for which names). Only on a new socket: a
+  // reused one finished its handshake long ago.
+  if (secure) {
+    req.on('socket', (socket) => {
+      if (!req.reusedSocket) (socket as TLSSocket).prependOnceListener('secure', () => p.handshake(peerOf(socket as TLSSocket)));
+    });
+  }
+  req.end(data);
+  return req;
+}

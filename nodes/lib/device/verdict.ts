@@ -1,0 +1,101 @@
+/**
+ * What the outcome of one exchange means: the device's JSON value, or the one DeviceError
+ * that says what went wrong. Device text reaches a message only through answer.ts (bounded,
+ * printable, linear); everything else in a message is ours (method, wire path, host).
+ */
+import { errorMessage, parseAnswer, printable } from './answer';
+import { DeviceError, withoutStatus } from '../base/errors';
+import { ANSWER_BOUNDS } from '../pure/limits';
+import { tlsError, tlsFailure, tlsPage } from './tls-failure';
+import type { Answer, TransportError } from './transport';
+
+export interface Where {
+  method: string;
+  path: string;
+  /** host[:port] of the device, for transport failures. */
+  host: string;
+  timeoutMs: number;
+  maxBytes: number;
+  auth?: 'none' | 'basic' | 'bearer';
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** Failures of making the connection: the request never left. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function kib(bytes: number): string {
+  return `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+function bad(w: Where, statusCode: number | undefined, what: string): DeviceError {
+  return new DeviceError(`${w.method} ${w.path}: ${what}`, { code: 'BAD_RESPONSE', statusCode, method: w.method, path: w.path });
+}
+
+/** A failed exchange: no answer (TIMEOUT, UNREACHABLE), TLS in the way, or an answer that broke the rules (BAD_RESPONSE). */
+export function transportFailure(error: TransportError, w: Where): DeviceError {
+  const { method, path } = w;
+  switch (error.failure) {
+    case 'timeout':
+      return new DeviceError(`${method} ${path}: no answer from ${w.host} within ${w.timeoutMs} ms`, { code: 'TIMEOUT', method, path });
+    case 'incomplete':
+      return bad(w, error.status, `the answer (${error.status}) did not finish within ${w.timeoutMs} ms (${error.bytes} bytes came)`);
+    case 'too-large':
+      return bad(w, error.status, `the answer (${error.status}) is larger than the answer limit of ${kib(w.maxBytes)} (${error.bytes} bytes or more)`);
+    case 'malformed':
+      return bad(w, undefined, `the answer is not valid HTTP (${error.code})`);
+    case 'cut-off':
+      return new DeviceError(`${method} ${path}: answer cut off (${w.host})`, { code: 'UNREACHABLE', method, path });
+    case 'network': {
+      const tls = tlsFailure(error, w);
+      if (tls) return tls;
+      const reason = (error.code && NETWORK_REASONS[error.code]) || `request failed${error.code ? ` (${error.code})` : ''}`;
+      const neverSent = !!error.code && NEVER_SENT.has(error.code);
+      return new DeviceError(`${method} ${path}: ${reason} (${w.host})`, { code: 'UNREACHABLE', method, path, neverSent });
+    }
+  }
+}
+
+/** An answer that arrived whole: its JSON value; throws the DeviceError it amounts to. */
+export function judgeAnswer(answer: Answer, w: Where): unknown {
+  const { status, text } = answer;
+  const { method, path } = w;
+  if (status >= 300 && status < 400) throw bad(w, status, `the device answered ${status}, a redirect; the device interface never redirects, so it is not followed`);
+  if (status < 200 || status > 299) {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > ANSWER_BOUNDS.maxErrorBytes) {
+      throw bad(w, status, `an error answer (${status}) of ${bytes} bytes, larger than any device error (${kib(ANSWER_BOUNDS.maxErrorBytes)})`);
+    }
+    const deviceMessage = errorMessage(text, parseAnswer(text));
+    const words = withoutStatus(deviceMessage, status);
+    // nginx's own pages about TLS: the device never got the request (and it is no sign of another API version).
+    const tls = tlsPage(status, words);
+    if (tls) throw tlsError(tls, w, {}, { statusCode: status, deviceMessage });
+    const hint = status === 401 ? ` (the device refused the credentials: check the ${w.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
+    throw new DeviceError(`${method} ${path} failed: ${status}${words ? ` ${words}` : ''}${hint}`, {
+      code: 'DEVICE_ERROR',
+      statusCode: status,
+      deviceMessage,
+      method,
+      path,
+    });
+  }
+  // The services answer JSON with application/json; no Content-Type at all is let through.
+  if (answer.type && !answer.type.includes('json')) throw bad(w, status, `the answer is ${printable(answer.type, 60)}, not JSON`);
+  const parsed = parseAnswer(text);
+  if (parsed.ok) return parsed.value;
+  const why = {
+    json: `the answer is not JSON (${text.length} bytes)`,
+    depth: `the answer nests deeper than ${ANSWER_BOUNDS.maxDepth} levels`,
+    values: `the answer holds more than ${ANSWER_BOUNDS.maxValues} values`,
+  }[parsed.problem];
+  throw bad(w, status, why);
+}

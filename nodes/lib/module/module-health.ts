@@ -1,0 +1,98 @@
+/**
+ * What a config node tells about its module, beside its users' statuses: every connection
+ * change and the queue alarm as health events (lib/health.ts), and Node-RED metric events
+ * per request (`request` latency ms, `error` code, `queue` depth) when metrics are on.
+ *
+ * It hears the connection as one more ConnectionUser and each HTTP exchange through the
+ * client's onExchange hook: it asks the device nothing of its own.
+ */
+import type { Connection, ConnectionState, ConnectionUser } from './connection';
+import type { ExchangeInfo } from '../device/exchange-info';
+import { counting, HealthModule, publish, tally } from './health';
+import { QUEUE_HEALTH } from '../pure/limits';
+import { HEALTH_KINDS } from '../pure/facts';
+import type { HealthKind } from './health';
+
+/** Fails to compile when health.ts gains a kind that limits.ts (the dialog's list) lacks. */
+const EVERY_KIND_LISTED: Exclude<HealthKind, (typeof HEALTH_KINDS)[number]> extends never ? true : never = true;
+void EVERY_KIND_LISTED;
+
+/** The slice of a Node-RED node that emits metrics: `metric()` says whether they are on. */
+export interface MetricNode {
+  id: string;
+  metric(): boolean;
+  metric(event: string, msg: Record<string, unknown>, value: unknown): void;
+}
+
+/** A connection state in words for a health event's cause: the state, and why when there is a why. */
+export function connectionCause(state: ConnectionState): string {
+  if (state.state === 'connected') return `connected (API ${state.apiVersion})${state.restarted ? ', service restarted' : ''}`;
+  return 'reason' in state ? `${state.state}: ${state.reason}` : state.state;
+}
+
+/**
+ * The queue alarm's two edges for a queue limit: raised when more than `rise` wait, cleared
+ * when fewer than `fall` do. The gap keeps a queue that hovers near the edge from flapping.
+ */
+export function queueEdges(limit: number): { rise: number; fall: number } {
+  return { rise: Math.floor((limit * QUEUE_HEALTH.risePercent) / 100), fall: Math.ceil((limit * QUEUE_HEALTH.fallPercent) / 100) };
+}
+
+export class ModuleHealth implements ConnectionUser {
+  private module?: HealthModule;
+  private queueHigh = false;
+  private lastState?: string;
+  private readonly edges: { rise: number; fall: number };
+
+  constructor(
+    private readonly node: MetricNode,
+    private readonly queueLimit: number,
+  ) {
+    this.edges = queueEdges(queueLimit);
+  }
+
+  /** Starts hearing the connection; its current state is the first event. */
+  watch(connection: Connection): void {
+    this.module = connection.healthModule;
+    connection.register(this);
+  }
+
+  onConnectionState(state: ConnectionState): void {
+    if (!this.module) return;
+    // Each failed retry tells the users again (its reason may differ: refused, then a
+    // timeout); a fleet wants the change of state, not the echo. A restart is a change.
+    const detail = state.state === 'connected' ? { state: state.state, apiVersion: state.apiVersion } : { state: state.state };
+    const key = JSON.stringify(detail);
+    if (key === this.lastState && !(state.state === 'connected' && state.restarted)) return;
+    this.lastState = key;
+    publish('connection', this.module, connectionCause(state), detail);
+  }
+
+  /** The client's onExchange hook: never throws (the client calls it on its answer path). */
+  readonly onExchange = (info: ExchangeInfo): void => {
+    try {
+      this.queueAlarm(info.queued);
+      // Prometheus counters (nodes/fleet/metrics.ts) hear every exchange when loaded.
+      if (this.module && counting()) tally({ kind: 'exchange', module: this.module, ms: info.ms, ok: info.ok, code: info.code, queued: info.queued });
+      if (!this.node.metric()) return;
+      // Node-RED logs each as {level: 99, nodeid, event: "node.modular-device.<name>", value}.
+      this.node.metric('request', {}, info.ms);
+      if (!info.ok) this.node.metric('error', {}, info.code);
+      this.node.metric('queue', {}, info.queued);
+    } catch {
+      // Health and metrics are news about the module, never a reason to fail its request.
+    }
+  };
+
+  private queueAlarm(queued: number): void {
+    if (!this.module) return;
+    const detail = { queued, limit: this.queueLimit, ...this.edges };
+    if (!this.queueHigh && queued > this.edges.rise) {
+      this.queueHigh = true;
+      publish('queue', this.module, `more than ${this.edges.rise} requests waiting`, detail);
+    } else if (this.queueHigh && queued < this.edges.fall) {
+      this.queueHigh = false;
+      publish('queue', this.module, `fewer than ${this.edges.fall} requests waiting again`, detail);
+    }
+  }
+}

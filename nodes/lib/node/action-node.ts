@@ -1,0 +1,291 @@
+/**
+ * The scaffolding every action node uses, written once: find the config node, register
+ * with its connection, turn a msg into checked device requests, send them through the
+ * module's queue, put the answer on the msg, and keep the status dot truthful. Nodes that
+ * apply a setting when the module connects, or that poll, declare it here too.
+ *
+ * An action node file then only declares its settings, how a msg becomes an operation, and
+ * what goes out. The moving parts live in their own files: the status dot (status-dot.ts),
+ * when polling runs (polling-lifecycle.ts), what a msg does (input-handler.ts).
+ */
+import type { DeviceClient, DeviceResult } from '../device/client';
+import type { ConnectionState } from '../module/connection';
+import { DeviceNode } from '../module/device-settings';
+import { bodyOf, NoExtra, Operation, Outcome, perform } from './operation';
+import { asDeviceError, DeviceError } from '../base/errors';
+import { say, t, textOf, useRuntimeLanguage } from '../base/i18n';
+import { handOver, takeOver } from './hand-over';
+import { PHASE } from '../module/desired-state';
+import { inputHandler } from './input-handler';
+import { Poller } from './poller';
+import { PollingLifecycle } from './polling-lifecycle';
+import { NodeStatusDot } from './status-dot';
+import type { Service } from '../pure/limits';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../base/node-red';
+
+/** `S`: the node's settings; `X`: what its `output` needs to know about an operation. */
+export interface ActionSpec<S, X extends object = NoExtra> {
+  /** Reads the node's settings from the editor (text) once per deploy; throws on a bad one. */
+  settings(def: NodeDef): S;
+  /**
+   * The operation for a msg: fields of `msg.payload` (the spec's names) over the settings,
+   * every value checked against limits.ts. Throws a DeviceError (INVALID_INPUT) naming
+   * field, value and range; then nothing is sent. Returns undefined when the msg was a
+   * command the node handled itself (e.g. `stop`).
+   */
+  build(msg: NodeMessage, settings: S, node: ActionNode): Operation<X> | undefined;
+  /** What to send for an answer; by default the msg with `payload` and `request` set. */
+  output?(result: DeviceResult, msg: NodeMessage, settings: S, op: Operation<X>): Outcome;
+  /**
+   * Whether `build` may be tried with an empty msg at deploy to show a bad setting at once;
+   * a function says so per settings (not when a setting is only known from a msg).
+   */
+  checkOnDeploy?: boolean | ((settings: S) => boolean);
+  /** The service the node talks to; a config node for another one is refused at deploy. */
+  service?: Service;
+  /** A setting to apply each time the module (re)connects: on deploy and after a device restart. */
+  onConnect?(settings: S): Operation<X> | undefined;
+  /** The device's service restarted (API 1.0 driver_session changed): state on the device is gone. */
+  onRestart?(node: ActionNode, settings: S): void;
+  /** Where the on-connect setting goes in the spec's order of applying (desired-state.ts PHASE). */
+  phase?: number;
+  /**
+   * Every msg's operation sets what onConnect sets (with other values): the last one is put
+   * back after a reset. A function: whether the node's settings ask for it (io-output's
+   * "restore after a reset"), for a node with nothing to apply on connect.
+   */
+  remembers?: boolean | ((settings: S) => boolean);
+  /**
+   * API 0.9's cheap check that the setting is still on the module (a pin read back in the
+   * mode it was set to): false = lost. Absent: it cannot be read back.
+   */
+  readBack?(setting: Operation<X>, client: DeviceClient): Promise<boolean>;
+  /** A msg's operation resets the module: what the package set is applied again after it. */
+  resetsModule?: boolean | ((op: Operation<X>) => boolean);
+  /** Per-node work beside requests (e.g. a timer watching the keep-alive); returns its stop. */
+  start?(node: ActionNode, settings: S): (() => void) | undefined;
+  /** Polling: the interval (0 = off) and what one round sends. */
+  poll?: {
+    interval(settings: S): number;
+    build(settings: S): Operation<X>;
+    /** false: keep the pace while failing (a keep-alive must not slow down). */
+    backoff?: boolean;
+    /**
+     * What a round reads is gone from the device once read (notifications): on close the
+     * node waits for a round on the wire (bounded by the request timeout) and hands its
+     * msgs to the node that takes its place after a redeploy (lib/hand-over.ts).
+     */
+    handOver?: boolean;
+  };
+}
+
+export interface ActionNode extends Node {
+  device?: DeviceNode;
+  /** Shows a status of the node's own (kept while connected). */
+  report(status: NodeStatus): void;
+}
+
+/** The default output: the incoming msg with the device's answer and what was sent. */
+function defaultOutput(result: DeviceResult, msg: NodeMessage): Outcome {
+  msg.payload = result.data;
+  msg.request = result.request;
+  return { msgs: [msg] };
+}
+
+export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, type: string, spec: ActionSpec<S, X>): void {
+  // Status texts and errors of every node in the runtime's language (see i18n.ts `t`).
+  useRuntimeLanguage(RED);
+  function ActionNodeConstructor(this: ActionNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    node.device = (typeof def.device === 'string' && (RED.nodes.getNode(def.device) as DeviceNode | null)) || undefined;
+    const output = spec.output ?? defaultOutput;
+    const { settings, problem } = deploySettings(spec, def, node, type);
+    const dot = new NodeStatusDot((status) => node.status(status), problem);
+    node.report = (status) => dot.report(status);
+    const client = () => node.device?.connection?.client;
+
+    /** Set once the node closes; `removed`: deleted for good (no successor). */
+    let closing: { removed: boolean } | undefined;
+    /** Poll rounds on the wire (waited for on close when the spec hands over). */
+    const rounds = new Set<Promise<void>>();
+    const emit = (msgs: NodeMessage[]) => {
+      if (!closing) for (const m of msgs) node.send(m);
+      else if (!closing.removed) handOver(node.id, msgs);
+      // Deleted for good: nobody to deliver to; the log says what it carried.
+      else if (msgs.length) node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
+    };
+
+    /** Runs an operation that no msg asked for (on connect, a poll round). */
+    const runOwn = async (op: Operation<X>, fromPoll = false, restored = false): Promise<void> => {
+      const c = client();
+      if (!c) throw noDevice(node);
+      const outcome = output(await perform(c, op), {}, settings as S, op);
+      const status = outcome.status ?? op.status;
+      // A poll round that ends after the poller was stopped still delivers, but the status
+      // keeps saying "paused".
+      if (!outcome.error && !closing && (!fromPoll || polling.active)) dot.succeeded(restored ? t('common.restored', { status: textOf(status) }) : status);
+      // Applying a setting on connect answers no msg: status only, nothing sent on.
+      if (fromPoll) emit(outcome.msgs);
+      if (outcome.error) throw outcome.error;
+    };
+    const pollRound = () => {
+      const round = runOwn(spec.poll!.build(settings as S), true);
+      const tracked = round.catch(() => undefined).finally(() => rounds.delete(tracked));
+      rounds.add(tracked);
+      return round;
+    };
+    const failedOwn = (error: unknown) => {
+      const err = asDeviceError(error, 'BAD_RESPONSE');
+      dot.failed(err);
+      return err;
+    };
+
+    const poll = spec.poll;
+    const interval = poll && settings !== undefined && !problem ? poll.interval(settings) : 0;
+    const poller = poll && interval > 0
+      ? new Poller(interval, {
+          round: pollRound,
+          // Every failed round shows (a reconnection clears a red dot, the next round must
+          // set it again); Catch hears of the first one of an outage only. Node-RED hands an
+          // error to Catch nodes only with a msg: give it an empty one.
+          roundFailed: failedOwn,
+          failed: (error) => node.error(asDeviceError(error, 'BAD_RESPONSE'), {}),
+        }, poll.backoff ?? true)
+      : undefined;
+    // Nodes that apply a setting on connect start polling once it is applied; others at once.
+    const polling = new PollingLifecycle(poller, !!spec.onConnect);
+
+    // The node's setting is part of what the package set on the module: the config node
+    // applies it on connect and puts it back whenever the module forgot it, in the spec's
+    // order with the other nodes' settings (lib/desired-state.ts).
+    let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
+    const desired = node.device?.connection?.desired;
+    const remembers = settings !== undefined && !problem && (typeof spec.remembers === 'function' ? spec.remembers(settings) : spec.remembers === true);
+    const forget = (lastSet || remembers) && desired
+      ? desired.add({
+          phase: spec.phase ?? PHASE.pins,
+          apply: (cause) => {
+            // Nothing set yet (a msg-driven output before its first msg): nothing to put back.
+            if (!lastSet) {
+              polling.reconnected();
+              return Promise.resolve();
+            }
+            const restoring = cause !== 'connected';
+            if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
+            const applying = runOwn(lastSet!, false, restoring).catch((error) => {
+              node.error(failedOwn(error), {});
+              throw error;
+            });
+            polling.reconnected(applying.catch(() => undefined));
+            return applying;
+          },
+          inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(true))),
+          body: (endpoint) => (lastSet ? bodyOf(lastSet, endpoint) : undefined),
+        })
+      : undefined;
+
+    const user = {
+      onConnectionState(state: ConnectionState) {
+        // A restarted device service (a new API 1.0 driver_session) lost what was applied.
+        if (state.state === 'connected' && state.restarted === true && settings !== undefined) spec.onRestart?.(node, settings);
+        const reconnected = dot.connectionIs(state);
+        if (!reconnected || settings === undefined || problem) return;
+        // A setting goes back through the config node's reconciliation (which starts the
+        // polling after it); without one, polling goes on at once.
+        if (!forget) polling.reconnected();
+      },
+    };
+    if (node.device) node.device.register(user);
+    else node.status({ fill: 'red', shape: 'ring', text: say('status.noDevice') });
+    const stopOwn = settings !== undefined && !problem ? spec.start?.(node, settings) : undefined;
+    polling.begin();
+
+    node.on('input', inputHandler<X>({
+      client,
+      noDevice: () => noDevice(node),
+      build: (msg) => {
+        if (settings === undefined) throw new DeviceError(problem ?? t('common.invalidSettings'), { code: 'INVALID_INPUT' });
+        return spec.build(msg, settings, node);
+      },
+      output: (result, msg, op) => output(result, msg, settings as S, op),
+      applied: (op) => {
+        // What a msg set is what the module must keep; a reset of the module wants it all back.
+        if (remembers && forget) lastSet = op;
+        const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
+        if (reset) void node.device?.connection?.desired.restore(t('common.resetBy', { type }));
+      },
+      dot,
+      polling,
+    }));
+
+    // The predecessor's last round (a redeploy) reaches this node's wires.
+    const released = spec.poll?.handOver ? takeOver(node.id, (msgs) => afterStart(RED, () => emit(msgs))) : undefined;
+
+    node.on('close', (removed: boolean, closed: () => void) => {
+      closing = { removed };
+      stopOwn?.();
+      polling.close();
+      released?.();
+      forget?.();
+      node.device?.deregister(user);
+      const finish = () => {
+        dot.close();
+        closed();
+      };
+      if (!spec.poll?.handOver || !rounds.size) return finish();
+      // A round on the wire finishes first (its client waits too, bounded by the timeout).
+      void Promise.all(rounds).then(finish);
+    });
+  }
+  RED.nodes.registerType(type, ActionNodeConstructor);
+}
+
+/**
+ * The node's settings, read once at deploy, and the problem to show when they are bad (a
+ * config node of another service, a setting refused, or, with checkOnDeploy, a build that
+ * fails on an empty msg: the settings then stay, since a msg may still override the bad one).
+ */
+function deploySettings<S, X extends object>(spec: ActionSpec<S, X>, def: NodeDef, node: ActionNode, type: string): { settings?: S; problem?: string } {
+  let settings: S | undefined;
+  try {
+    const service = node.device?.connection?.client.service;
+    if (spec.service && service && service !== spec.service) {
+      throw new DeviceError(t('common.wrongService', { type, service: spec.service, chosen: service }), { code: 'NOT_CONFIGURED' });
+    }
+    settings = spec.settings(def);
+    const check = typeof spec.checkOnDeploy === 'function' ? spec.checkOnDeploy(settings) : spec.checkOnDeploy;
+    if (check) spec.build({}, settings, node);
+    return { settings };
+  } catch (error) {
+    return { settings, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Runs `deliver` once the flows have started: msgs handed over at deploy must wait until
+ * every node of the new flows is there to receive them.
+ */
+function afterStart(RED: NodeAPI, deliver: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    RED.events?.removeListener('flows:started', once);
+    deliver();
+  };
+  RED.events?.once('flows:started', once);
+  // A hand-over after the new flows started (the old round ended late), or a runtime
+  // without the event, never hears it: the fallback delivers after FLOWS_STARTED_FALLBACK_MS,
+  // by when a deploy's nodes have long been created.
+  setTimeout(once, FLOWS_STARTED_FALLBACK_MS);
+}
+
+/** How long a handed-over msg waits for the flows:started event at most. */
+const FLOWS_STARTED_FALLBACK_MS = 1000;
+
+/** The error a msg gets when the node has no usable device configuration. */
+function noDevice(node: ActionNode): DeviceError {
+  const why = node.device ? node.device.problem ?? t('common.notUsable') : t('common.noDevice');
+  return new DeviceError(t('common.deviceProblem', { problem: why }), { code: 'NOT_CONFIGURED' });
+}

@@ -1,0 +1,127 @@
+/**
+ * The status dot of an action node, so that it tells the truth: the connection while it is
+ * not fine, else the node's own last outcome; a blue dot only for a request that takes a
+ * while; and the editor told only when something changed.
+ *
+ * Owns every piece of state the dot depends on (connection, own outcome, requests in
+ * flight, the busy timer) and talks to Node-RED through one function, `node.status`.
+ */
+import type { ConnectionState } from '../module/connection';
+import { DeviceError, statusText } from '../base/errors';
+import { isMessageId, say } from '../base/i18n';
+import type { NodeStatus } from '../base/node-red';
+import { Later, realLater } from '../base/clock';
+
+const STATUS_TEXT_MAX = 60;
+/** A request still running after this long shows the blue "requesting" dot. */
+export const BUSY_STATUS_DELAY_MS = 50;
+
+export function short(text: string): string {
+  // A message id is never cut: the editor turns it into words.
+  return text.length > STATUS_TEXT_MAX && !isMessageId(text) ? `${text.slice(0, STATUS_TEXT_MAX - 3)}...` : text;
+}
+
+/** The status dot for a connection state. */
+export function connectionStatus(state: ConnectionState): NodeStatus {
+  switch (state.state) {
+    case 'connecting':
+      return { fill: 'yellow', shape: 'ring', text: say('status.connecting') };
+    case 'connected':
+      return { fill: 'green', shape: 'ring', text: say('status.connected', { api: state.apiVersion }) };
+    default:
+      return { fill: 'red', shape: 'ring', text: short(say(`status.${state.state}`, { reason: state.reason })) };
+  }
+}
+
+export class NodeStatusDot {
+  private connection: ConnectionState = { state: 'connecting' };
+  /** The node's own last outcome; shown whenever the connection is fine. */
+  private own?: NodeStatus;
+  private inFlight = 0;
+  private cancelBusy?: () => void;
+  private busyText = '';
+  /** What the editor shows now, as a key; '' when unknown (after the blue dot). */
+  private shown = '';
+
+  constructor(
+    /** `node.status`. */
+    private readonly setStatus: (status: NodeStatus) => void,
+    /** A bad setting found at deploy: shown at once, and no reconnection clears it. */
+    private readonly settingsProblem?: string,
+    private readonly later: Later = realLater,
+  ) {
+    if (settingsProblem) this.own = { fill: 'red', shape: 'ring', text: short(settingsProblem) };
+  }
+
+  /**
+   * Takes a new connection state and shows it; returns whether the module (re)connected:
+   * connected after another state, or its service restarted (API 1.0, a new driver_session).
+   */
+  connectionIs(state: ConnectionState): boolean {
+    const restarted = state.state === 'connected' && state.restarted === true;
+    const reconnected = state.state === 'connected' && (this.connection.state !== 'connected' || restarted);
+    // A reconnection clears an old transport error: the dot shows the connection again.
+    if (reconnected && this.own?.fill === 'red' && !this.settingsProblem) this.own = undefined;
+    this.connection = state;
+    this.show();
+    return reconnected;
+  }
+
+  /** A status of the node's own (kept while connected); waits while a msg is in flight. */
+  report(status: NodeStatus): void {
+    this.own = { ...status, text: status.text === undefined ? undefined : short(status.text) };
+    if (!this.inFlight) this.show();
+  }
+
+  /** An operation succeeded with this status text. */
+  succeeded(text: string): void {
+    this.report({ fill: 'green', shape: 'dot', text });
+  }
+
+  /** Something failed: shown at once, even while other msgs are in flight. */
+  failed(error: DeviceError): void {
+    this.own = { fill: 'red', shape: 'ring', text: short(statusText(error)) };
+    this.show();
+  }
+
+  /** A msg's operation went on its way; `text` is its busy status. */
+  started(text: string): void {
+    this.inFlight++;
+    this.busyText = short(text);
+    // The blue dot only for a request that takes a while: a status update per msg costs
+    // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
+    this.cancelBusy ??= this.later(() => {
+      this.cancelBusy = undefined;
+      if (!this.inFlight) return;
+      this.setStatus({ fill: 'blue', shape: 'dot', text: this.busyText });
+      this.shown = '';
+    }, BUSY_STATUS_DELAY_MS);
+  }
+
+  /** A msg's operation ended (either way); the outcome follows through succeeded/failed. */
+  finished(): void {
+    this.inFlight--;
+    if (!this.inFlight) this.idle();
+  }
+
+  /** The node is closing: no timer left behind, the dot cleared. */
+  close(): void {
+    this.idle();
+    this.setStatus({});
+  }
+
+  private idle(): void {
+    this.cancelBusy?.();
+    this.cancelBusy = undefined;
+  }
+
+  private show(): void {
+    const c = this.connection;
+    const status = c.state !== 'connected' ? connectionStatus(c) : this.own ?? connectionStatus(c);
+    // Pollers report every round: only tell the editor when something changed.
+    const key = `${status.fill}|${status.shape}|${status.text}`;
+    if (key === this.shown) return;
+    this.shown = key;
+    this.setStatus(status);
+  }
+}

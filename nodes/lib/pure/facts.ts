@@ -1,0 +1,61 @@
+/**
+ * Facts of the spec and of the released services that code computes with or lists, but that
+ * bound no field (the bounds are in limits.ts): pin count, clocks and windows, the alert
+ * flags, the kinds of health event.
+ */
+
+/** Facts of the spec that are not bounds on a field but that code computes with. */
+export const FACTS = {
+  pinCount: 6,
+  /** PWM base clock in Hz (spec rule 6). */
+  pwmClockHz: 48_000_000,
+  /** Highest PWM output frequency the released service accepts, in Hz (real §3.2). */
+  pwmMaxFrequencyHz: 1_000_000,
+  /** Longest time the fan takes to reach a new mode (spec, power fan). */
+  fanApplyDelayMs: 10_000,
+  /** Debounce the spec recommends at least (spec rule 5). */
+  recommendedMinDebounceMs: 20,
+  /** Debounce the spec suggests for buttons (spec rule 5). */
+  buttonDebounceMs: 250,
+  /** The bootloader gives up when no host activates it in this window (spec). */
+  bootloaderWindowMs: 90_000,
+  /** Typical highest fan speed, rpm, and its tolerance in percent (spec). */
+  fanMaxRpm: 5000,
+  fanRpmTolerancePercent: 15,
+  /** Rail voltage windows in mV (spec Limits table). */
+  railWindowsMv: {
+    '3v3': [3240, 3440],
+    '5v0': [4608, 5202],
+    '12v': [11300, 12770],
+  },
+  /** The PMC temperature counted as a protection event, °C (spec). */
+  pmcTemperatureLimitC: 125,
+} as const;
+
+/** The io module's pins, 1..6 (spec: six configurable pins). */
+export const PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
+
+/** Health event kinds (lib/health.ts), in the order the device-status dialog lists them. */
+export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
+
+/** The notification alert flags, in the order the spec lists them. */
+export const ALERT_FLAGS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert', 'custom_voltage_alert'] as const;
+export type AlertFlag = (typeof ALERT_FLAGS)[number];
+
+/** The node types a fleet command may reach (fleet-publish's allow-list picks from these); each still checks, confirms and queues as for any msg. */
+export const FLEET_COMMAND_OPS = [
+  'io-output',
+  'io-read',
+  'io-input',
+  'io-threshold',
+  'io-power',
+  'power-fan',
+  'power-limits',
+  'power-readings',
+  'bmc-readings',
+  'bmc-usbhub',
+  'bmc-watchdog',
+  'device-info',
+  'io-reset',
+  'bmc-system',
+] as const;

@@ -1,0 +1,48 @@
+/**
+ * The layers' import rules (eslint.config.mjs, ARCHITECTURE.md) refuse what they promise
+ * to: code is linted as if it stood at a path of each layer, with ESLint's own API, and the
+ * import that crosses a layer upwards is the one reported.
+ */
+import path from 'path';
+import should from 'should';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+interface Lint {
+  lintText(code: string, options: { filePath: string }): Promise<Array<{ messages: Array<{ ruleId: string | null; message: string }> }>>;
+}
+
+async function restricted(file: string, code: string): Promise<string[]> {
+  // ESLint is an ES module project with a CommonJS entry; loaded lazily (it takes a second).
+  const { ESLint } = require('eslint') as { ESLint: new (options: { cwd: string }) => Lint };
+  const [result] = await new ESLint({ cwd: root }).lintText(code, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layers: the import rules', function () {
+  this.timeout(60000);
+
+  const cases: Array<{ file: string; code: string; says: RegExp }> = [
+    { file: 'nodes/lib/pure/probe.ts', code: "import { DeviceClient } from '../device/client';\nexport const x = DeviceClient;\n", says: /pure layer/ },
+    { file: 'nodes/lib/pure/probe.ts', code: "import * as fs from 'fs';\nexport const x = fs;\n", says: /pure layer/ },
+    { file: 'nodes/lib/base/probe.ts', code: "import { Connection } from '../module/connection';\nexport const x = Connection;\n", says: /runtime base/ },
+    { file: 'nodes/lib/device/probe.ts', code: "import { NodeStatusDot } from '../node/status-dot';\nexport const x = NodeStatusDot;\n", says: /device layer/ },
+    { file: 'nodes/lib/module/probe.ts', code: "import { registerActionNode } from '../node/action-node';\nexport const x = registerActionNode;\n", says: /module layer/ },
+    { file: 'nodes/lib/node/probe.ts', code: "import { Throttle } from '../../live/throttle';\nexport const x = Throttle;\n", says: /action-node kit/ },
+    { file: 'nodes/editor/probe.ts', code: "import { t } from '../lib/base/i18n';\nexport const x = t;\n", says: /editor code/ },
+    { file: 'nodes/editor/sidebar/probe.ts', code: "import * as http from 'node:http';\nexport const x = http;\n", says: /editor code/ },
+    { file: 'simulator/probe.ts', code: "import { LIMITS } from '../nodes/lib/pure/limits';\nexport const x = LIMITS;\n", says: /simulator/ },
+  ];
+  for (const { file, code, says } of cases) {
+    it(`${file}: ${code.split('\n')[0]} is refused`, async () => {
+      const messages = await restricted(file, code);
+      messages.length.should.equal(1, `no refusal for ${file}`);
+      should(messages[0]).match(says);
+    });
+  }
+
+  it('the arrows downwards pass', async () => {
+    (await restricted('nodes/lib/node/probe.ts', "import { LIMITS } from '../pure/limits';\nimport { DeviceClient } from '../device/client';\nexport const x = [LIMITS, DeviceClient];\n")).should.eql([]);
+    (await restricted('nodes/editor/probe.ts', "import { LIMITS } from '../lib/pure/limits';\nexport const x = LIMITS;\n")).should.eql([]);
+  });
+});
