@@ -23,73 +23,36 @@ const labelsOf = (module: HealthModule): Labels => ({ device: module.device, ser
 
 export class ModuleMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'modular_device_requests_total',
-    help: 'Device requests (exchanges) per module, answered or failed',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly errors = new Counter({
-    name: 'modular_device_request_errors_total',
-    help: 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)',
-    labelNames: [...LABELS, 'code'],
-    registers: [this.registry],
-  });
+  /** A metric's options: its name and help, the module labels (and any extra), this registry. */
+  private metric(name: string, help: string, extra: string[] = []) {
+    return { name, help, labelNames: [...LABELS, ...extra], registers: [this.registry] };
+  }
+  private readonly requests = new Counter(this.metric('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed'));
+  private readonly errors = new Counter(
+    this.metric('modular_device_request_errors_total', 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)', ['code']),
+  );
   private readonly latency = new Histogram({
-    name: 'modular_device_request_duration_seconds',
-    help: 'Time from sending a device request to its verdict',
-    labelNames: LABELS,
+    ...this.metric('modular_device_request_duration_seconds', 'Time from sending a device request to its verdict'),
     buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
   });
-  private readonly queue = new Gauge({
-    name: 'modular_device_queue_depth',
-    help: 'Requests waiting in the module queue when the last exchange ended',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly state = new Gauge({
-    name: 'modular_device_connection_state',
-    help: 'The module connection state: 1 for the current state, 0 for the others',
-    labelNames: [...LABELS, 'state'],
-    registers: [this.registry],
-  });
-  private readonly resets = new Counter({
-    name: 'modular_device_resets_total',
-    help: 'Device or module resets noticed',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly reapplies = new Counter({
-    name: 'modular_device_reapplies_total',
-    help: 'Times the settings the package made were applied again after a reset',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly alerts = new Counter({
-    name: 'modular_device_alerts_delivered_total',
-    help: 'Notification alerts delivered to the flow (pins with a raised alert)',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly lost = new Counter({
-    name: 'modular_device_notifications_lost_total',
-    help: 'notifications-lost announcements (alerts that may have been cleared unread)',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly late = new Counter({
-    name: 'modular_device_keepalive_late_total',
-    help: 'Keep-alives found late by the watchdog node',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
-  private readonly lateness = new Gauge({
-    name: 'modular_device_keepalive_lateness_seconds',
-    help: 'How late the last late keep-alive was (time since the last alive)',
-    labelNames: LABELS,
-    registers: [this.registry],
-  });
+  private readonly queue = new Gauge(this.metric('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended'));
+  private readonly state = new Gauge(
+    this.metric('modular_device_connection_state', 'The module connection state: 1 for the current state, 0 for the others', ['state']),
+  );
+  private readonly resets = new Counter(this.metric('modular_device_resets_total', 'Device or module resets noticed'));
+  private readonly reapplies = new Counter(
+    this.metric('modular_device_reapplies_total', 'Times the settings the package made were applied again after a reset'),
+  );
+  private readonly alerts = new Counter(
+    this.metric('modular_device_alerts_delivered_total', 'Notification alerts delivered to the flow (pins with a raised alert)'),
+  );
+  private readonly lost = new Counter(
+    this.metric('modular_device_notifications_lost_total', 'notifications-lost announcements (alerts that may have been cleared unread)'),
+  );
+  private readonly late = new Counter(this.metric('modular_device_keepalive_late_total', 'Keep-alives found late by the watchdog node'));
+  private readonly lateness = new Gauge(
+    this.metric('modular_device_keepalive_lateness_seconds', 'How late the last late keep-alive was (time since the last alive)'),
+  );
   private readonly stops: Array<() => void>;
 
   constructor() {
