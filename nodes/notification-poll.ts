@@ -13,7 +13,7 @@ import { DeviceResult, ModuleClient } from './lib/device/client';
 import { Operation, Outcome } from './lib/node/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
 import { nodeText, t } from './lib/base/i18n';
-import { HealthModule, publish } from './lib/module/health';
+import { counting, HealthModule, publish, tally } from './lib/module/health';
 import { check, labelled } from './lib/pure/limits';
 import { ALERT_FLAGS, AlertFlag, PINS } from './lib/pure/facts';
 import { boolSetting, intSetting } from './lib/node/setting-values';
@@ -51,7 +51,8 @@ function readSettings(def: NodeDef): Settings {
   for (const pin of pins) ensure(check('pin', pin, labelled('notification-poll', 'pins')));
   const alerts = listOf(def.alerts, 'alerts');
   for (const alert of alerts) {
-    if (!(ALERT_FLAGS as readonly string[]).includes(alert)) throw invalidInput(t('notification-poll.badAlerts', { flags: ALERT_FLAGS.join(', '), got: JSON.stringify(alert) }));
+    if (!(ALERT_FLAGS as readonly string[]).includes(alert))
+      throw invalidInput(t('notification-poll.badAlerts', { flags: ALERT_FLAGS.join(', '), got: JSON.stringify(alert) }));
   }
   return {
     interval: interval as number,
@@ -123,14 +124,23 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   }
   const status = s.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
   const msgs: NodeMessage[] = [];
+  const module = s.module?.();
+  if (module && raised.length && counting()) tally({ kind: 'alerts', module, count: raised.length });
   if (s.combined && raised.length) {
     const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
-    msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts });
-  } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts })));
+    msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request });
+  } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
   const unread = (data.unread ?? []).filter((u) => s.pins.has(u.pin));
   const maybeLost = unread.filter((u) => mayHaveReachedDevice(u.error));
-  if (maybeLost.length) msgs.push(lostMsg(s, maybeLost.map((u) => u.pin), t('notification-poll.maybeLost', { problem: statusText(maybeLost[0].error) })));
+  if (maybeLost.length)
+    msgs.push(
+      lostMsg(
+        s,
+        maybeLost.map((u) => u.pin),
+        t('notification-poll.maybeLost', { problem: statusText(maybeLost[0].error) }),
+      ),
+    );
   return { msgs, status, error: unread[0]?.error };
 }
 

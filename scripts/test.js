@@ -6,6 +6,9 @@
 //   mocha        unit, simulator, runtime (Node-RED 4.1, the devDependency), reliability
 //   api-1.0      the runtime suite, the fault and the load suites again against a simulator
 //                speaking the released API 1.0 (MD_API=1.0)
+//   fleet        three Node-RED instances (same flow, different env), an embedded MQTT broker
+//                (aedes) and a simulated fleet: MQTT scheme, last will, commands, broker restart,
+//                Prometheus metrics (about 15 s)
 //   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
 //                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
@@ -43,6 +46,7 @@ const API10 = [
   'dist/test/reliability/bad-input-io.test.js',
   'dist/test/reliability/bad-input-bmc-power.test.js',
   'dist/test/reliability/bad-input-invariants.test.js',
+  'dist/test/fleet/fleet-mqtt.test.js',
 ];
 
 /** Runs a command, passing its output through; resolves with exit code and mocha's counts. */
@@ -76,6 +80,7 @@ const STEPS = {
   build: () => run(process.execPath, ['scripts/build.js']),
   mocha: () => run(process.execPath, [mocha, ...STRICT]),
   'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
+  fleet: () => run(process.execPath, [mocha, '--no-config', '--timeout', '90000', '--reporter', 'spec', ...STRICT, 'dist/test/fleet/**/*.test.js']),
   browser: () => {
     // sidebar-versions.test.js starts the editor on these too: installed here, once, not inside a test's time.
     const older = runtimes.nodeRed('3.1');
@@ -107,7 +112,18 @@ const STEPS = {
 
 /** Steps run only when named: `npm run test:quick` is the inner loop (unit and runtime tests, API 0.9, a few minutes). */
 const ON_REQUEST = {
-  quick: () => run(process.execPath, [mocha, '--no-config', '--timeout', '10000', '--reporter', 'dot', ...STRICT, 'dist/test/unit/**/*.test.js', 'dist/test/runtime/**/*.test.js']),
+  quick: () =>
+    run(process.execPath, [
+      mocha,
+      '--no-config',
+      '--timeout',
+      '10000',
+      '--reporter',
+      'dot',
+      ...STRICT,
+      'dist/test/unit/**/*.test.js',
+      'dist/test/runtime/**/*.test.js',
+    ]),
 };
 
 function seconds(ms) {

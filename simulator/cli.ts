@@ -3,11 +3,13 @@
  * modular-device-sim --port 8080 [--host 127.0.0.1] [--api 0.9|1.0] [--modules bmc:0,power:1,io:2,io:3] [--fan-delay 3000] [--reboot-ms 3000]
  *   [--tls-key key.pem --tls-cert cert.pem] [--user name --password pw | --token t]
  *   [--nginx] [--keepalive-timeout ms] [--keepalive-requests n] [--keepalive-header s]
+ *   [--devices n [--name-prefix sim]]
  */
 import fs from 'fs';
 import { Service, SERVICES } from './facts';
 import { recordMain, replayMain, SESSION_USAGE } from './cli-session';
 import { DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, DEFAULT_REBOOT_MS, NGINX_DEFAULTS, NginxOptions, startSimulator } from './';
+import { FLEET_MAX_DEVICES, startFleet } from './fleet';
 
 const USAGE = `Usage: modular-device-sim [options]
 
@@ -35,6 +37,9 @@ Options:
   --keepalive-requests <n>   the nth answer on a connection closes it (default
                     ${NGINX_DEFAULTS.keepAliveRequests}); implies --nginx
   --keepalive-header <s>     announce 'Keep-Alive: timeout=<s>' (default: none); implies --nginx
+  --devices <n>     a fleet: n devices, 1..${FLEET_MAX_DEVICES}, device i on port <port>+i (each with
+                    its own name, serials and /sim control API; --port 0 = any free ports)
+  --name-prefix <s> fleet devices are named <s>-01, <s>-02, ... (default sim)
   --help            show this text
 
 Also: modular-device-sim record --target <url> --out <file>   (record a session)
@@ -74,6 +79,8 @@ async function main(argv: string[]): Promise<void> {
   let rebootMs = DEFAULT_REBOOT_MS;
   let api: '0.9' | '1.0' = '0.9';
   let nginx: NginxOptions | undefined;
+  let devices = 0;
+  let namePrefix = 'sim';
   const secure: Record<'tlsKey' | 'tlsCert' | 'user' | 'password' | 'token', string | undefined> = {
     tlsKey: undefined,
     tlsCert: undefined,
@@ -94,8 +101,7 @@ async function main(argv: string[]): Promise<void> {
       const value = argv[++i];
       if (value !== '0.9' && value !== '1.0') fail('--api must be 0.9 or 1.0');
       api = value;
-    }
-    else if (arg === '--fan-delay') fanApplyDelayMs = integer('--fan-delay', argv[++i]);
+    } else if (arg === '--fan-delay') fanApplyDelayMs = integer('--fan-delay', argv[++i]);
     else if (arg === '--reboot-ms') rebootMs = integer('--reboot-ms', argv[++i]);
     else if (arg === '--tls-key') secure.tlsKey = value(arg, argv[++i]);
     else if (arg === '--tls-cert') secure.tlsCert = value(arg, argv[++i]);
@@ -106,6 +112,8 @@ async function main(argv: string[]): Promise<void> {
     else if (arg === '--keepalive-timeout') nginx = { ...nginx, keepAliveTimeoutMs: integer(arg, argv[++i]) };
     else if (arg === '--keepalive-requests') nginx = { ...nginx, keepAliveRequests: integer(arg, argv[++i]) };
     else if (arg === '--keepalive-header') nginx = { ...nginx, keepAliveHeaderS: integer(arg, argv[++i]) };
+    else if (arg === '--devices') devices = integer(arg, argv[++i]);
+    else if (arg === '--name-prefix') namePrefix = value(arg, argv[++i]);
     else fail(`unknown option ${arg}`);
   }
   if (port > 65535) fail('--port must be at most 65535');
@@ -120,15 +128,23 @@ async function main(argv: string[]): Promise<void> {
   }
   const auth = secure.token ? { token: secure.token } : secure.user && secure.password ? { username: secure.user, password: secure.password } : undefined;
 
-  let sim;
+  const common = { host, modules, fanApplyDelayMs, rebootMs, api, tls, auth, nginx };
+  let sim: { close(): Promise<void> };
   try {
-    sim = await startSimulator({ port, host, modules, fanApplyDelayMs, rebootMs, api, tls, auth, nginx });
+    if (devices) {
+      const fleet = await startFleet({ ...common, devices, basePort: port, namePrefix });
+      for (const d of fleet.devices) process.stdout.write(`${d.name} ${d.url} (API ${api}${nginx ? ', behind nginx' : ''}), control ${d.url}/sim\n`);
+      sim = fleet;
+    } else {
+      const one = await startSimulator({ ...common, port });
+      process.stdout.write(`modular-device-sim listening on ${one.url} (API ${api}${nginx ? ', behind nginx' : ''})\n`);
+      for (const m of [...modules].sort((a, b) => a.slot - b.slot)) {
+        process.stdout.write(`  slot ${m.slot}: ${m.service}  ${one.url}/api/${m.service}/${api}/${m.slot}/descriptor\n`);
+      }
+      sim = one;
+    }
   } catch (error) {
     fail((error as Error).message);
-  }
-  process.stdout.write(`modular-device-sim listening on ${sim.url} (API ${api}${nginx ? ', behind nginx' : ''})\n`);
-  for (const m of [...modules].sort((a, b) => a.slot - b.slot)) {
-    process.stdout.write(`  slot ${m.slot}: ${m.service}  ${sim.url}/api/${m.service}/${api}/${m.slot}/descriptor\n`);
   }
   const stop = (): void => {
     sim.close().then(() => process.exit(0));

@@ -72,6 +72,14 @@ export function checkRebootMs(ms: unknown): true | string {
     : `reboot time must be an integer from 0 to ${REBOOT_MAX_MS} ms, got ${String(ms)}`;
 }
 
+export interface DeviceIdentity {
+  readonly name: string;
+  readonly serialPrefix: string;
+}
+
+/** A device alone keeps the serials it always had (SIM-IO-0002...). */
+export const DEFAULT_IDENTITY: DeviceIdentity = { name: 'sim', serialPrefix: 'SIM' };
+
 /** The board is down from a hard reset `since` until it has booted (device time). */
 export interface Outage {
   readonly since: number;
@@ -97,6 +105,9 @@ export class Device implements DeviceHooks {
    * bootloader window or a 10 s shutdown without waiting; it never goes back, not even on restart.
    */
   clockOffsetMs = 0;
+
+  /** Who this device is in a fleet: its name, and the prefix of its modules' serial codes. */
+  identity: DeviceIdentity = DEFAULT_IDENTITY;
 
   constructor(
     private readonly specs: readonly ModuleSpec[],
@@ -254,10 +265,9 @@ export class Device implements DeviceHooks {
   }
 
   snapshot(now: number): unknown {
-    const modules = [...this.entries.values()]
-      .sort((a, b) => a.slot - b.slot)
-      .map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
+    const modules = [...this.entries.values()].sort((a, b) => a.slot - b.slot).map((e) => ({ slot: e.slot, ...(e.model.snapshot(now) as object) }));
     return {
+      name: this.identity.name,
       time: now,
       sessions: { ...this.sessions },
       resets: this.resets,

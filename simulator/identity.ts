@@ -66,6 +66,6 @@ export const PRODUCTS: Readonly<Record<Service, Product>> = {
 };
 
 /** Serial per service and slot, stable across restarts so clients can recognise a module. */
-export function serialCode(service: Service, slot: number): string {
-  return `SIM-${service.toUpperCase()}-${String(slot).padStart(4, '0')}`;
+export function serialCode(service: Service, slot: number, prefix = 'SIM'): string {
+  return `${prefix}-${service.toUpperCase()}-${String(slot).padStart(4, '0')}`;
 }

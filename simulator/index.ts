@@ -6,13 +6,27 @@
 import type { Service } from './facts';
 import { API09 } from './api09';
 import { API10 } from './api10';
-import { checkFanDelay, checkModules, checkRebootMs, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_MODULES, DEFAULT_REBOOT_MS, Device, ModuleSpec, Outage } from './device';
+import {
+  checkFanDelay,
+  checkModules,
+  checkRebootMs,
+  DEFAULT_FAN_APPLY_DELAY_MS,
+  DEFAULT_IDENTITY,
+  DEFAULT_MODULES,
+  DEFAULT_REBOOT_MS,
+  Device,
+  DeviceIdentity,
+  ModuleSpec,
+  Outage,
+} from './device';
 import { Faults } from './faults';
 import { DEFAULT_LOG_CAPACITY, LogEntry, RequestLog, RingLog } from './log';
 import { NGINX_DEFAULTS, NginxOptions, nginxSettings } from './nginx';
 import { SimAuth, SimServer } from './server';
 
 export type { LogEntry, RequestLog, ModuleSpec, SimAuth, NginxOptions, Outage };
+export { startFleet } from './fleet';
+export type { Fleet, FleetOptions } from './fleet';
 export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_REBOOT_MS, DEFAULT_LOG_CAPACITY, NGINX_DEFAULTS };
 
 export interface SimulatorOptions {
@@ -49,9 +63,15 @@ export interface SimulatorOptions {
    * with `auth`, only the version root public and nginx's HTML page for 401.
    */
   nginx?: true | NginxOptions;
+  /** The device's name in a fleet (GET /sim/state says it); default 'sim'. */
+  name?: string;
+  /** Prefix of the modules' serial codes (`<prefix>-IO-0002`); default 'SIM'. */
+  serialPrefix?: string;
 }
 
 export interface Simulator {
+  /** The device's name (options.name, default 'sim'). */
+  readonly name: string;
   readonly port: number;
   /** http://host:port (https:// with `tls`) */
   readonly url: string;
@@ -71,6 +91,17 @@ export interface Simulator {
   readonly log: RequestLog;
 }
 
+/** Names and serial prefixes go into topics and descriptors: letters, digits, '.', '_', '-' only. */
+function checkIdentity(name: string, serialPrefix: string): DeviceIdentity {
+  for (const [field, value] of [
+    ['name', name],
+    ['serialPrefix', serialPrefix],
+  ]) {
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) throw new Error(`${field} must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(value)}`);
+  }
+  return { name, serialPrefix };
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
   const modules = options.modules ?? DEFAULT_MODULES;
@@ -84,8 +115,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (rebootOk !== true) throw new Error(rebootOk);
 
   const device = new Device(modules, fanDelay, Date.now(), rebootMs);
+  const identity = checkIdentity(options.name ?? DEFAULT_IDENTITY.name, options.serialPrefix ?? DEFAULT_IDENTITY.serialPrefix);
+  device.identity = identity;
   const log = new RingLog(options.logCapacity ?? DEFAULT_LOG_CAPACITY);
-  if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0') throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
+  if (options.api !== undefined && options.api !== '0.9' && options.api !== '1.0')
+    throw new Error(`api must be 0.9 or 1.0, got ${JSON.stringify(options.api)}`);
   const dialect = options.api === '1.0' ? API10 : API09;
   const nginx = options.nginx ? nginxSettings(options.nginx) : undefined;
   const server = new SimServer({ device, log, faults: new Faults(), dialect, tls: options.tls, auth: options.auth, nginx });
@@ -94,6 +128,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let state: 'running' | 'paused' | 'closed' = 'running';
 
   return {
+    name: identity.name,
     port,
     url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
     log,

@@ -39,7 +39,7 @@ export const descriptor: Route = {
       vendor_product_id: p.vendorProductId,
       product_name: p.productName,
       vendor_name: VENDOR,
-      serial_code: serialCode(service, slot),
+      serial_code: serialCode(service, slot, device.identity.serialPrefix),
       fw_version: { stability: p.fw.stability, version: p.fw.version },
       hw_version: p.hw,
       protocol_version: SOFTWARE.sdbp,

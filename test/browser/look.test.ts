@@ -31,6 +31,7 @@ const LOOK_ALIKE = 40;
 const SERVICE_OF: Record<string, string> = {
   'device-info': 'any',
   'device-status': 'any',
+  'fleet-publish': 'any',
   'notification-poll': 'io',
 };
 function serviceOf(type: string): string {
@@ -44,8 +45,15 @@ const CONFIGS = [
   { id: 'look-power', service: 'power', slot: '1' },
   { id: 'look-env', service: '${MD_SERVICE}', slot: '2' },
 ].map((c) => ({
-  ...c, type: 'modular-device', name: `${c.service} ${c.slot}`, url: 'http://127.0.0.1:8080',
-  apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '',
+  ...c,
+  type: 'modular-device',
+  name: `${c.service} ${c.slot}`,
+  url: 'http://127.0.0.1:8080',
+  apiVersion: 'auto',
+  timeout: '5000',
+  queueLimit: '100',
+  auth: 'none',
+  tls: '',
 }));
 
 /** Every node type's colour as the browser renders it ([r, g, b]), and the module it comes from. */
@@ -84,7 +92,12 @@ function distance(a: number[], b: number[]): number {
 
 /** The config node ids the Module list of an open dialog offers (without "Add new"). */
 function offered(page: Page): Promise<string[]> {
-  return page.$$eval('#node-input-device option', (os: any[]) => os.map((o) => o.value).filter((v) => v && v !== '_ADD_').sort());
+  return page.$$eval('#node-input-device option', (os: any[]) =>
+    os
+      .map((o) => o.value)
+      .filter((v) => v && v !== '_ADD_')
+      .sort(),
+  );
 }
 
 const LANGUAGES = [
@@ -130,12 +143,15 @@ describe('look: colours, icons and Module lists (Node-RED 4.1, npm-packed packag
         if (this.currentTest?.state === 'failed') await editor.closeTrays(page);
       });
 
-      it('gives each service its own colour, none near a core node\'s, and the palette shows it', async function () {
+      it("gives each service its own colour, none near a core node's, and the palette shows it", async function () {
         const all = await renderedColours(page);
         const core = all.filter((c) => c.module === 'node-red');
         core.length.should.be.above(20, 'core node colours found');
         const ours = all.filter((c) => c.module === '@modular-device/node-red');
-        ours.map((c) => c.type).sort().should.eql([...types].sort());
+        ours
+          .map((c) => c.type)
+          .sort()
+          .should.eql([...types].sort());
         const perService = new Map<string, number[]>();
         for (const c of ours) {
           const service = serviceOf(c.type);
@@ -159,7 +175,10 @@ describe('look: colours, icons and Module lists (Node-RED 4.1, npm-packed packag
           shown.match(/\d+/g)!.slice(0, 3).map(Number).should.eql(c.rgb, `${c.type} in the palette`);
         }
         await page.locator('.red-ui-palette-node[data-palette-type="io-output"]').scrollIntoViewIfNeeded();
-        await page.locator('.red-ui-palette-node[data-palette-type="io-output"]').locator('xpath=ancestor::div[contains(@class,"red-ui-palette-category")]').screenshot({ path: `${editor.ARTIFACTS}/look-palette-${tag}.png` });
+        await page
+          .locator('.red-ui-palette-node[data-palette-type="io-output"]')
+          .locator('xpath=ancestor::div[contains(@class,"red-ui-palette-category")]')
+          .screenshot({ path: `${editor.ARTIFACTS}/look-palette-${tag}.png` });
       });
 
       it('gives every node its own icon, which Node-RED serves', async function () {
@@ -189,7 +208,7 @@ describe('look: colours, icons and Module lists (Node-RED 4.1, npm-packed packag
         }
       });
 
-      it('offers in the Module list only modules of the node\'s service; a module added there starts with it', async function () {
+      it("offers in the Module list only modules of the node's service; a module added there starts with it", async function () {
         const expected: Record<string, string[]> = {
           'io-read': ['look-env', 'look-io2', 'look-io3'],
           'bmc-system': ['look-bmc', 'look-env'],
@@ -220,7 +239,7 @@ describe('look: colours, icons and Module lists (Node-RED 4.1, npm-packed packag
         }
       });
 
-      it('marks a pasted io node with a bmc module invalid, with the runtime\'s sentence', async function () {
+      it("marks a pasted io node with a bmc module invalid, with the runtime's sentence", async function () {
         // As a user pastes them: io-read with its defaults, once with a bmc module, once with an io one.
         const defaults = await defaultsOf(page, 'io-read');
         await editor.importNodes(page, [
@@ -228,13 +247,25 @@ describe('look: colours, icons and Module lists (Node-RED 4.1, npm-packed packag
           { ...defaults, id: `look-right-${tag}`, type: 'io-read', device: 'look-io2', x: 450, y: 550, wires: [[]] },
         ]);
         const state = (id: string) => page.evaluate((i) => ({ valid: RED.nodes.node(i).valid, errors: RED.nodes.node(i).validationErrors ?? [] }), id);
-        const sentence = inLanguage(lang)('@modular-device/node-red/modular-device:modular-device.runtime.common.wrongService', { type: 'io-read', service: 'io', chosen: 'bmc' });
+        const sentence = inLanguage(lang)('@modular-device/node-red/modular-device:modular-device.runtime.common.wrongService', {
+          type: 'io-read',
+          service: 'io',
+          chosen: 'bmc',
+        });
         should(sentence.includes('wrongService')).be.false('catalog sentence found');
         should(await state(`look-right-${tag}`)).eql({ valid: true, errors: [] });
         should(await state(`look-wrong-${tag}`)).eql({ valid: false, errors: [sentence] });
         // io-output beside a core debug node: no longer the same green.
         await editor.importNodes(page, [
-          { ...(await defaultsOf(page, 'io-output')), id: `look-out-${tag}`, type: 'io-output', device: 'look-io2', x: 200, y: 620, wires: [[`look-debug-${tag}`]] },
+          {
+            ...(await defaultsOf(page, 'io-output')),
+            id: `look-out-${tag}`,
+            type: 'io-output',
+            device: 'look-io2',
+            x: 200,
+            y: 620,
+            wires: [[`look-debug-${tag}`]],
+          },
           { id: `look-debug-${tag}`, type: 'debug', name: '', active: true, complete: 'payload', x: 450, y: 620, wires: [] },
         ]);
         await page.locator('#red-ui-workspace-chart').screenshot({ path: `${editor.ARTIFACTS}/look-canvas-${tag}.png` });

@@ -6,11 +6,11 @@
  * another installed Node-RED (scripts/runtimes.js) and the node binary it needs.
  */
 import fs from 'fs';
-import net from 'net';
 import os from 'os';
 import path from 'path';
 import http from 'http';
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
+import { freePort } from '../helpers/http';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -21,17 +21,6 @@ export interface NodeRedServer {
   /** What Node-RED printed (for failure messages). */
   output(): string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function get(url: string): Promise<{ status: number; body: string }> {
@@ -91,7 +80,7 @@ export async function startNodeRed(links: string[] = [], runtime: Runtime = {}, 
   fs.mkdirSync(userDir);
   const packed = tarball ?? packPackage(work);
   fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'md-browser-test', private: true }, null, 2));
-  // As the palette manager does it: npm install of the tarball (the package has no dependency to fetch).
+  // As the palette manager does it: npm install of the tarball (its few dependencies from the npm cache or registry).
   // npm's warnings stay in the log: a warning about install scripts is a finding (test/package/).
   const install = spawnSync(npm, ['install', packed, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=warn'], { cwd: userDir, encoding: 'utf8' });
   let log = `${install.stdout ?? ''}${install.stderr ?? ''}`;

@@ -3,6 +3,7 @@
  * (body = parsed JSON, or the raw text when it is not JSON). Rejects only on network errors.
  */
 import http from 'http';
+import net from 'net';
 
 export interface HttpResult {
   status: number;
@@ -63,3 +64,15 @@ export function httpClient(baseUrl: string) {
 }
 
 export type HttpClient = ReturnType<typeof httpClient>;
+
+/** A free loopback port (listen on 0, read it, close): for a child process that must be told its port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}

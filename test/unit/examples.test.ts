@@ -12,7 +12,30 @@ const root = path.resolve(__dirname, '..', '..', '..');
 const dir = path.join(root, 'examples');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const OURS = new Set(Object.keys(pkg['node-red'].nodes));
-const CORE = new Set(['tab', 'comment', 'inject', 'debug', 'function', 'change', 'switch', 'catch', 'status', 'complete', 'http request', 'rbe', 'delay', 'trigger', 'template', 'link in', 'link out', 'link call', 'json', 'mqtt out', 'mqtt-broker']);
+const CORE = new Set([
+  'tab',
+  'comment',
+  'inject',
+  'debug',
+  'function',
+  'change',
+  'switch',
+  'catch',
+  'status',
+  'complete',
+  'http request',
+  'rbe',
+  'delay',
+  'trigger',
+  'template',
+  'link in',
+  'link out',
+  'link call',
+  'json',
+  'mqtt out',
+  'mqtt in',
+  'mqtt-broker',
+]);
 /** File name part → the node types that module brings. */
 const NEEDS: Array<{ tag: string; types: RegExp }> = [{ tag: 'needs-flowfuse-dashboard', types: /^ui-/ }];
 
@@ -36,7 +59,13 @@ describe('examples', () => {
   it('one config node per module, each named for its module', () => {
     const modules = new Map<string, string>();
     for (const file of files) {
-      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string; type: string; name: string; service: string; slot: string }>) {
+      for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{
+        id: string;
+        type: string;
+        name: string;
+        service: string;
+        slot: string;
+      }>) {
         if (node.type !== 'modular-device') continue;
         const module = `${node.service} ${node.slot}`;
         should(modules.get(module) ?? node.id).equal(node.id, `${file}: a second config node for ${module}`);

@@ -52,6 +52,8 @@ export interface NodeAPI {
   nodes: {
     createNode(node: Node, def: NodeDef): void;
     getNode(id: string): Node | null;
+    /** Every node definition of the deployed flows (config nodes included). */
+    eachNode?(callback: (def: NodeDef) => void): void;
     getCredentials(id: string): Record<string, string | undefined> | undefined;
     registerType<N extends Node>(
       type: string,

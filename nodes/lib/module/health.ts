@@ -36,11 +36,16 @@ const listeners = new Set<Listener>();
 export function publish(kind: HealthKind, module: HealthModule, cause: string, detail?: Record<string, unknown>): void {
   if (!listeners.size) return;
   const event: HealthEvent = { kind, module, cause, time: new Date().toISOString(), ...(detail ? { detail } : {}) };
-  for (const listener of listeners) {
+  tell(listeners, event);
+}
+
+/** Tells each listener; a listener's own failure is its own: the news still reaches the others (and never the request it is about). */
+function tell<T>(to: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of to) {
     try {
-      listener(event);
+      listener(value);
     } catch {
-      // A listener's own failure is its own: the device's news still reaches the others.
+      // see above
     }
   }
 }
@@ -49,4 +54,29 @@ export function publish(kind: HealthKind, module: HealthModule, cause: string, d
 export function subscribe(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Tallies: facts too frequent for health events, for counters (metrics): every exchange of a
+ * module's client and every alert delivered. No listener (no metrics loaded): one size check.
+ */
+export type Tally =
+  { kind: 'exchange'; module: HealthModule; ms: number; ok: boolean; code?: string; queued: number } | { kind: 'alerts'; module: HealthModule; count: number };
+
+type TallyListener = (tally: Tally) => void;
+const tallyListeners = new Set<TallyListener>();
+
+/** Whether anyone counts: callers skip building the tally when not. */
+export function counting(): boolean {
+  return tallyListeners.size > 0;
+}
+
+export function tally(fact: Tally): void {
+  tell(tallyListeners, fact);
+}
+
+/** Starts counting; returns the stop. */
+export function onTally(listener: TallyListener): () => void {
+  tallyListeners.add(listener);
+  return () => tallyListeners.delete(listener);
 }

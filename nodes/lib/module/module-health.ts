@@ -8,7 +8,7 @@
  */
 import type { Connection, ConnectionState, ConnectionUser } from './connection';
 import type { ExchangeInfo } from '../device/exchange-info';
-import { HealthModule, publish } from './health';
+import { counting, HealthModule, publish, tally } from './health';
 import { QUEUE_HEALTH } from '../pure/limits';
 import { HEALTH_KINDS } from '../pure/facts';
 import type { HealthKind } from './health';
@@ -72,6 +72,8 @@ export class ModuleHealth implements ConnectionUser {
   readonly onExchange = (info: ExchangeInfo): void => {
     try {
       this.queueAlarm(info.queued);
+      // Prometheus counters (nodes/fleet/metrics.ts) hear every exchange when loaded.
+      if (this.module && counting()) tally({ kind: 'exchange', module: this.module, ms: info.ms, ok: info.ok, code: info.code, queued: info.queued });
       if (!this.node.metric()) return;
       // Node-RED logs each as {level: 99, nodeid, event: "node.modular-device.<name>", value}.
       this.node.metric('request', {}, info.ms);

@@ -39,10 +39,23 @@ export const PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_
 export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
 
 /** The notification alert flags, in the order the spec lists them. */
-export const ALERT_FLAGS = [
-  'under_voltage_alert',
-  'high_voltage_alert',
-  'high_current_alert',
-  'custom_voltage_alert',
-] as const;
+export const ALERT_FLAGS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert', 'custom_voltage_alert'] as const;
 export type AlertFlag = (typeof ALERT_FLAGS)[number];
+
+/** The node types a fleet command may reach (fleet-publish's allow-list picks from these); each still checks, confirms and queues as for any msg. */
+export const FLEET_COMMAND_OPS = [
+  'io-output',
+  'io-read',
+  'io-input',
+  'io-threshold',
+  'io-power',
+  'power-fan',
+  'power-limits',
+  'power-readings',
+  'bmc-readings',
+  'bmc-usbhub',
+  'bmc-watchdog',
+  'device-info',
+  'io-reset',
+  'bmc-system',
+] as const;

@@ -147,7 +147,30 @@ export const ANSWER_BOUNDS = {
 export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package choice' } as const;
 
 /** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
-export const LIVE_BOUNDS = { maxWatchers: 32, watcherIdChars: 64, leaseMs: 30_000, snapshotsPerSecond: 2, bucketTokens: 2, idleMs: 1000, source: 'package choice (issue 18)' } as const;
+export const LIVE_BOUNDS = {
+  maxWatchers: 32,
+  watcherIdChars: 64,
+  leaseMs: 30_000,
+  snapshotsPerSecond: 2,
+  bucketTokens: 2,
+  idleMs: 1000,
+  source: 'package choice (issue 18)',
+} as const;
+
+/**
+ * Fleet publishing (nodes/fleet/): a topic level's characters (prefix and device name), commands
+ * waiting for their node's answer, events held while the broker is away, a command's payload
+ * in bytes, how long a command waits for its answer, readings remembered for "by exception".
+ */
+export const FLEET_BOUNDS = {
+  levelChars: 64,
+  maxPending: 100,
+  maxHeld: 1000,
+  commandBytes: 4096,
+  replyTimeoutMs: 60_000,
+  maxReadings: 200,
+  source: 'package choice (issue 29)',
+} as const;
 
 /** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (README, Testing). */
 export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice (issue 24)' } as const;

@@ -1,0 +1,72 @@
+/**
+ * fleet-publish: this device in the plant's MQTT namespace (nodes/fleet/scheme.ts). Wired
+ * between our nodes and core mqtt nodes: health events of every module become retained
+ * states and events, our nodes' msgs readings by exception and alerts; commands from an mqtt
+ * in node leave on output 2 (allow-listed) towards the action nodes, and their answers come
+ * back in as replies. Loading it also serves the Prometheus metrics (nodes/fleet/metrics-route.ts).
+ */
+import { FleetPublisher } from './fleet/publisher';
+import { registerMetricsRoute } from './fleet/metrics-route';
+import { currentStates } from './fleet/current-states';
+import { isLevel, readAllowList, Scheme } from './fleet/scheme';
+import { FLEET_COMMAND_OPS } from './lib/pure/facts';
+import { subscribe } from './lib/module/health';
+import { t, useRuntimeLanguage } from './lib/base/i18n';
+import { textSetting } from './lib/node/setting-values';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+
+/** The device's name: the setting, else FlowFuse's FF_DEVICE_NAME of this instance. */
+function deviceName(RED: NodeAPI, node: Node, setting: string): string {
+  if (setting) return setting;
+  const env = RED.util.getSetting?.(node, 'FF_DEVICE_NAME') ?? process.env.FF_DEVICE_NAME;
+  return typeof env === 'string' ? env : '';
+}
+
+export = function (RED: NodeAPI) {
+  useRuntimeLanguage(RED);
+  registerMetricsRoute(RED);
+  function FleetPublishNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const prefix = textSetting(def.prefix);
+    const device = deviceName(RED, node, textSetting(def.deviceName));
+    const allowed = readAllowList(def.commands);
+    const badLevel = (field: string, value: string) =>
+      t('fleet-publish.badLevel', { field: t(`fleet-publish.${field}`), got: JSON.stringify(value.slice(0, 80)) });
+    const problem = !isLevel(prefix)
+      ? badLevel('prefixField', prefix)
+      : !isLevel(device)
+        ? badLevel('deviceField', device)
+        : allowed instanceof Set
+          ? undefined
+          : t('fleet-publish.badCommands', { ops: FLEET_COMMAND_OPS.join(', '), got: JSON.stringify(allowed.unknown).slice(0, 100) });
+    if (problem !== undefined || !(allowed instanceof Set)) {
+      node.error(problem);
+      node.status({ fill: 'red', shape: 'ring', text: t('fleet-publish.invalid') });
+      return;
+    }
+    const scheme = new Scheme(prefix, device);
+    const publisher = new FleetPublisher(scheme, allowed, {
+      mqtt: (msg) => node.send([msg as unknown as NodeMessage, null]),
+      command: (msg) => node.send([null, msg as unknown as NodeMessage]),
+    });
+    node.status({ fill: 'green', shape: 'dot', text: `${prefix}/${device}` });
+    const stop = subscribe((event) => publisher.onHealth(event));
+    // Modules connected before this node was (re)deployed: their state now.
+    for (const event of currentStates(RED)) publisher.onHealth(event);
+    node.on('input', (msg, _send, done) => {
+      try {
+        publisher.onMsg(msg as Record<string, unknown>);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+    node.on('close', (_removed, done) => {
+      stop();
+      publisher.close();
+      done();
+    });
+  }
+  RED.nodes.registerType('fleet-publish', FleetPublishNode);
+};

@@ -1,0 +1,23 @@
+/**
+ * The connection state every deployed config node has now, as health events: a fleet-publish
+ * node deployed on its own (a "modified nodes" deploy) hears no change from modules already
+ * connected, yet must know them (retained state, commands). Read from Node-RED's list of the
+ * deployed nodes, as the sidebar does; nothing is asked of a device.
+ */
+import type { DeviceNode } from '../lib/module/device-settings';
+import type { HealthEvent } from '../lib/module/health';
+import { connectionCause } from '../lib/module/module-health';
+import type { NodeAPI } from '../lib/base/node-red';
+
+export function currentStates(RED: NodeAPI): HealthEvent[] {
+  const events: HealthEvent[] = [];
+  RED.nodes.eachNode?.((def) => {
+    if (def.type !== 'modular-device') return;
+    const connection = (RED.nodes.getNode(def.id) as DeviceNode | null)?.connection;
+    if (!connection) return;
+    const state = connection.state;
+    const detail = state.state === 'connected' ? { state: state.state, apiVersion: state.apiVersion } : { state: state.state };
+    events.push({ kind: 'connection', module: connection.healthModule, cause: connectionCause(state), time: new Date().toISOString(), detail });
+  });
+  return events;
+}

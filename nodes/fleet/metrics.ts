@@ -1,0 +1,114 @@
+/**
+ * Prometheus metrics of every module in this Node-RED, in the text format, written with
+ * prom-client (the field's library) into a registry of the package's own (never the global
+ * one a user's other code may fill). Everything is heard, nothing asked: health events
+ * (lib/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
+ * tallies for every exchange (lib/module-health.ts onExchange) and every alert delivered.
+ * On the request path that is a counter, a histogram bucket and a gauge: no allocation
+ * beyond prom-client's label lookup, no I/O.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
+
+/** Connection states as lib/connection.ts names them; one gauge series each, 1 for the current. */
+export const CONNECTION_STATES = ['connecting', 'connected', 'unreachable', 'down', 'refused', 'incompatible', 'invalid'] as const;
+
+/** Seconds: a loopback answer takes 1 ms, a device's 5-50 ms, a timeout 5 s and more. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const LABELS = ['device', 'service', 'slot'] as const;
+type Labels = Record<(typeof LABELS)[number], string>;
+
+const labelsOf = (module: HealthModule): Labels => ({ device: module.device, service: module.service, slot: String(module.slot) });
+
+export class ModuleMetrics {
+  readonly registry = new Registry();
+  /** A metric's options: its name and help, the module labels (and any extra), this registry. */
+  private metric(name: string, help: string, extra: string[] = []) {
+    return { name, help, labelNames: [...LABELS, ...extra], registers: [this.registry] };
+  }
+  private readonly requests = new Counter(this.metric('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed'));
+  private readonly errors = new Counter(
+    this.metric('modular_device_request_errors_total', 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)', ['code']),
+  );
+  private readonly latency = new Histogram({
+    ...this.metric('modular_device_request_duration_seconds', 'Time from sending a device request to its verdict'),
+    buckets: LATENCY_BUCKETS,
+  });
+  private readonly queue = new Gauge(this.metric('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended'));
+  private readonly state = new Gauge(
+    this.metric('modular_device_connection_state', 'The module connection state: 1 for the current state, 0 for the others', ['state']),
+  );
+  private readonly resets = new Counter(this.metric('modular_device_resets_total', 'Device or module resets noticed'));
+  private readonly reapplies = new Counter(
+    this.metric('modular_device_reapplies_total', 'Times the settings the package made were applied again after a reset'),
+  );
+  private readonly alerts = new Counter(
+    this.metric('modular_device_alerts_delivered_total', 'Notification alerts delivered to the flow (pins with a raised alert)'),
+  );
+  private readonly lost = new Counter(
+    this.metric('modular_device_notifications_lost_total', 'notifications-lost announcements (alerts that may have been cleared unread)'),
+  );
+  private readonly late = new Counter(this.metric('modular_device_keepalive_late_total', 'Keep-alives found late by the watchdog node'));
+  private readonly lateness = new Gauge(
+    this.metric('modular_device_keepalive_lateness_seconds', 'How late the last late keep-alive was (time since the last alive)'),
+  );
+  private readonly stops: Array<() => void>;
+
+  constructor() {
+    this.stops = [subscribe((event) => this.onHealth(event)), onTally((fact) => this.onTally(fact))];
+  }
+
+  stop(): void {
+    for (const stop of this.stops) stop();
+  }
+
+  /** The text format (version 0.0.4), as Prometheus scrapes it. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private onTally(fact: Tally): void {
+    const labels = labelsOf(fact.module);
+    if (fact.kind === 'alerts') {
+      this.alerts.inc(labels, fact.count);
+      return;
+    }
+    this.requests.inc(labels);
+    if (!fact.ok) this.errors.inc({ ...labels, code: fact.code ?? 'UNKNOWN' });
+    this.latency.observe(labels, fact.ms / 1000);
+    this.queue.set(labels, fact.queued);
+  }
+
+  private onHealth(event: HealthEvent): void {
+    const labels = labelsOf(event.module);
+    switch (event.kind) {
+      case 'connection': {
+        const current = String(event.detail?.state ?? '');
+        for (const state of CONNECTION_STATES) this.state.set({ ...labels, state }, state === current ? 1 : 0);
+        break;
+      }
+      case 'reset':
+        this.resets.inc(labels);
+        break;
+      case 'reapplied':
+        this.reapplies.inc(labels);
+        break;
+      case 'notifications-lost':
+        this.lost.inc(labels);
+        break;
+      case 'keepalive-late': {
+        this.late.inc(labels);
+        const since = Number(event.detail?.since_ms);
+        if (Number.isFinite(since)) this.lateness.set(labels, since / 1000);
+        break;
+      }
+      case 'queue':
+        break;
+    }
+  }
+}

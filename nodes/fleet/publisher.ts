@@ -1,0 +1,219 @@
+/**
+ * What the fleet-publish node does, without Node-RED: health events become retained module
+ * states and events, our nodes' msgs become readings by exception and alerts, command msgs
+ * from an mqtt in node become msgs for the action nodes (allow-listed) and their answers
+ * become replies. It holds events while the broker is away (a status node on the mqtt out
+ * tells it) and announces what it had to drop, so no alert is lost silently.
+ */
+import type { HealthEvent } from '../lib/module/health';
+import { FLEET_BOUNDS } from '../lib/pure/limits';
+import { isPlainObject } from '../lib/node/msg';
+import { ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
+
+export interface MqttMsg {
+  topic: string;
+  payload: Record<string, unknown>;
+  qos: 1;
+  retain: boolean;
+}
+
+export interface CommandMsg {
+  topic: string;
+  payload: unknown;
+  fleetCommand: { ref: string; id: string; op: string; service: string; slot: number };
+}
+
+export interface PublisherOutput {
+  mqtt(msg: MqttMsg): void;
+  command(msg: CommandMsg): void;
+}
+
+interface Pending {
+  id: string;
+  op: string;
+  key: ModuleKey;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const keyText = (key: ModuleKey): string => `${key.service}/${key.slot}`;
+const now = (): string => new Date().toISOString();
+
+export class FleetPublisher {
+  /** The retained state per module, republished when the broker is back (it may have lost it). */
+  private readonly states = new Map<string, { key: ModuleKey; payload: Record<string, unknown> }>();
+  private readonly readings = new Map<string, { topic: string; text: string; payload: Record<string, unknown> }>();
+  private readonly pending = new Map<string, Pending>();
+  private held: MqttMsg[] = [];
+  /** Alerts dropped while the broker was away, per module: announced once it is back. */
+  private readonly dropped = new Map<string, { key: ModuleKey; count: number; from: string }>();
+  /** Unknown until a status node says: then publishing is assumed to work. */
+  private brokerUp = true;
+  private refs = 0;
+
+  constructor(
+    readonly scheme: Scheme,
+    private readonly allowed: ReadonlySet<string>,
+    private readonly out: PublisherOutput,
+  ) {}
+
+  onHealth(event: HealthEvent): void {
+    const key = { service: event.module.service, slot: event.module.slot };
+    const time = event.time;
+    if (event.kind === 'connection') {
+      const lastReset = this.states.get(keyText(key))?.payload.lastReset;
+      this.setState(key, { state: String(event.detail?.state ?? 'unknown'), cause: event.cause, time, ...(lastReset ? { lastReset } : {}) });
+    } else if (event.kind === 'reset') {
+      const current = this.states.get(keyText(key))?.payload ?? { state: 'connected', cause: event.cause, time };
+      this.setState(key, { ...current, state: 'reset', cause: event.cause, time, lastReset: { cause: event.cause, time } });
+      this.event(this.scheme.module(key, 'event/reset'), { cause: event.cause, time });
+    } else if (event.kind === 'notifications-lost') {
+      this.event(this.scheme.module(key, 'notifications-lost'), { ...(event.detail ?? {}), reason: event.cause, time });
+    } else {
+      this.event(this.scheme.module(key, `event/${event.kind}`), { cause: event.cause, time, ...(event.detail ?? {}) });
+    }
+  }
+
+  /** A msg into the node; the returned error (if any) goes to done(). */
+  onMsg(msg: Record<string, unknown>): void {
+    // A status node's msg about an mqtt out node (a status node scoped wider reports other nodes too: not the broker).
+    const status = isPlainObject(msg.status) ? (msg.status as Record<string, unknown>) : undefined;
+    if (status && isPlainObject(status.source)) return (status.source as Record<string, unknown>).type === 'mqtt out' ? this.brokerStatus(status) : undefined;
+    if (isPlainObject(msg.fleetCommand)) return this.reply(msg);
+    const target = this.scheme.commandTarget(msg.topic);
+    if (target) return this.command(target, msg.payload);
+    const module = moduleOfRequest(msg.request);
+    if (!module) return;
+    if (Array.isArray(msg.alerts) || isPlainObject(msg.alerts)) return this.alert(module, msg);
+    this.reading(module, module.what, msg.payload);
+  }
+
+  /** Ends every wait (the node closes): commands still out are answered as not done here. */
+  close(): void {
+    for (const [ref, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(ref);
+      this.send({
+        topic: this.scheme.module(p.key, 'reply'),
+        payload: {
+          id: p.id,
+          op: p.op,
+          ok: false,
+          error: { message: 'Node-RED stopped the flow before the command was answered', code: 'CLOSED' },
+          time: now(),
+        },
+        qos: 1,
+        retain: false,
+      });
+    }
+  }
+
+  private setState(key: ModuleKey, payload: Record<string, unknown>): void {
+    this.states.set(keyText(key), { key, payload });
+    this.send({ topic: this.scheme.module(key, 'state'), payload, qos: 1, retain: true });
+  }
+
+  private reading(key: ModuleKey, what: string, value: unknown): void {
+    const topic = this.scheme.module(key, `reading/${what}`);
+    const text = JSON.stringify(value ?? null);
+    const last = this.readings.get(topic);
+    if (last?.text === text) return; // by exception: only what changed
+    if (!last && this.readings.size >= FLEET_BOUNDS.maxReadings) return;
+    const payload = { value: value ?? null, time: now() };
+    this.readings.set(topic, { topic, text, payload });
+    this.send({ topic, payload, qos: 1, retain: true });
+  }
+
+  private alert(key: ModuleKey, msg: Record<string, unknown>): void {
+    const records = Array.isArray(msg.payload) ? msg.payload : [msg.payload];
+    const time = now();
+    for (const record of records.slice(0, 64)) {
+      const pin = isPlainObject(record) ? record.pin : undefined;
+      const alerts = Array.isArray(msg.alerts) ? msg.alerts : isPlainObject(msg.alerts) ? (msg.alerts as Record<string, unknown>)[String(pin)] : [];
+      this.event(this.scheme.module(key, 'alert'), { pin, alerts, record, time }, key);
+    }
+  }
+
+  private command(key: ModuleKey, raw: unknown): void {
+    const parsed = parseCommand(raw, this.allowed);
+    const refuse = (id: string, refused: string) =>
+      this.send({ topic: this.scheme.module(key, 'reply'), payload: { id, ok: false, refused, time: now() }, qos: 1, retain: false });
+    if ('refused' in parsed) return refuse(parsed.id, parsed.refused);
+    if (!this.states.has(keyText(key))) return refuse(parsed.id, `no ${key.service} module in slot ${key.slot} in this Node-RED`);
+    if (this.pending.size >= FLEET_BOUNDS.maxPending) return refuse(parsed.id, `${FLEET_BOUNDS.maxPending} commands are waiting for their answer already`);
+    const ref = `${++this.refs}`;
+    const timer = setTimeout(() => this.timedOut(ref), FLEET_BOUNDS.replyTimeoutMs);
+    this.pending.set(ref, { id: parsed.id, op: parsed.op, key, timer });
+    this.out.command({
+      topic: `${keyText(key)}/${parsed.op}`,
+      payload: parsed.payload,
+      fleetCommand: { ref, id: parsed.id, op: parsed.op, service: key.service, slot: key.slot },
+    });
+  }
+
+  /** The action node's output (ok) or a Catch node's msg (msg.error) for a command. */
+  private reply(msg: Record<string, unknown>): void {
+    const ref = String((msg.fleetCommand as Record<string, unknown>).ref);
+    const p = this.pending.get(ref);
+    if (!p) return; // answered already (the output and a Catch both), or timed out
+    clearTimeout(p.timer);
+    this.pending.delete(ref);
+    const error = msg.error as { message?: unknown; code?: unknown } | undefined;
+    const outcome = error
+      ? { ok: false, error: { message: String(error.message ?? error).slice(0, 500), ...(error.code ? { code: String(error.code) } : {}) } }
+      : { ok: true, payload: msg.payload ?? null, ...(msg.request ? { request: msg.request } : {}) };
+    this.send({ topic: this.scheme.module(p.key, 'reply'), payload: { id: p.id, op: p.op, ...outcome, time: now() }, qos: 1, retain: false });
+  }
+
+  private timedOut(ref: string): void {
+    const p = this.pending.get(ref);
+    if (!p) return;
+    this.pending.delete(ref);
+    const message = `no answer within ${FLEET_BOUNDS.replyTimeoutMs / 1000} s: is the command output wired to the ${p.op} node, and its output back?`;
+    this.send({
+      topic: this.scheme.module(p.key, 'reply'),
+      payload: { id: p.id, op: p.op, ok: false, error: { message, code: 'TIMEOUT' }, time: now() },
+      qos: 1,
+      retain: false,
+    });
+  }
+
+  /** The status of the mqtt out node (a status node wired in): green is connected. */
+  private brokerStatus(status: Record<string, unknown>): void {
+    const up = status.fill === 'green';
+    if (up === this.brokerUp) return;
+    this.brokerUp = up;
+    if (!up) return;
+    // A broker that restarted without persistence lost what was retained: say it again.
+    for (const { key, payload } of this.states.values()) this.send({ topic: this.scheme.module(key, 'state'), payload, qos: 1, retain: true });
+    for (const { topic, payload } of this.readings.values()) this.send({ topic, payload, qos: 1, retain: true });
+    const held = this.held;
+    this.held = [];
+    for (const msg of held) this.out.mqtt(msg);
+    for (const { key, count, from } of this.dropped.values()) {
+      this.out.mqtt({
+        topic: this.scheme.module(key, 'notifications-lost'),
+        payload: { reason: `${count} alerts dropped while the broker was unreachable`, from, to: now(), time: now() },
+        qos: 1,
+        retain: false,
+      });
+    }
+    this.dropped.clear();
+  }
+
+  /** An event: sent now, or held while the broker is away; an alert held past the bound is announced later. */
+  private event(topic: string, payload: Record<string, unknown>, alertOf?: ModuleKey): void {
+    const msg: MqttMsg = { topic, payload, qos: 1, retain: false };
+    if (this.brokerUp) return this.out.mqtt(msg);
+    if (this.held.length < FLEET_BOUNDS.maxHeld) {
+      this.held.push(msg);
+    } else if (alertOf) {
+      const d = this.dropped.get(keyText(alertOf)) ?? { key: alertOf, count: 0, from: now() };
+      d.count++;
+      this.dropped.set(keyText(alertOf), d);
+    }
+  }
+
+  private send(msg: MqttMsg): void {
+    this.out.mqtt(msg);
+  }
+}

@@ -1,0 +1,77 @@
+import 'should';
+import { ModuleMetrics } from '../../nodes/fleet/metrics';
+import { publish, tally } from '../../nodes/lib/module/health';
+
+ 
+const parse = require('parse-prometheus-text-format') as (
+  text: string,
+) => Array<{
+  name: string;
+  type: string;
+  metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }>;
+}>;
+
+const io2 = { config: 'c1', service: 'io', slot: 2, device: '10.0.4.17' };
+const bmc0 = { config: 'c2', service: 'bmc', slot: 0, device: '10.0.4.17' };
+
+describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
+  let metrics: ModuleMetrics;
+  beforeEach(() => (metrics = new ModuleMetrics()));
+  afterEach(() => metrics.stop());
+
+  async function families() {
+    const all = parse(await metrics.text());
+    return (name: string) => all.find((f) => f.name === name)!;
+  }
+
+  it('counts exchanges and errors by code, observes latency in seconds, keeps the queue depth, per module', async function () {
+    tally({ kind: 'exchange', module: io2, ms: 3, ok: true, queued: 2 });
+    tally({ kind: 'exchange', module: io2, ms: 5001, ok: false, code: 'TIMEOUT', queued: 0 });
+    tally({ kind: 'exchange', module: bmc0, ms: 1, ok: true, queued: 0 });
+    const f = await families();
+    const labels = { device: '10.0.4.17', service: 'io', slot: '2' };
+    f('modular_device_requests_total')
+      .metrics.find((m) => m.labels!.service === 'io')!
+      .should.eql({ value: '2', labels });
+    f('modular_device_request_errors_total').metrics.should.eql([{ value: '1', labels: { ...labels, code: 'TIMEOUT' } }]);
+    f('modular_device_request_duration_seconds').type.should.equal('HISTOGRAM');
+    // The parser keeps a histogram's buckets but not its labels: the series read from the text.
+    const text = await metrics.text();
+    text.should.containEql('modular_device_request_duration_seconds_bucket{le="0.005",device="10.0.4.17",service="io",slot="2"} 1\n'); // 3 ms
+    text.should.containEql('modular_device_request_duration_seconds_bucket{le="10",device="10.0.4.17",service="io",slot="2"} 2\n'); // 5.001 s
+    text.should.containEql('modular_device_request_duration_seconds_count{device="10.0.4.17",service="io",slot="2"} 2\n');
+    f('modular_device_queue_depth')
+      .metrics.find((m) => m.labels!.service === 'io')!
+      .value!.should.equal('0');
+  });
+
+  it('turns health events into the connection state, resets, re-applies, lost notifications and keep-alive lateness; alerts from tallies', async function () {
+    publish('connection', io2, 'connected (API 0.9)', { state: 'connected' });
+    publish('connection', io2, 'unreachable: connection refused', { state: 'unreachable' });
+    publish('reset', io2, 'driver_session changed');
+    publish('reapplied', io2, '2 settings', { settings: 2, failed: 0 });
+    publish('notifications-lost', io2, 'read failed', { pins: [1] });
+    publish('keepalive-late', bmc0, 'no alive for 7000 ms', { since_ms: 7000 });
+    tally({ kind: 'alerts', module: io2, count: 3 });
+    const f = await families();
+    const states = f('modular_device_connection_state').metrics.filter((m) => m.labels!.service === 'io');
+    states
+      .filter((m) => m.value === '1')
+      .map((m) => m.labels!.state)
+      .should.eql(['unreachable']);
+    states.length.should.equal(7);
+    f('modular_device_resets_total').metrics[0].value!.should.equal('1');
+    f('modular_device_reapplies_total').metrics[0].value!.should.equal('1');
+    f('modular_device_notifications_lost_total').metrics[0].value!.should.equal('1');
+    f('modular_device_alerts_delivered_total').metrics[0].value!.should.equal('3');
+    f('modular_device_keepalive_late_total').metrics[0].should.containEql({ value: '1' });
+    f('modular_device_keepalive_lateness_seconds').metrics[0].value!.should.equal('7');
+  });
+
+  it('stops hearing when stopped', async function () {
+    metrics.stop();
+    tally({ kind: 'exchange', module: io2, ms: 3, ok: true, queued: 0 });
+    const f = await families();
+    f('modular_device_requests_total').metrics.should.eql([]);
+  });
+});
