@@ -13,7 +13,6 @@ import { DeviceClient } from './client';
 import { DeviceError, isRefused, statusText } from './errors';
 import { API_VERSIONS, ApiVersion } from './limits';
 import { apiText, slotProblem, VersionRecord } from './version-record';
-import { PowerBudget, powerBudget } from './descriptor';
 import { DesiredState } from './desired-state';
 import type { HealthModule } from './health';
 
@@ -99,11 +98,9 @@ export class Connection {
   private proven = false;
   /**
    * What the last connect learnt of the device, kept for whoever shows it (the live sidebar
-   * reads nothing of its own for it): the last version record read, and the descriptor's
-   * power budget of this module.
+   * reads nothing of its own for it): the last version record read.
    */
   record?: VersionRecord;
-  budget?: PowerBudget;
 
   constructor(
     readonly client: DeviceClient,
@@ -267,7 +264,7 @@ export class Connection {
    */
   private async proveCredentials(): Promise<void> {
     try {
-      this.budget = powerBudget(await this.client.readDescriptor());
+      await this.client.readDescriptor();
     } catch (error) {
       if (isRefused(error) || isGone(error)) throw error;
     }

@@ -2,7 +2,7 @@
  * The modules the deployed flows use, as the live view sees them: every deployed
  * `modular-device` config node (Node-RED's own list of the deployed flows, no registry of
  * ours), its connection's state and what the connection already knows (version record,
- * sessions, power budget, the power configuration the package applied), merged with the
+ * sessions, the power configuration the package applied), merged with the
  * collector's last reading and the alerts the flows' polls saw.
  *
  * Never a credential: a device is named by host[:port][/prefix] (no user info), a config
@@ -89,7 +89,6 @@ export function liveModule(m: Deployed, reading: Reading | undefined): LiveModul
     module.apiVersion = state.apiVersion;
     if (state.session || state.deviceSession) module.session = { driver: state.session?.slice(0, SESSION_CHARS), device: state.deviceSession?.slice(0, SESSION_CHARS) };
   }
-  if (connection.budget) module.maxPower = connection.budget;
   if (m.service === 'io') module.io = ioOf(connection, reading);
   return module;
 }

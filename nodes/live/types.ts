@@ -38,8 +38,6 @@ export interface LiveModule {
   apiVersion?: string;
   /** API 1.0 only: driver_session and this module's device_session (first 8 characters are enough to tell a change). */
   session?: { driver?: string; device?: string };
-  /** The descriptor's power budget (mW), for the io budget check. */
-  maxPower?: { p3v3?: number; p5v0?: number; p12v?: number };
   /** ISO time of the last reading, and its error if it failed (printable, short). */
   readAt?: string;
   readError?: string;
