@@ -13,6 +13,7 @@ import { pwmReadout } from './pwm-readout';
 import { current } from './current';
 import { typedField, typedIn } from './typed-field';
 import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/dangerous';
+import { confirmed } from './confirm';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -66,4 +67,4 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { confirmed, dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

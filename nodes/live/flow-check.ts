@@ -12,10 +12,10 @@
  * passes the tabs (`{ id, type: 'tab', disabled: true }`) among the nodes. Values only known
  * at run time (`${VAR}`, msg/flow/global/env) are skipped, never guessed.
  */
-import { DANGEROUS_OPERATIONS, GuardedType, KEEP_ALIVE_OPERATION } from '../lib/dangerous';
 import { SERVICES } from '../lib/limits';
 import type { Finding, LiveDevice, LiveModule } from './types';
-import { enabledNodes, flagOf, FlowNode, nodeName, serviceOfType, wordOf } from './flow-nodes';
+import { enabledNodes, FlowNode, nodeName, serviceOfType } from './flow-nodes';
+import { unconfirmed } from './confirm-rule';
 import { FlowIndex, indexFlows, Work } from './flow-index';
 import { checkIoModule } from './flow-check-io';
 import { checkWatchdogs, checkLiveWatchdogs } from './flow-check-bmc';
@@ -76,15 +76,5 @@ function checkSlots(index: FlowIndex, findings: Finding[]): void {
 
 /** no-confirm: a node set to one of its dangerous operations without its confirm setting. */
 function checkConfirm(node: FlowNode, findings: Finding[]): void {
-  if (!(node.type in DANGEROUS_OPERATIONS)) return;
-  const confirm = flagOf(node.confirm);
-  if (confirm !== false) return;
-  const dangerous: readonly string[] = DANGEROUS_OPERATIONS[node.type as GuardedType];
-  // io-reset has no operation select; a node set to "from msg.operation" runs no dangerous
-  // operation without confirm (the runtime refuses it): not a finding.
-  const operation = node.type === 'io-reset' ? dangerous[0] : wordOf(node.operation);
-  const set = [];
-  if (operation !== undefined && dangerous.includes(operation)) set.push(operation);
-  if (node.type === 'bmc-watchdog' && flagOf(node.keepAlive) === true) set.push(KEEP_ALIVE_OPERATION);
-  for (const op of set) findings.push({ kind: 'no-confirm', nodes: [node.id], key: 'finding.noConfirm', values: { node: nodeName(node), operation: op } });
+  for (const op of unconfirmed(node)) findings.push({ kind: 'no-confirm', nodes: [node.id], key: 'finding.noConfirm', values: { node: nodeName(node), operation: op } });
 }
