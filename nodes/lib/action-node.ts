@@ -83,6 +83,8 @@ export interface ActionNode extends Node {
   device?: DeviceNode;
   /** Shows a status of the node's own (kept while connected). */
   report(status: NodeStatus): void;
+  /** Shows (or clears) a conflict with another deployed node as a yellow status (live/conflict-status.ts). */
+  conflict(text: string | undefined): void;
 }
 
 /** The default output: the incoming msg with the device's answer and what was sent. */
@@ -103,6 +105,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const { settings, problem } = deploySettings(spec, def, node, type);
     const dot = new NodeStatusDot((status) => node.status(status), problem);
     node.report = (status) => dot.report(status);
+    node.conflict = (text) => dot.conflictIs(text);
     const client = () => node.device?.connection?.client;
 
     /** Set once the node closes; `removed`: deleted for good (no successor). */

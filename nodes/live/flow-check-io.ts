@@ -16,13 +16,14 @@ export function checkIoModule(index: FlowIndex, group: ModuleGroup, findings: Fi
 /**
  * two-polls: reads of notifications clear the flags read, so of two polls on one module each
  * misses what the other read. On API 1.0 a read clears only the pins it asks for (real §5):
- * polls of pairwise disjoint pins do not meet there.
+ * polls of pairwise disjoint pins do not meet there, nor while the API is not yet known.
  */
 function checkPolls(index: FlowIndex, group: ModuleGroup, findings: Finding[]): void {
   const polls = nodesOf(group, 'notification-poll');
   if (polls.length < 2) return;
   const live = group.configs.map((c) => liveOf(index, c)).find((m) => m !== undefined);
-  if (live?.apiVersion === '1.0' && disjointPins(index, polls)) return;
+  // Disjoint pins meet only where the device is known to speak 0.9: until it is, not claimed.
+  if (live?.apiVersion !== '0.9' && disjointPins(index, polls)) return;
   findings.push({ kind: 'two-polls', nodes: polls.map((n) => n.id), key: 'finding.twoPolls', values: { count: polls.length, first: nodeName(polls[0]), second: nodeName(polls[1]), module: group.configs[0].label } });
 }
 

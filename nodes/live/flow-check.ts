@@ -19,6 +19,7 @@ import { unconfirmed } from './confirm-rule';
 import { FlowIndex, indexFlows, Work } from './flow-index';
 import { checkIoModule } from './flow-check-io';
 import { checkWatchdogs, checkLiveWatchdogs } from './flow-check-bmc';
+import { checkConflicts } from './flow-check-conflicts';
 
 export type { FlowNode } from './flow-nodes';
 export type { Work } from './flow-index';
@@ -36,6 +37,7 @@ export function checkFlows(nodes: FlowNode[], live: { modules: LiveModule[]; dev
     work.steps++;
     checkIoModule(index, group, findings);
     checkWatchdogs(index, group, findings);
+    checkConflicts(index, group, findings);
   }
   checkLiveWatchdogs(index, findings);
   for (const node of enabled) {

@@ -92,7 +92,10 @@ export type FindingKind =
   | 'output-as-input'
   | 'over-budget'
   | 'watchdog-unkept'
-  | 'no-confirm';
+  | 'no-confirm'
+  | 'two-keepalives'
+  | 'pin-conflict'
+  | 'no-power-config';
 
 /** One thing wrong between the flows and the device: a phrase (key + values) and the nodes concerned. */
 export interface Finding {
