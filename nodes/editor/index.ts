@@ -14,6 +14,7 @@ import { current } from './current';
 import { typedField, typedIn } from './typed-field';
 import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/dangerous';
 import { confirmed } from './confirm';
+import { conflictWarning } from './conflicts';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -67,4 +68,4 @@ function validator(name: limits.LimitName, field?: string, when?: ((node: Record
   };
 }
 
-export { confirmed, dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { confirmed, conflictWarning, dangerous, limits, text, fieldName, planPwm, describePwm, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

@@ -124,6 +124,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       const c = client();
       if (!c) throw noDevice(node);
       const outcome = output(await perform(c, op), {}, settings as S, op);
+      node.device?.connection?.desired.driven.tookAll(op);
       const status = outcome.status ?? op.status;
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
@@ -213,6 +214,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       },
       output: (result, msg, op) => output(result, msg, settings as S, op),
       applied: (op) => {
+        node.device?.connection?.desired.driven.tookAll(op);
         // What a msg set is what the module must keep; a reset of the module wants it all back.
         if (remembers && forget) lastSet = op;
         const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;

@@ -12,6 +12,7 @@
  * Signs that arrive while a reconciliation runs make it run once more after it, never two at
  * once; each setting says itself how it went (its node's status, Catch).
  */
+import { DrivenPins } from './driven-pins';
 import { publish, HealthModule } from './health';
 
 /** The spec's order of applying (io rule 1: power management before outputs). */
@@ -38,6 +39,8 @@ export class DesiredState {
   private running?: Promise<void>;
   private again?: string;
   private closed = false;
+  /** What the flows last drove on each pin (the live sidebar shows it). */
+  readonly driven = new DrivenPins();
 
   constructor(private readonly module: () => HealthModule) {}
 
@@ -64,6 +67,8 @@ export class DesiredState {
    */
   restore(cause: string, noticed = true): Promise<void> {
     if (this.closed) return Promise.resolve();
+    // The pins are as the device says until the outputs are applied again.
+    this.driven.clear();
     if (noticed) publish('reset', this.module(), cause);
     if (this.running) {
       this.again = cause;

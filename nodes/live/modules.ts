@@ -95,7 +95,11 @@ export function liveModule(m: Deployed, reading: Reading | undefined): LiveModul
 
 /** io: the reading's pins with the alerts seen, and the applied power configuration. */
 function ioOf(connection: Connection, reading: Reading | undefined): LiveIo {
-  const pins = (reading?.io?.pins ?? []).map((p) => ({ ...p }));
+  // A pin the device shows as analog may be an output or a PWM the flows drive: said so.
+  const pins = (reading?.io?.pins ?? []).map((p) => {
+    const driven = p.type === 'voltage_mV' ? connection.desired.driven.get(p.pin) : undefined;
+    return driven ? { ...p, driven: { ...driven } } : { ...p };
+  });
   for (const [pin, alerts] of alertsOf(connection)) {
     const entry = pins.find((p) => p.pin === pin) ?? pins[pins.push({ pin }) - 1];
     entry.alerts = [...alerts];

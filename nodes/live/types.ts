@@ -8,6 +8,8 @@
 
 /** Comms topic of the snapshots. */
 export const LIVE_TOPIC = 'modular-device/live';
+/** The editor global where the sidebar keeps its latest snapshot for the dialogs' conflict warnings. */
+export const SNAPSHOT_GLOBAL = '__modularDeviceSnapshot';
 /** Admin route an editor posts to while its sidebar is open (a lease, renewed). */
 export const WATCH_ROUTE = '/modular-device/live/watch';
 
@@ -46,8 +48,13 @@ export interface LiveModule {
   power?: LivePower;
 }
 
+/** What the deployed flows last drove on a pin (lib/driven-pins.ts): the device cannot tell it from an analog input. */
+export type Driven = { kind: 'output'; level: 'high' | 'low' } | { kind: 'pwm'; frequencyHz: number; dutyPercent: number };
+
 export interface LivePin {
   pin: number;
+  /** What the flows drove on it, while the device shows an analog pin (voltage_mV). */
+  driven?: Driven;
   /** The device's pin_type: voltage_mV, digital_input, frequency_hz (0.9 names; 1.0's mapped to these). */
   type?: string;
   value?: number;

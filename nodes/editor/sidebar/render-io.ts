@@ -6,7 +6,7 @@
 import type { LiveIo, LiveModule, LivePin } from '../../live/types';
 import { budgetUse } from '../../lib/power-budget';
 import { row, section } from './dom';
-import { currentText, modeText, valueText } from './format';
+import { currentText, modeSource, modeText, valueText } from './format';
 import { $, JQ, RED, t } from './red';
 
 const ALERT_NS = '@modular-device/node-red/notification-poll:notification-poll.alert.';
@@ -14,7 +14,9 @@ const ALERT_NS = '@modular-device/node-red/notification-poll:notification-poll.a
 function pinRow(pin: LivePin, config: NonNullable<LiveIo['powerConfig']>[number] | undefined): JQ {
   const line = $('<div>', { class: 'md-live-pin', 'data-pin': pin.pin, tabindex: 0, role: 'button', 'aria-label': t('pin.select', { pin: pin.pin }) });
   $('<span>', { class: 'md-live-pin-number' }).text(pin.pin).appendTo(line);
-  $('<span>', { class: 'md-live-pin-mode' }).text(modeText(pin)).appendTo(line);
+  const source = modeSource(pin);
+  const mode = $('<span>', { class: 'md-live-pin-mode', 'data-source': source ?? '' }).text(modeText(pin)).appendTo(line);
+  if (source) $('<span>', { class: 'md-live-pin-source' }).text(t(`pin.source.${source}`)).attr('title', t(`pin.sourceTitle.${source}`)).appendTo(mode);
   $('<span>', { class: 'md-live-pin-value' }).text(valueText(pin)).appendTo(line);
   $('<span>', { class: 'md-live-pin-current' }).text(currentText(pin)).appendTo(line);
   if (config) $('<span>', { class: 'md-live-pin-power' }).text(`${t(`rail.${config.rail}`)} ${config.current} mA`).appendTo(line);
