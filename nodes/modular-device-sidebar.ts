@@ -34,4 +34,12 @@ function plugin(RED: PluginAPI): void {
   registerWatchRoute(RED, () => live);
 }
 
-export = Object.assign(plugin, { liveService });
+/** Stops the live view and the conflict statuses (a test that loaded the plugin, when it ends). */
+function close(): void {
+  current?.close();
+  conflicts?.close();
+  current = undefined;
+  conflicts = undefined;
+}
+
+export = Object.assign(plugin, { liveService, close });

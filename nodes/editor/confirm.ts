@@ -18,7 +18,8 @@ function nodeWord(type: string, key: string, fallback: string): string {
 }
 
 export function confirmed(type: string): (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string {
-  return function () {
+  // Two parameters: Node-RED shows a validator's message only then (node-red-notes, Editor).
+  return function (_value: unknown, _opt?: unknown) {
     const view = { id: '', type, operation: current(this, 'operation'), keepAlive: current(this, 'keepAlive'), confirm: current(this, 'confirm') };
     const [operation] = unconfirmed(view);
     if (operation === undefined) return true;

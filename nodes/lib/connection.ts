@@ -197,6 +197,8 @@ export class Connection {
     let next: ConnectionState;
     /** Why the module's settings are gone, when the record shows it (API 1.0 sessions). */
     let resetCause: string | undefined;
+    /** Whether that reset may have left the pins as they were (lib/driven-pins.ts). */
+    let pinsKept = false;
     try {
       const { apiVersion, record } = await this.client.readVersionRecord();
       this.record = record;
@@ -225,6 +227,7 @@ export class Connection {
           ...(restarted || reset ? { restarted: true } : {}),
         };
         resetCause = restarted ? 'driver_session changed (the service restarted)' : reset ? 'device_session changed (the module was reset)' : undefined;
+        pinsKept = restarted || (reset && this.desired.driven.reenumerated());
         if (!this.proven) await this.proveCredentials();
       }
     } catch (error) {
@@ -244,7 +247,7 @@ export class Connection {
     // Settings go back on the module on connect, after an outage, and after a reset the
     // sessions show; on API 0.9 (no sessions) a health check reads back what it can.
     if (next.state === 'connected') {
-      if (resetCause) void this.desired.restore(resetCause);
+      if (resetCause) void this.desired.restore(resetCause, true, !pinsKept);
       else if (was !== 'connected') void this.desired.restore(was === 'connecting' ? 'connected' : 'reconnected after an outage', false);
       else if (next.apiVersion === '0.9') void this.desired.check();
     }

@@ -64,11 +64,12 @@ export class DesiredState {
   /**
    * The module lost (or may have lost) its settings: apply them all again, in order.
    * `noticed`: the sign was a reset the user should hear of (not just the first connect).
+   * `pinsLost`: false when only a read-back differed (two nodes setting one threshold differ
+   * so; the outputs stay): else the pins are as the device says until outputs are sent again.
    */
-  restore(cause: string, noticed = true): Promise<void> {
+  restore(cause: string, noticed = true, pinsLost = true): Promise<void> {
     if (this.closed) return Promise.resolve();
-    // The pins are as the device says until the outputs are applied again.
-    this.driven.clear();
+    if (pinsLost) this.driven.clear();
     if (noticed) publish('reset', this.module(), cause);
     if (this.running) {
       this.again = cause;
@@ -78,7 +79,8 @@ export class DesiredState {
       this.running = undefined;
       const next = this.again;
       this.again = undefined;
-      if (next !== undefined) void this.restore(next, false);
+      // Pins lost were forgotten when the sign came (above).
+      if (next !== undefined) void this.restore(next, false, false);
     });
     return this.running;
   }
@@ -98,7 +100,7 @@ export class DesiredState {
         continue;
       }
       if (!kept) {
-        await this.restore('a setting read back differs from what was set');
+        await this.restore('a setting read back differs from what was set', true, false);
         return;
       }
     }

@@ -84,7 +84,10 @@ export class NodeStatusDot {
 
   /** Sets or clears (undefined) the node's conflict with another deployed node. */
   conflictIs(text: string | undefined): void {
-    this.conflict = text === undefined ? undefined : short(text);
+    const conflict = text === undefined ? undefined : short(text);
+    // Nothing new: the dot stays as it is (a node without a module keeps its own red status).
+    if (conflict === this.conflict) return;
+    this.conflict = conflict;
     if (!this.inFlight) this.show();
   }
 

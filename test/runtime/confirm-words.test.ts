@@ -38,7 +38,8 @@ describe('a setting the runtime refuses is invalid in the editor, in the same wo
     delete (globalThis as { RED?: unknown }).RED;
   });
 
-  it('covers every dangerous operation and the keep-alive', () => {
+  it('covers every dangerous operation and the keep-alive, with a validator Node-RED takes a message from (two parameters)', () => {
+    for (const type of Object.keys(DANGEROUS_OPERATIONS)) confirmed(type).length.should.equal(2);
     CASES.length.should.equal(Object.values(DANGEROUS_OPERATIONS).flat().length + 1);
   });
 

@@ -34,6 +34,8 @@ const isConflict = (id: string) => /conflict|Konflikt|io-power/.test(lastStatus(
 
 describe(`conflicts as yellow statuses after deploy (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(20000);
+  // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
+  after(() => sidebarPlugin.close());
   let ctl: SimControl;
   simulatorSuite((_s, c) => {
     ctl = c;

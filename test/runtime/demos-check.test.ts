@@ -50,6 +50,8 @@ async function load(flow: FlowNode[]): Promise<void> {
 
 describe(`the flow check finds nothing on the shipped demos and examples (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(60000);
+  // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
+  after(() => sidebarPlugin.close());
   let ctl: SimControl;
   simulatorSuite((_s, c) => {
     ctl = c;

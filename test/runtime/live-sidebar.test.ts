@@ -59,6 +59,8 @@ const reader = (r: any) => r.set('Authorization', 'Bearer READER-TOKEN');
 
 describe(`live sidebar runtime (API ${TEST_API})`, function () {
   this.timeout(60000);
+  // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
+  after(() => sidebarPlugin.close());
   let ctl: SimControl;
   simulatorSuite((_sim, c) => (ctl = c), { server: true });
   before(() => adminAuthOn());

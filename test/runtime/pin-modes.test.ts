@@ -33,6 +33,8 @@ function flow(url: string): FlowNode[] {
 
 describe(`the live view's pin modes against the simulator's state (runtime, API ${TEST_API})`, function () {
   this.timeout(30000);
+  // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
+  after(() => sidebarPlugin.close());
   let ctl: SimControl;
   simulatorSuite((_s, c) => {
     ctl = c;
