@@ -17,7 +17,17 @@ function nodeWord(type: string, key: string, fallback: string): string {
   return said && !said.endsWith(`${type}.${key}`) ? said : fallback;
 }
 
+/** A ticked-off checkbox marked invalid shows it (Node-RED's own mark is hardly visible on one). */
+const STYLE = 'input[type="checkbox"].input-error { outline: 2px solid var(--red-ui-text-color-error, #d9534f); outline-offset: 2px; }';
+
+function addStyle(): void {
+  const $ = (globalThis as { $?: (sel: string) => { length: number; text(t: string): { appendTo(t: unknown): void } } }).$;
+  if (!$ || $('#md-confirm-style').length) return;
+  $('<style id="md-confirm-style">').text(STYLE).appendTo($('head'));
+}
+
 export function confirmed(type: string): (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string {
+  addStyle();
   // Two parameters: Node-RED shows a validator's message only then (node-red-notes, Editor).
   return function (_value: unknown, _opt?: unknown) {
     const view = { id: '', type, operation: current(this, 'operation'), keepAlive: current(this, 'keepAlive'), confirm: current(this, 'confirm') };

@@ -27,9 +27,9 @@ const inject = (id: string, target: string, y: number): FlowNode => ({ id, type:
 function ioSet(p: string, device: string, y: number): FlowNode[] {
   return [
     { id: `${p}-power`, type: 'io-power', z: TAB, name: '', device, pins: SIX, applyOnConnect: true, x: 420, y, wires: [[]] },
-    inject(`${p}-i-lamp`, `${p}-lamp`, y + 40), output(`${p}-lamp`, 'Lamp', device, 1, 'state', y + 40),
-    inject(`${p}-i-dim`, `${p}-dim`, y + 80), output(`${p}-dim`, 'Dimmer', device, 2, 'pwm', y + 80),
-    { id: `${p}-button`, type: 'io-input', z: TAB, name: 'Button', device, pin: '4', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true, x: 420, y: y + 120, wires: [[]] },
+    inject(`${p}-i-lamp`, `${p}-lamp`, y + 60), output(`${p}-lamp`, 'Lamp', device, 1, 'state', y + 60),
+    inject(`${p}-i-dim`, `${p}-dim`, y + 120), output(`${p}-dim`, 'Dimmer', device, 2, 'pwm', y + 120),
+    { id: `${p}-button`, type: 'io-input', z: TAB, name: 'Button', device, pin: '4', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true, x: 420, y: y + 180, wires: [[]] },
   ];
 }
 
@@ -44,11 +44,11 @@ export function truthFlow() {
     nodes: (url09: string, url10: string): FlowNode[] => [
       { id: TAB, type: 'tab', label: 'Truth', disabled: false, info: '' },
       config(ids.io09, 'io', 2, url09, '0.9'), config(ids.io10, 'io', 2, url10, '1.0'), config(ids.bmc, 'bmc', 0, url09, '0.9'), config(ids.io3, 'io', 3, url09, '0.9'),
-      ...ioSet('t09', ids.io09, 40), ...ioSet('t10', ids.io10, 240),
-      poll('poll-a', 'Alarms', 40), poll('poll-b', 'Mine', 80),
-      keeper('keep-a', 'Keeper A', 140), keeper('keep-b', 'Keeper B', 180),
-      threshold('thr-low', 'Low', 2500, 240), threshold('thr-high', 'High', 3000, 280),
-      output('orphan', 'Orphan', ids.io3, 1, 'state', 340),
+      ...ioSet('t09', ids.io09, 40), ...ioSet('t10', ids.io10, 320),
+      poll('poll-a', 'Alarms', 40), poll('poll-b', 'Mine', 100),
+      keeper('keep-a', 'Keeper A', 180), keeper('keep-b', 'Keeper B', 240),
+      threshold('thr-low', 'Low', 2500, 320), threshold('thr-high', 'High', 3000, 380),
+      { ...output('orphan', 'Orphan', ids.io3, 1, 'state', 460), x: 760 },
     ],
   };
 }
