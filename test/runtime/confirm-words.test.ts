@@ -9,7 +9,7 @@
  */
 import { DANGEROUS_OPERATIONS, GuardedType, KEEP_ALIVE_OPERATION } from '../../nodes/lib/dangerous';
 import { confirmed } from '../../nodes/editor/confirm';
-import { catalogsReady, runtimeTranslate } from '../helpers/i18n';
+import { runtimeWordsInEditor } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { kindDevices, KINDS, loadCollect, reliabilityFlow } from '../helpers/reliability';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
@@ -30,13 +30,7 @@ describe('a setting the runtime refuses is invalid in the editor, in the same wo
   simulatorSuite((_s, c) => {
     ctl = c;
   });
-  before(async () => {
-    await catalogsReady;
-    (globalThis as { RED?: unknown }).RED = { _: (id: string, values?: Record<string, string>) => runtimeTranslate(id, values) };
-  });
-  after(() => {
-    delete (globalThis as { RED?: unknown }).RED;
-  });
+  runtimeWordsInEditor();
 
   it('covers every dangerous operation and the keep-alive, with a validator Node-RED takes a message from (two parameters)', () => {
     for (const type of Object.keys(DANGEROUS_OPERATIONS)) confirmed(type).length.should.equal(2);
