@@ -5,6 +5,7 @@
  * modular-device-sidebar.html beside this file.
  */
 import { useRuntimeLanguage } from './lib/base/i18n';
+import { ConflictStatus } from './live/conflict-status';
 import { LiveService } from './live/live-service';
 import type { PluginAPI } from './live/plugin-api';
 import { registerWatchRoute } from './live/watch-route';
@@ -14,6 +15,7 @@ import { registerWatchRoute } from './live/watch-route';
  * test), the new one replaces the old, which stops first: never two collectors at once.
  */
 let current: LiveService | undefined;
+let conflicts: ConflictStatus | undefined;
 
 /** The running live view (tests look at its leases and collector). */
 function liveService(): LiveService | undefined {
@@ -24,9 +26,20 @@ function plugin(RED: PluginAPI): void {
   useRuntimeLanguage(RED);
   RED.plugins.registerPlugin('modular-device-sidebar', { type: 'modular-device-sidebar', onadd() {} });
   current?.close();
+  conflicts?.close();
+  // Conflicts between deployed nodes show as their yellow status after every deploy.
+  conflicts = new ConflictStatus(RED);
   const live = new LiveService(RED);
   current = live;
   registerWatchRoute(RED, () => live);
 }
 
-export = Object.assign(plugin, { liveService });
+/** Stops the live view and the conflict statuses (a test that loaded the plugin, when it ends). */
+function close(): void {
+  current?.close();
+  conflicts?.close();
+  current = undefined;
+  conflicts = undefined;
+}
+
+export = Object.assign(plugin, { liveService, close });

@@ -4,7 +4,7 @@
  * plant's devices are: nothing shared but the host. A test or `--devices N` stops one
  * (pause), reboots one (POST /sim/restart on its port) and leaves the others running.
  */
-import { startSimulator, Simulator, SimulatorOptions } from './index';
+import { startSimulator, Simulator, SimulatorOptions } from './';
 
 /** Sim-only bound: a laptop's fleet. Each device holds a listening socket and its state. */
 export const FLEET_MAX_DEVICES = 500;

@@ -16,6 +16,8 @@ import { current } from './current';
 import { typedField, typedIn } from './typed-field';
 import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangerous';
 import { editorRed } from './page';
+import { confirmed } from './confirm';
+import { conflictWarning } from './conflicts';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -86,4 +88,4 @@ function duration(ms: unknown): string {
   return n >= 1000 && n % 100 === 0 ? `${n / 1000} s` : `${n} ms`;
 }
 
-export { shown, duration, dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+export { confirmed, conflictWarning, shown, duration, dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };

@@ -2,7 +2,7 @@
  * The modules the deployed flows use, as the live view sees them: every deployed
  * `modular-device` config node (Node-RED's own list of the deployed flows, no registry of
  * ours), its connection's state and what the connection already knows (version record,
- * sessions, power budget, the power configuration the package applied), merged with the
+ * sessions, the power configuration the package applied), merged with the
  * collector's last reading and the alerts the flows' polls saw.
  *
  * Never a credential: a device is named by host[:port][/prefix] (no user info), a config
@@ -90,14 +90,17 @@ export function liveModule(m: Deployed, reading: Reading | undefined): LiveModul
     module.apiVersion = state.apiVersion;
     if (state.session || state.deviceSession) module.session = { driver: state.session?.slice(0, SESSION_CHARS), device: state.deviceSession?.slice(0, SESSION_CHARS) };
   }
-  if (connection.budget) module.maxPower = connection.budget;
   if (m.service === 'io') module.io = ioOf(connection, reading);
   return module;
 }
 
 /** io: the reading's pins with the alerts seen, and the applied power configuration. */
 function ioOf(connection: Connection, reading: Reading | undefined): LiveIo {
-  const pins = (reading?.io?.pins ?? []).map((p) => ({ ...p }));
+  // A pin the device shows as analog may be an output or a PWM the flows drive: said so.
+  const pins = (reading?.io?.pins ?? []).map((p) => {
+    const driven = p.type === 'voltage_mV' ? connection.desired.driven.get(p.pin) : undefined;
+    return driven ? { ...p, driven: { ...driven } } : { ...p };
+  });
   for (const [pin, alerts] of alertsOf(connection)) {
     const entry = pins.find((p) => p.pin === pin) ?? pins[pins.push({ pin }) - 1];
     entry.alerts = [...alerts];

@@ -18,4 +18,6 @@ export interface PluginAPI extends NodeAPI {
   comms: { publish(topic: string, data: unknown, retain: boolean): void };
   settings: { modularDevice?: { sidebarReadsPerSecond?: unknown } };
   log: { warn(message: string): void };
+  /** The runtime's events (`flows:started` after every deploy). */
+  events: NonNullable<NodeAPI['events']> & { on(event: string, listener: () => void): void };
 }

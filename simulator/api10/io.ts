@@ -20,7 +20,8 @@ const PIN_TYPE: Readonly<Record<Reading['kind'], string>> = {
 
 /**
  * The power budget daemon's limits per rail, mW. The real ones are not public (real §3.2);
- * these let the demo configurations through and refuse six pins at their 5 V cap.
+ * these let the demo configurations through and refuse six pins at their 5 V cap. No answer
+ * reports them (as on the device); the descriptor's max_power_5v0/12v are not these limits.
  */
 export const POWER_BUDGET_MW = { '5v0': 6000, '12v': 24000 } as const;
 

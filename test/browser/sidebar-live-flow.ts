@@ -3,8 +3,8 @@
  * (slot 0, its watchdog armed by the test) and a power module (slot 1) whose power-readings
  * node reads only `source`, a record the sidebar never reads, every few hundred ms: the
  * witness that the runtime goes on while the sidebar is hidden; on an API 1.0 device an io
- * module (slot 2) with an io-power node, so the sidebar shows the budget it draws against the
- * descriptor's limits. Every property written out, as the admin API deploys it.
+ * module (slot 2) with an io-power node, so the sidebar shows what it asks of each rail (the
+ * limits are not reported). Every property written out, as the admin API deploys it.
  */
 type FlowNode = Record<string, unknown> & { id: string; type: string };
 
@@ -13,7 +13,7 @@ const TAB = 'sbl-tab';
 /** Witness reads of the power module's source record: often enough to stand for the passing of the sidebar's read turns. */
 export const WITNESS_INTERVAL_MS = 200;
 
-/** io-power's six entries: 5 V use 4×(50×5+200)+2×400 = 2600 mW, 12 V use 2×200×12 = 4800 mW, within the simulator's descriptor (3000 / 6000). */
+/** io-power's six entries: it asks 4×(50×5+200)+2×400 = 2600 mW of the 5 V rail, 2×200×12 = 4800 mW of the 12 V rail (real §3.2), which the simulator's budget daemon allows. */
 export const POWER_PINS = [
   { rail: '5_volt', current: 50 }, { rail: '5_volt', current: 50 }, { rail: '5_volt', current: 50 },
   { rail: '5_volt', current: 50 }, { rail: '12_volt', current: 200 }, { rail: '12_volt', current: 200 },

@@ -108,3 +108,17 @@ export function shownStatus(status: NodeStatus, type: string): NodeStatus {
   const key = text.includes(':') ? text : `${PACKAGE}/${type}:${text}`;
   return { ...status, text: runtimeTranslate(key, { defaultValue: text }) };
 }
+
+/**
+ * For the suite around it: the editor's `RED._` (what nodes/editor/ calls) is the runtime's
+ * real i18n, so the editor's words and the runtime's can be compared without a browser.
+ */
+export function runtimeWordsInEditor(): void {
+  before(async () => {
+    await catalogsReady;
+    (globalThis as { RED?: unknown }).RED = { _: (id: string, values?: Record<string, string>) => runtimeTranslate(id, values) };
+  });
+  after(() => {
+    delete (globalThis as { RED?: unknown }).RED;
+  });
+}

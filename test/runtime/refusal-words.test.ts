@@ -13,7 +13,7 @@
 import { declaredTypes, LimitedField, limitedFields } from '../browser/cases';
 import { LIMITS } from '../../nodes/lib/pure/limits';
 import { validator } from '../../nodes/editor';
-import { catalogsReady, runtimeTranslate } from '../helpers/i18n';
+import { runtimeWordsInEditor } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { deviceNode, helper } from '../helpers/node-red';
 import { ALL_MODULES, kindDevices, KINDS, loadCollect, reliabilityFlow } from '../helpers/reliability';
@@ -62,13 +62,7 @@ describe('editor and runtime say the same refusal for every limited field (runti
   simulatorSuite((_s, c) => {
     ctl = c;
   });
-  before(async () => {
-    await catalogsReady;
-    (globalThis as { RED?: unknown }).RED = { _: (id: string, values?: Record<string, string>) => runtimeTranslate(id, values) };
-  });
-  after(() => {
-    delete (globalThis as { RED?: unknown }).RED;
-  });
+  runtimeWordsInEditor();
 
   it('finds the limited fields of every dialog', () => {
     fields.length.should.be.above(30);

@@ -30,15 +30,21 @@ function faultyFlow(m: string, slot: number): FlowNode[] {
     node(`${m}power`, 'io-power', io, { pins: powerPins([['5_volt', 300], ['5_volt', 301], ['5_volt', 300], ['5_volt', 300], ['12_volt', 500], ['12_volt', 500]]) }),
     node(`${m}arm`, 'bmc-watchdog', bmc, { operation: 'timeout', timeout: 5000, confirm: false }),
     node(`${m}bad`, 'bmc-readings', io),
+    config(`${m}bmc2`, 'bmc', slot + 2),
+    node(`${m}keep1`, 'bmc-watchdog', `${m}bmc2`, { keepAlive: true, confirm: true }),
+    node(`${m}keep2`, 'bmc-watchdog', `${m}bmc2`, { keepAlive: true, confirm: true }),
+    node(`${m}low`, 'io-threshold', io, { pin: 4, threshold_mV: 2500, trigger: 'rising' }),
+    node(`${m}high`, 'io-threshold', io, { pin: 4, threshold_mV: 3000, trigger: 'rising' }),
+    node(`${m}lamp`, 'io-output', `${m}gone`, { pin: 1 }),
   ];
 }
 
 function liveFor(slots: number[]) {
   const modules = slots.flatMap((slot, i) => [
-    liveModule(`m${i}io`, 'io', slot, { apiVersion: '0.9', maxPower: { p5v0: 1000, p12v: 1000 } }),
+    liveModule(`m${i}io`, 'io', slot, { apiVersion: '0.9' }),
     liveModule(`other${i}`, 'bmc', slot + 1, { bmc: { watchdog: { timeout: 9000, timeout_left: 1 } } }),
   ]);
-  return { modules, devices: [device({ io: slots, bmc: [1, ...slots.map((s) => s + 1)] })] };
+  return { modules, devices: [device({ io: slots, bmc: [1, ...slots.flatMap((s) => [s + 1, s + 2])] })] };
 }
 
 /** A finding as one comparable text. */
@@ -50,7 +56,7 @@ describe('flow check: order, size and texts', () => {
 
   it('the faulty flow shows every kind of finding', () => {
     const kinds = new Set(checkFlows(flows, live).map((f) => f.kind));
-    [...kinds].sort().should.eql(['no-confirm', 'output-as-input', 'over-budget', 'slot-missing', 'two-polls', 'watchdog-unkept', 'wrong-service']);
+    [...kinds].sort().should.eql(['no-confirm', 'no-power-config', 'output-as-input', 'over-budget', 'pin-conflict', 'slot-missing', 'two-keepalives', 'two-polls', 'watchdog-unkept', 'wrong-service']);
   });
 
   it('shuffling the nodes never changes the findings', () => {
@@ -65,9 +71,9 @@ describe('flow check: order, size and texts', () => {
 
   it('checks 5,000 nodes in work linear in their number (counted steps, no clock)', () => {
     const sized = (modules: number) => {
-      const nodes = Array.from({ length: modules }, (_, i) => faultyFlow(`m${i}`, 10 + 2 * i)).flat();
+      const nodes = Array.from({ length: modules }, (_, i) => faultyFlow(`m${i}`, 10 + 3 * i)).flat();
       const work: Work = { steps: 0 };
-      const findings = checkFlows(nodes, liveFor(nodes.length ? Array.from({ length: modules }, (_, i) => 10 + 2 * i) : []), work);
+      const findings = checkFlows(nodes, liveFor(nodes.length ? Array.from({ length: modules }, (_, i) => 10 + 3 * i) : []), work);
       return { nodes: nodes.length, steps: work.steps, findings: findings.length };
     };
     const small = sized(455);
@@ -85,7 +91,7 @@ describe('flow check: order, size and texts', () => {
     // Every key written in the check's sources...
     const sources = fs.readdirSync(path.join(root, 'nodes', 'lib', 'pure')).filter((f) => f.startsWith('flow-check')).map((f) => fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8'));
     const written = [...new Set(sources.join('\n').match(/'finding\.[A-Za-z]+'/g) ?? [])].map((k) => k.slice(9, -1)).sort();
-    written.length.should.equal(10);
+    written.length.should.equal(13);
     Object.keys(texts.en).sort().should.eql(written);
     Object.keys(texts.de).sort().should.eql(written);
     // ...and every placeholder of each text filled by the values of a finding with that key.
@@ -93,7 +99,7 @@ describe('flow check: order, size and texts', () => {
     const said = new Set<string>();
     const everyKind = [...checkFlows(flows, live), ...checkFlows([config('c', 'io', 1)], live)];
     everyKind.push(...checkFlows([config('c', 'bmc', 2), node('w', 'io-read', 'c')], live));
-    everyKind.push(...checkFlows([config('c', 'io', 2), node('p', 'io-power', 'c', { pins: powerPins(Array(6).fill(['5_volt', 300])) })], { ...live, modules: [liveModule('c', 'io', 2, { maxPower: { p5v0: 1 } })] }));
+    everyKind.push(...checkFlows([config('c', 'io', 2), node('i', 'io-input', 'c', { pin: 5, mode: 'digital' }), node('t', 'io-threshold', 'c', { pin: 5, threshold_mV: 1000, trigger: 'rising' })], live));
     for (const f of everyKind) {
       const key = f.key.replace(/^finding\./, '');
       said.add(key);

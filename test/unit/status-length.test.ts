@@ -39,6 +39,12 @@ const TEMPLATES: Template[] = [
   ),
   [SHARED, 'status.noDevice'],
   [SHARED, 'runtime.common.resetBy', { type: 'notification-poll' }],
+  // A conflict names the other node by its type (a name, when it has one, is cut by short()).
+  [SHARED, 'runtime.common.conflict.twoPolls', { other: 'notification-poll' }],
+  [SHARED, 'runtime.common.conflict.twoKeepAlives', { other: 'bmc-watchdog' }],
+  [SHARED, 'runtime.common.conflict.pin', { other: 'io-threshold', pin: 6 }],
+  [SHARED, 'runtime.common.conflict.outputAsInput', { other: 'io-threshold', pin: 6 }],
+  [SHARED, 'runtime.common.conflict.noPower'],
   [SHARED, 'runtime.common.reapplying', { cause: [SHARED, 'runtime.common.resetBy', { type: 'notification-poll' }] }],
   [SHARED, 'runtime.common.restored', { status: 'pin 6 digital, falling 1000 ms, counter' }],
   ['bmc-system', 'runtime.bootloaderOn', { timeout: L.bootloader_timeout.max }],

@@ -1,5 +1,5 @@
 /**
- * How the sidebar says a reading: a pin's mode from its pin_type, its value with the unit
+ * How the sidebar says a reading: a pin's mode from its pin_type (or what the flows drive), its value with the unit
  * of that mode, a countdown in seconds, a session id short. Words come from the catalogue
  * through `t`, numbers are formatted here once.
  */
@@ -13,12 +13,25 @@ const MODE_KEYS: Record<string, string> = {
   frequency_hz: 'pin.mode.frequency',
 };
 
+/**
+ * A pin's mode: what the flows drive on it where the device shows an analog pin (it cannot
+ * tell an output or a PWM from an analog input), else the device's pin_type.
+ */
 export function modeText(pin: LivePin): string {
+  if (pin.driven) return t(`pin.mode.${pin.driven.kind}`);
   const key = pin.type ? MODE_KEYS[pin.type] : undefined;
   return key ? t(key) : pin.type ?? t('unknown');
 }
 
+/** Who says the mode: the flows (driven) or the device; undefined before a reading. */
+export function modeSource(pin: LivePin): 'flows' | 'device' | undefined {
+  return pin.driven ? 'flows' : pin.type ? 'device' : undefined;
+}
+
 export function valueText(pin: LivePin): string {
+  const driven = pin.driven;
+  if (driven?.kind === 'output') return driven.level === 'high' ? t('pin.high') : t('pin.low');
+  if (driven?.kind === 'pwm') return t('pin.pwmValue', { hz: round(driven.frequencyHz), duty: round(driven.dutyPercent) });
   if (pin.value === undefined) return '–';
   switch (pin.type) {
     case 'voltage_mV':

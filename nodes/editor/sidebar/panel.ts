@@ -4,11 +4,11 @@
  * snapshot it says it waits for one; with no module in the deployed flows, a sentence and
  * a hint of how to get one.
  */
-import type { LiveModule, LiveSnapshot } from '../../lib/pure/snapshot';
 import { Countdown } from './countdown';
 import { Findings } from './findings';
 import { editedNodes, followSelection, linkClicks, selectNodes } from './linking';
 import { $, JQ, t } from './editor-api';
+import { LiveModule, LiveSnapshot, SNAPSHOT_GLOBAL } from '../../lib/pure/snapshot';
 import { moduleCard } from './render-module';
 import { usersOf } from './usage';
 
@@ -34,6 +34,8 @@ export class Panel {
   /** A snapshot from the runtime: drawn now if the tab is seen, else when it is. */
   receive(snapshot: LiveSnapshot): void {
     this.latest = snapshot;
+    // The dialogs' conflict warnings read it (nodes/editor/conflicts.ts: which API the device speaks).
+    (window as unknown as Record<string, unknown>)[SNAPSHOT_GLOBAL] = snapshot;
     if (this.visible) this.draw(snapshot);
   }
 

@@ -13,7 +13,6 @@ import { DeviceClient } from '../device/client';
 import { DeviceError, isGone, isRefused, isServiceDown, statusText } from '../base/errors';
 import { API_VERSIONS, HEALTH_CHECK } from '../pure/limits';
 import { apiText, slotProblem, VersionRecord } from '../device/version-record';
-import { PowerBudget, powerBudget } from '../device/descriptor';
 import { DesiredState } from './desired-state';
 import { Sessions } from './sessions';
 import type { HealthModule } from './health';
@@ -68,9 +67,8 @@ export class Connection {
    * of the module (its descriptor) does, before any node shows green.
    */
   private proven = false;
-  /** What the last connect learnt, for whoever shows it (the live sidebar): the version record, this module's power budget. */
+  /** What the last connect learnt, for whoever shows it (the live sidebar): the version record. */
   record?: VersionRecord;
-  budget?: PowerBudget;
 
   constructor(
     readonly client: DeviceClient,
@@ -278,7 +276,7 @@ export class Connection {
    */
   private async proveCredentials(): Promise<void> {
     try {
-      this.budget = powerBudget(await this.client.readDescriptor());
+      await this.client.readDescriptor();
     } catch (error) {
       if (isRefused(error) || isGone(error) || tlsState(error)) throw error;
     }

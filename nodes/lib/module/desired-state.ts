@@ -19,6 +19,7 @@
  */
 import { DeviceError, isGone, isRefused } from '../base/errors';
 import { publish, HealthModule } from './health';
+import { DrivenPins } from './driven-pins';
 
 /** The spec's order of applying (io rule 1: power management before outputs). */
 export const PHASE = { power: 1, pins: 2, outputs: 3, watchdog: 4 } as const;
@@ -49,6 +50,8 @@ export interface RestoreOptions {
   quiet?: boolean;
   /** Within a run on its way: only mark the settings pending (its cause and event stay). */
   join?: boolean;
+  /** The pins stay as the flows drove them (a read-back differed): the sidebar keeps their modes. */
+  pinsKept?: boolean;
 }
 
 /**
@@ -69,6 +72,8 @@ export class DesiredState {
   /** The run tells a `reapplied` event at its end. */
   private tell = false;
   private closed = false;
+  /** What the flows last drove on each pin (the live sidebar shows it). */
+  readonly driven = new DrivenPins();
   /** Ends a backoff pause early (the module reconnected, or closed). */
   private wake?: () => void;
 
@@ -104,6 +109,7 @@ export class DesiredState {
     if (this.closed) return Promise.resolve();
     const from = options.from ?? 0;
     const chosen = [...this.settings.entries()].filter(([s]) => s.phase >= from);
+    if (!options.pinsKept) this.driven.clear();
     if (options.noticed ?? true) publish('reset', this.module(), cause);
     if (!chosen.length) return this.running ?? Promise.resolve();
     for (const [, state] of chosen) state.pending = true;
@@ -137,7 +143,7 @@ export class DesiredState {
         continue;
       }
       if (!kept) {
-        await this.restore('a setting read back differs from what was set');
+        await this.restore('a setting read back differs from what was set', { pinsKept: true });
         return;
       }
     }

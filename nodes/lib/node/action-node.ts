@@ -85,6 +85,8 @@ export interface ActionNode extends Node {
   device?: DeviceNode;
   /** Shows a status of the node's own (kept while connected). */
   report(status: NodeStatus): void;
+  /** Shows (or clears) a conflict with another deployed node as a yellow status (live/conflict-status.ts). */
+  conflict(text: string | undefined): void;
 }
 
 /** The default output: the incoming msg with the device's answer and what was sent. */
@@ -105,6 +107,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const { settings, problem } = deploySettings(spec, def, node, type);
     const dot = new NodeStatusDot((status) => node.status(status), problem);
     node.report = (status) => dot.report(status);
+    node.conflict = (text) => dot.conflictIs(text);
     const client = () => node.device?.connection?.client;
 
     /** Set once the node closes; `removed`: deleted for good (no successor). */
@@ -126,6 +129,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       const asked = !fromPoll && op.kind === 'requests' ? { ...op, lane: op.lane ?? 'settings' } : op;
       const outcome = output(await perform(c, asked), {}, settings as S, op);
       if (!fromPoll && spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
+      node.device?.connection?.desired.driven.tookAll(asked);
       const status = outcome.status ?? op.status;
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
@@ -217,6 +221,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       },
       output: (result, msg, op) => output(result, msg, settings as S, op),
       applied: (op) => {
+        node.device?.connection?.desired.driven.tookAll(op);
         // What a msg set is what the module must keep; a reset of the module wants it all back.
         if (remembers && forget) lastSet = op;
         if (spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);

@@ -40,6 +40,8 @@ export class NodeStatusDot {
   private inFlight = 0;
   private cancelBusy?: () => void;
   private busyText = '';
+  /** A conflict with another deployed node (live/conflict-status.ts): yellow while connected, unless the node failed. */
+  private conflict?: string;
   /** What the editor shows now, as a key; '' when unknown (after the blue dot). */
   private shown = '';
 
@@ -70,6 +72,15 @@ export class NodeStatusDot {
   /** A status of the node's own (kept while connected); waits while a msg is in flight. */
   report(status: NodeStatus): void {
     this.own = { ...status, text: status.text === undefined ? undefined : short(status.text) };
+    if (!this.inFlight) this.show();
+  }
+
+  /** Sets or clears (undefined) the node's conflict with another deployed node. */
+  conflictIs(text: string | undefined): void {
+    const conflict = text === undefined ? undefined : short(text);
+    // Nothing new: the dot stays as it is (a node without a module keeps its own red status).
+    if (conflict === this.conflict) return;
+    this.conflict = conflict;
     if (!this.inFlight) this.show();
   }
 
@@ -117,7 +128,9 @@ export class NodeStatusDot {
 
   private show(): void {
     const c = this.connection;
-    const status = c.state !== 'connected' ? connectionStatus(c) : this.own ?? connectionStatus(c);
+    // A failure (red) says more than the conflict; the conflict more than a success.
+    const conflict: NodeStatus | undefined = this.conflict !== undefined && this.own?.fill !== 'red' ? { fill: 'yellow', shape: 'ring', text: this.conflict } : undefined;
+    const status = c.state !== 'connected' ? connectionStatus(c) : conflict ?? this.own ?? connectionStatus(c);
     // Pollers report every round: only tell the editor when something changed.
     const key = `${status.fill}|${status.shape}|${status.text}`;
     if (key === this.shown) return;

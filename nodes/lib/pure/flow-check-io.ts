@@ -1,10 +1,8 @@
 /**
  * The io rules of the flow check, per module: two notification-polls, an output pin also
- * set up as an input, and io-power configurations over a pin's or the module's budget.
+ * set up as an input, and io-power pins over their rail's cap.
  */
 import { currentLimitFor } from './limits';
-import { FACTS } from './facts';
-import { budgetUse } from './power-budget';
 import type { Finding } from './snapshot';
 import { FlowNode, intOf, nodeName, pollPins, typedInInt, wordOf } from './flow-nodes';
 import { FlowIndex, liveOf, ModuleGroup, nodesOf } from './flow-index';
@@ -12,19 +10,20 @@ import { FlowIndex, liveOf, ModuleGroup, nodesOf } from './flow-index';
 export function checkIoModule(index: FlowIndex, group: ModuleGroup, findings: Finding[]): void {
   checkPolls(index, group, findings);
   checkOutputs(index, group, findings);
-  for (const node of nodesOf(group, 'io-power')) checkPower(index, group, node, findings);
+  for (const node of nodesOf(group, 'io-power')) checkPower(index, node, findings);
 }
 
 /**
  * two-polls: reads of notifications clear the flags read, so of two polls on one module each
  * misses what the other read. On API 1.0 a read clears only the pins it asks for (real §5):
- * polls of pairwise disjoint pins do not meet there.
+ * polls of pairwise disjoint pins do not meet there, nor while the API is not yet known.
  */
 function checkPolls(index: FlowIndex, group: ModuleGroup, findings: Finding[]): void {
   const polls = nodesOf(group, 'notification-poll');
   if (polls.length < 2) return;
   const live = group.configs.map((c) => liveOf(index, c)).find((m) => m !== undefined);
-  if (live?.apiVersion === '1.0' && disjointPins(index, polls)) return;
+  // Disjoint pins meet only where the device is known to speak 0.9: until it is, not claimed.
+  if (live?.apiVersion !== '0.9' && disjointPins(index, polls)) return;
   findings.push({ kind: 'two-polls', nodes: polls.map((n) => n.id), key: 'finding.twoPolls', values: { count: polls.length, first: nodeName(polls[0]), second: nodeName(polls[1]), module: group.configs[0].label } });
 }
 
@@ -61,10 +60,14 @@ function checkOutputs(index: FlowIndex, group: ModuleGroup, findings: Finding[])
   }
 }
 
-/** over-budget: a pin's current over its rail's bound (limits.ts), or the module's budget (API 1.0's sum). */
-function checkPower(index: FlowIndex, group: ModuleGroup, node: FlowNode, findings: Finding[]): void {
+/**
+ * over-budget: a pin's current over its rail's cap (limits.ts; the 1.0 library refuses it).
+ * No module sum: neither API reports the budget a configuration is judged against. 0.9 leaves
+ * the rail limits to the datasheet (spec rule 7); 1.0 asks a budget daemon whose limits are
+ * not reported (real §3.2), and the descriptor's max_power_5v0/12v are not those limits.
+ */
+function checkPower(index: FlowIndex, node: FlowNode, findings: Finding[]): void {
   const saved = Array.isArray(node.pins) ? node.pins : [];
-  const entries: Array<{ rail: string; current: number }> = [];
   saved.forEach((entry: unknown, i: number) => {
     index.work.steps++;
     const e = (entry ?? {}) as Record<string, unknown>;
@@ -72,20 +75,8 @@ function checkPower(index: FlowIndex, group: ModuleGroup, node: FlowNode, findin
     const current = intOf(e.current);
     const limit = rail === undefined ? undefined : currentLimitFor(rail);
     if (rail === undefined || current === undefined || !limit || limit.kind !== 'int') return;
-    entries.push({ rail, current });
     if (current > limit.max) {
       findings.push({ kind: 'over-budget', nodes: [node.id], key: 'finding.pinOverRail', values: { node: nodeName(node), pin: i + 1, current, rail, max: limit.max } });
     }
   });
-  // The sum only when the whole configuration is known: a part would understate it.
-  if (entries.length !== FACTS.pinCount || saved.length !== FACTS.pinCount) return;
-  const info = group.configs.find((c) => c.node.id === node.device) ?? group.configs[0];
-  const budget = liveOf(index, info)?.maxPower;
-  if (!budget) return;
-  const use = budgetUse(entries);
-  for (const [rail, used, max] of [['5V0', use.p5v0, budget.p5v0], ['12V', use.p12v, budget.p12v]] as const) {
-    if (typeof max === 'number' && used > max) {
-      findings.push({ kind: 'over-budget', nodes: [node.id], key: 'finding.overBudget', values: { node: nodeName(node), rail, used, max, module: info.label } });
-    }
-  }
 }

@@ -12,13 +12,14 @@
  * passes the tabs (`{ id, type: 'tab', disabled: true }`) among the nodes. Values only known
  * at run time (`${VAR}`, msg/flow/global/env) are skipped, never guessed.
  */
-import { DANGEROUS_OPERATIONS, GuardedType, KEEP_ALIVE_OPERATION } from './dangerous';
 import { SERVICES } from './limits';
 import type { Finding, LiveDevice, LiveModule } from './snapshot';
-import { enabledNodes, flagOf, FlowNode, nodeName, serviceOfType, wordOf } from './flow-nodes';
+import { enabledNodes, FlowNode, nodeName, serviceOfType } from './flow-nodes';
+import { unconfirmed } from './confirm-rule';
 import { FlowIndex, indexFlows, Work } from './flow-index';
 import { checkIoModule } from './flow-check-io';
 import { checkWatchdogs, checkLiveWatchdogs } from './flow-check-bmc';
+import { checkConflicts } from './flow-check-conflicts';
 
 export type { FlowNode } from './flow-nodes';
 export type { Work } from './flow-index';
@@ -36,6 +37,7 @@ export function checkFlows(nodes: FlowNode[], live: { modules: LiveModule[]; dev
     work.steps++;
     checkIoModule(index, group, findings);
     checkWatchdogs(index, group, findings);
+    checkConflicts(index, group, findings);
   }
   checkLiveWatchdogs(index, findings);
   for (const node of enabled) {
@@ -76,15 +78,5 @@ function checkSlots(index: FlowIndex, findings: Finding[]): void {
 
 /** no-confirm: a node set to one of its dangerous operations without its confirm setting. */
 function checkConfirm(node: FlowNode, findings: Finding[]): void {
-  if (!(node.type in DANGEROUS_OPERATIONS)) return;
-  const confirm = flagOf(node.confirm);
-  if (confirm !== false) return;
-  const dangerous: readonly string[] = DANGEROUS_OPERATIONS[node.type as GuardedType];
-  // io-reset has no operation select; a node set to "from msg.operation" runs no dangerous
-  // operation without confirm (the runtime refuses it): not a finding.
-  const operation = node.type === 'io-reset' ? dangerous[0] : wordOf(node.operation);
-  const set = [];
-  if (operation !== undefined && dangerous.includes(operation)) set.push(operation);
-  if (node.type === 'bmc-watchdog' && flagOf(node.keepAlive) === true) set.push(KEEP_ALIVE_OPERATION);
-  for (const op of set) findings.push({ kind: 'no-confirm', nodes: [node.id], key: 'finding.noConfirm', values: { node: nodeName(node), operation: op } });
+  for (const op of unconfirmed(node)) findings.push({ kind: 'no-confirm', nodes: [node.id], key: 'finding.noConfirm', values: { node: nodeName(node), operation: op } });
 }

@@ -4,8 +4,10 @@
  * decided"), in mW per rail:
  *   5V0 = Σ over 5_volt pins of (I×5 + 200), plus 400 for each 12_volt pin;
  *   12V = Σ over 12_volt pins of I×12   (I in mA).
- * Compared against the descriptor's max_power_5v0 / max_power_12v; API 1.0 denies a
- * configuration over either. Pure: the flow check and the sidebar (editor bundle) use it.
+ * That is what the module asks for; the limits are the daemon's and no answer reports them
+ * (the descriptor's max_power_5v0/12v are not they), so the sidebar shows the ask as an
+ * information on API 1.0 and judges nothing. API 0.9 documents no such rule (spec rule 7).
+ * Pure: the sidebar (editor bundle) uses it.
  */
 
 /** The formula's constants (real §3.2). */

@@ -9,6 +9,8 @@ import type { Service } from './limits';
 
 /** Comms topic of the snapshots. */
 export const LIVE_TOPIC = 'modular-device/live';
+/** The editor global where the sidebar keeps its latest snapshot for the dialogs' conflict warnings. */
+export const SNAPSHOT_GLOBAL = '__modularDeviceSnapshot';
 /** Admin route an editor posts to while its sidebar is open (a lease, renewed). */
 export const WATCH_ROUTE = '/modular-device/live/watch';
 
@@ -39,8 +41,6 @@ export interface LiveModule {
   apiVersion?: string;
   /** API 1.0 only: driver_session and this module's device_session (first 8 characters are enough to tell a change). */
   session?: { driver?: string; device?: string };
-  /** The descriptor's power budget (mW), for the io budget check. */
-  maxPower?: { p3v3?: number; p5v0?: number; p12v?: number };
   /** ISO time of the last reading, and its error if it failed (printable, short). */
   readAt?: string;
   readError?: string;
@@ -49,8 +49,13 @@ export interface LiveModule {
   power?: LivePower;
 }
 
+/** What the deployed flows last drove on a pin (lib/driven-pins.ts): the device cannot tell it from an analog input. */
+export type Driven = { kind: 'output'; level: 'high' | 'low' } | { kind: 'pwm'; frequencyHz: number; dutyPercent: number };
+
 export interface LivePin {
   pin: number;
+  /** What the flows drove on it, while the device shows an analog pin (voltage_mV). */
+  driven?: Driven;
   /** The device's pin_type: voltage_mV, digital_input, frequency_hz (0.9 names; 1.0's mapped to these). */
   type?: string;
   value?: number;
@@ -95,7 +100,10 @@ export type FindingKind =
   | 'output-as-input'
   | 'over-budget'
   | 'watchdog-unkept'
-  | 'no-confirm';
+  | 'no-confirm'
+  | 'two-keepalives'
+  | 'pin-conflict'
+  | 'no-power-config';
 
 /** One thing wrong between the flows and the device: a phrase (key + values) and the nodes concerned. */
 export interface Finding {
