@@ -9,9 +9,11 @@ import path from 'path';
 import { FlowNode, helper, NodeModule, nodeRedPackage } from './node-red';
 import { ALL_MODULES } from './reliability';
 import deviceStatus = require('../../nodes/device-status');
+import fleetPublish = require('../../nodes/fleet-publish');
 
 const CORE = [
   'common/25-catch.js',
+  'common/25-status.js',
   'common/90-comment.js',
   'network/21-httprequest.js',
   'function/rbe.js',
@@ -46,7 +48,7 @@ export async function loadExamples(url: string, files: readonly string[]): Promi
   own._nodeModules = {};
   const flow = exampleFlow(url, files);
   try {
-    await helper.load([...ALL_MODULES, deviceStatus as NodeModule, ...core], flow);
+    await helper.load([...ALL_MODULES, deviceStatus as NodeModule, fleetPublish as NodeModule, ...core], flow);
   } finally {
     own._nodeModules = preloaded;
   }
