@@ -115,7 +115,7 @@ function keepAliveRound(s: Settings): Operation<Round> {
       try {
         await client.request(alive, 'keep-alive');
       } catch (error) {
-        if (!(error instanceof DeviceError && error.statusCode === 500 && /not enabled/.test(error.deviceMessage ?? ''))) throw error;
+        if (!(error instanceof DeviceError && error.statusCode === 500 && (error.deviceMessage ?? '').includes('not enabled'))) throw error;
         await client.request({ method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, 'keep-alive');
         await client.request(alive, 'keep-alive');
         rearmed = true;

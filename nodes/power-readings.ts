@@ -25,7 +25,8 @@ function readSettings(def: NodeDef): Settings {
 }
 
 /** Counter fields of the protection log (spec: power protection log). */
-const isCounter = (key: string) => /_cnt(_|$)/.test(key) || key === 'pmc_temperature' || key === 'total_power_overload';
+// Device keys are read with plain string tests, never a regular expression (README, Security).
+const isCounter = (key: string) => key.endsWith('_cnt') || key.includes('_cnt_') || key === 'pmc_temperature' || key === 'total_power_overload';
 
 function protectionChanged(s: Settings, record: Record<string, unknown>): boolean {
   const counters = Object.fromEntries(Object.entries(record).filter(([k, v]) => isCounter(k) && typeof v === 'number')) as Record<string, number>;

@@ -8,7 +8,7 @@ import { DeviceError } from '../base/errors';
 import { t } from '../base/i18n';
 
 export function settingsGone(error: unknown): error is DeviceError {
-  return error instanceof DeviceError && error.statusCode === 400 && /power config missing/i.test(error.deviceMessage ?? '');
+  return error instanceof DeviceError && error.statusCode === 400 && (error.deviceMessage ?? '').toLowerCase().includes('power config missing');
 }
 
 /** The error for the refused msg: the device's, plus "being applied again" when they are. */
