@@ -10,7 +10,7 @@ import { ALERT_FLAGS, AlertFlag, FAN_APPLY_MAX_MS, PIN_COUNT, Service, SERVICES 
 import { Faults } from './faults';
 import { RingLog } from './log';
 import { PROTECTION_EVENTS, ProtectionEvent } from './models/power';
-import { ParsedBody } from './router';
+import { CheckedBody, ParsedBody } from './router';
 import { checkShape, ObjectSchema } from './schema';
 
 export interface ControlContext {
@@ -30,12 +30,12 @@ type Handler = (ctx: ControlContext, args: { params: string[]; query: URLSearchP
 const OK = { status: 'success' };
 
 /** The body as an object matching `schema` with at least one field set, or a 400. */
-function bodyOf(body: ParsedBody, schema: ObjectSchema): Record<string, any> {
+function bodyOf(body: ParsedBody, schema: ObjectSchema): Record<string, CheckedBody> {
   if (body.kind === 'too_large') throw new SimError(413);
   if (body.kind !== 'json') throw new SimError(400, 'body must be a JSON object');
   const shape = checkShape(schema, body.value);
   if (shape !== true) throw new SimError(400, shape);
-  const value = body.value as Record<string, any>;
+  const value = body.value as Record<string, CheckedBody>;
   if (!Object.keys(value).some((k) => value[k] !== null && value[k] !== undefined)) {
     throw new SimError(400, `body must set at least one of ${Object.keys(schema).join(', ')}`);
   }

@@ -9,6 +9,7 @@
  * has to give up.
  */
 import { checkShape, ObjectSchema } from './schema';
+import type { CheckedBody } from './router';
 
 export type BodyFault = 'truncated' | 'nonjson' | 'empty';
 
@@ -61,8 +62,7 @@ export class Faults {
     const shape = checkShape(FAULT_SCHEMA, input);
     if (shape !== true) return shape;
     // Its shape was checked against FAULT_SCHEMA just above: each field is there with its type or absent.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const b = input as Record<string, any>;
+    const b = input as Record<string, CheckedBody>;
     if (b.path.length === 0) return 'path must be a non-empty substring of the request path, or "*"';
     if (b.count === 0) return 'count must be at least 1 (omit it for unlimited)';
     for (const field of ['latency_ms', 'answer_delay_ms']) {

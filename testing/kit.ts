@@ -181,7 +181,10 @@ export class FlowTest {
             (ok) => {
               checking = false;
               if (ok) finish();
-              else if (again) (again = false), check();
+              else if (again) {
+                again = false;
+                check();
+              }
             },
             (error) => finish(error),
           );

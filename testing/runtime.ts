@@ -110,7 +110,7 @@ export function runtime(nodeRed?: string): Promise<NodeRed> {
   }
   startedFrom = main;
   started = (async () => {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
+     
     const RED: NodeRed = require(main);
     const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'modular-device-test-'));
     RED.init({

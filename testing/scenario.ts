@@ -215,7 +215,7 @@ export function readScenario(file: string): Scenario {
   }
   let value: unknown;
   if (/\.ya?ml$/i.test(file)) {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
+     
     const YAML = require('yaml');
     try {
       // The yaml package bounds alias expansion (maxAliasCount) against "billion laughs".

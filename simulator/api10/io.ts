@@ -7,7 +7,7 @@ import { fits } from '../bounds';
 import { firstFailure, SimError, SUCCESS } from '../errors';
 import { PIN_COUNT, pwmOutputHz } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
-import { Route, RouteContext, RouteTable } from '../router';
+import { CheckedBody, Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from '../api09/common';
 import { reset } from './common';
 import { check10, CONFIG_ENTRIES, PVF, PWM_MAX_HZ, REAL_10, refusal } from './limits';
@@ -89,7 +89,7 @@ const routes: Array<[string, Route]> = [
       check: (b) => powerConfigValid(b.config),
       checkAfterSlot: (b) => currentCaps(b.config),
       handle(ctx) {
-        const entries: PowerEntry[] = ctx.body.config.map((e: any, i: number) => ({ pin: i + 1, rail: e.rail, currentMa: e.current_milliampere }));
+        const entries: PowerEntry[] = ctx.body.config.map((e: CheckedBody, i: number) => ({ pin: i + 1, rail: e.rail, currentMa: e.current_milliampere }));
         const over = overBudget(entries);
         if (over.rail_5v0_milliwatt > 0 || over.rail_12v_milliwatt > 0) return { status: 'denied', too_much_power: over };
         // The module re-enumerates after a new configuration: pins anew, a new device_session.
