@@ -14,7 +14,7 @@ import { DeviceNode } from '../module/device-settings';
 import { bodyOf, NoExtra, Operation, Outcome, perform } from './operation';
 import { asDeviceError, DeviceError } from '../base/errors';
 import { say, t, textOf, useRuntimeLanguage } from '../base/i18n';
-import { handOver, takeOver } from './hand-over';
+import { afterStart, handOver, takeOver } from './hand-over';
 import { isRetried, PHASE } from '../module/desired-state';
 import { inputHandler } from './input-handler';
 import { Poller } from './poller';
@@ -274,28 +274,6 @@ function deploySettings<S, X extends object>(spec: ActionSpec<S, X>, def: NodeDe
     return { settings, problem: error instanceof Error ? error.message : String(error) };
   }
 }
-
-/**
- * Runs `deliver` once the flows have started: msgs handed over at deploy must wait until
- * every node of the new flows is there to receive them.
- */
-function afterStart(RED: NodeAPI, deliver: () => void): void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    RED.events?.removeListener('flows:started', once);
-    deliver();
-  };
-  RED.events?.once('flows:started', once);
-  // A hand-over after the new flows started (the old round ended late), or a runtime
-  // without the event, never hears it: the fallback delivers after FLOWS_STARTED_FALLBACK_MS,
-  // by when a deploy's nodes have long been created.
-  setTimeout(once, FLOWS_STARTED_FALLBACK_MS);
-}
-
-/** How long a handed-over msg waits for the flows:started event at most. */
-const FLOWS_STARTED_FALLBACK_MS = 1000;
 
 /** The error a msg gets when the node has no usable device configuration. */
 function noDevice(node: ActionNode): DeviceError {

@@ -8,7 +8,7 @@
  * sends them once the flows have started. A node removed for good has no successor: its
  * msgs are announced in the log instead (see the caller).
  */
-import type { NodeMessage } from '../base/node-red';
+import type { NodeAPI, NodeMessage } from '../base/node-red';
 
 const waiting = new Map<string, NodeMessage[]>();
 const successors = new Map<string, (msgs: NodeMessage[]) => void>();
@@ -34,3 +34,25 @@ export function takeOver(id: string, send: (msgs: NodeMessage[]) => void): () =>
     if (successors.get(id) === send) successors.delete(id);
   };
 }
+
+/**
+ * Runs `deliver` once the flows have started: msgs handed over at deploy must wait until
+ * every node of the new flows is there to receive them.
+ */
+export function afterStart(RED: NodeAPI, deliver: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    RED.events?.removeListener('flows:started', once);
+    deliver();
+  };
+  RED.events?.once('flows:started', once);
+  // A hand-over after the new flows started (the old round ended late), or a runtime
+  // without the event, never hears it: the fallback delivers after FLOWS_STARTED_FALLBACK_MS,
+  // by when a deploy's nodes have long been created.
+  setTimeout(once, FLOWS_STARTED_FALLBACK_MS);
+}
+
+/** How long a handed-over msg waits for the flows:started event at most. */
+const FLOWS_STARTED_FALLBACK_MS = 1000;
