@@ -20,12 +20,9 @@ import { boolSetting, intSetting } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { listSetting } from './lib/pure/list-setting';
 
-interface Settings {
-  interval: number;
-  pins: Set<number>;
-  alerts: Set<AlertFlag>;
-  combined: boolean;
-  /** Status text of the last alert sent, kept between rounds. */
+/** What the node keeps between rounds while it runs: none of it is a setting. */
+interface PollState {
+  /** Status text of the last alert sent. */
   lastAlert?: string;
   /** The module, for health events (set once the node runs). */
   module?: () => HealthModule | undefined;
@@ -33,6 +30,15 @@ interface Settings {
   connection?: () => object | undefined;
   /** When each watched pin was last read whole (or its loss announced): where a loss window starts. */
   readAt: Map<number, number>;
+}
+
+interface Settings {
+  interval: number;
+  pins: Set<number>;
+  alerts: Set<AlertFlag>;
+  combined: boolean;
+  /** The node's own state between rounds, beside its settings. */
+  state: PollState;
 }
 
 type NotificationRecord = { pin: number } & Partial<Record<AlertFlag, boolean>>;
@@ -59,7 +65,7 @@ function readSettings(def: NodeDef): Settings {
     pins: new Set(pins.length ? (pins as number[]) : PINS),
     alerts: new Set((alerts.length ? alerts : ALERT_FLAGS) as AlertFlag[]),
     combined: boolSetting(def.combined, false),
-    readAt: new Map(),
+    state: { readAt: new Map() },
   };
 }
 
@@ -87,10 +93,10 @@ function read(s: Settings): Operation {
 /** The msg announcing flags that may be lost: which pins, since when, and why. */
 function lostMsg(s: Settings, pins: number[], reason: string): NodeMessage {
   const now = Date.now();
-  const from = Math.min(...pins.map((pin) => s.readAt.get(pin) ?? now));
+  const from = Math.min(...pins.map((pin) => s.state.readAt.get(pin) ?? now));
   // The window closes here: the next loss is counted from now.
-  for (const pin of pins) s.readAt.set(pin, now);
-  const module = s.module?.();
+  for (const pin of pins) s.state.readAt.set(pin, now);
+  const module = s.state.module?.();
   if (module) publish('notifications-lost', module, reason, { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString() });
   return { topic: 'notifications-lost', payload: { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString(), reason }, alerts: [] };
 }
@@ -112,19 +118,19 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> = [];
   for (const record of records as NotificationRecord[]) {
     if (!record || !s.pins.has(record.pin)) continue;
-    s.readAt.set(record.pin, now);
+    s.state.readAt.set(record.pin, now);
     const alerts = ALERT_FLAGS.filter((flag) => record[flag] === true && s.alerts.has(flag));
     if (!alerts.length) continue;
     raised.push({ record, alerts });
-    rememberAlerts(s.connection?.(), record.pin, alerts);
+    rememberAlerts(s.state.connection?.(), record.pin, alerts);
   }
   if (raised.length) {
     const last = raised[raised.length - 1];
-    s.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: new Date().toLocaleTimeString() });
+    s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: new Date().toLocaleTimeString() });
   }
-  const status = s.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
+  const status = s.state.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
   const msgs: NodeMessage[] = [];
-  const module = s.module?.();
+  const module = s.state.module?.();
   if (module && raised.length && counting()) tally({ kind: 'alerts', module, count: raised.length });
   if (s.combined && raised.length) {
     const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
@@ -154,8 +160,8 @@ export = function (RED: NodeAPI) {
     // Reads clear the flags on the device: a round on the wire at a redeploy is delivered.
     poll: { interval: (s) => s.interval, build: read, handOver: true },
     start(node, s) {
-      s.module = () => node.device?.connection?.healthModule;
-      s.connection = () => node.device?.connection;
+      s.state.module = () => node.device?.connection?.healthModule;
+      s.state.connection = () => node.device?.connection;
       return undefined;
     },
     onRestart(node, s, what) {
