@@ -83,6 +83,13 @@ export async function loadIo(url: string, actions: ActionDef[], options: LoadOpt
   return outcomes;
 }
 
+/** loadIo, then the simulator's log cleared: a test reads back only what its own msgs sent. */
+export async function loadIoQuiet(ctl: SimControl, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
+  const outcomes = await loadIo(ctl.url, actions, options);
+  await ctl.clearLog();
+  return outcomes;
+}
+
 /**
  * Matches a status text that names this HTTP status (e.g. "500 driver gone" or
  * "GET ... failed: 500"), whatever else the text says.
