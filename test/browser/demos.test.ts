@@ -19,9 +19,9 @@ import should from 'should';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
 import { httpJson } from '../helpers/sim-control';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
-import * as editor from './editor';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 // Page-side code below runs in the browser; the project compiles without the DOM library.

@@ -16,9 +16,9 @@ import { startSimulator, Simulator } from '../../simulator';
 import { SimControl } from '../helpers/sim-control';
 import { catalogsReady } from '../helpers/i18n';
 import { makePki, startTlsFront, TlsFront } from '../helpers/tls';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
-import * as editor from './editor';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const $: any;

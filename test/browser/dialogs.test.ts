@@ -11,9 +11,9 @@
  */
 import 'should';
 import type { Page } from 'playwright-core';
-import { declaredTypes } from './cases';
-import * as editor from './editor';
-import { editorPage, nodeRedAndChromium } from './editor-suite';
+import { declaredTypes } from '../helpers/browser/cases';
+import * as editor from '../helpers/browser/editor';
+import { editorPage, nodeRedAndChromium } from '../helpers/browser/editor-suite';
 
 // Page-side code below runs in the browser; the project compiles without the DOM library.
 declare const document: any;

@@ -14,11 +14,11 @@ import should from 'should';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
 import { httpJson } from '../helpers/sim-control';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
 import { catalogsReady } from '../helpers/i18n';
-import { CASES, Case, FieldCheck, Service, declaredTypes, expectedMessage, limitedFields, outOfRange, validValue } from './cases';
-import * as editor from './editor';
+import { CASES, Case, FieldCheck, Service, declaredTypes, expectedMessage, limitedFields, outOfRange, validValue } from '../helpers/browser/cases';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const $: any;

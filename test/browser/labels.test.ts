@@ -10,8 +10,8 @@
  */
 import 'should';
 import type { Page } from 'playwright-core';
-import { editorPage, nodeRedAndChromium } from './editor-suite';
-import * as editor from './editor';
+import { editorPage, nodeRedAndChromium } from '../helpers/browser/editor-suite';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const $: any;

@@ -13,11 +13,11 @@
 import fs from 'fs';
 import should from 'should';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
-import { declaredTypes } from './cases';
-import * as editor from './editor';
+import { declaredTypes } from '../helpers/browser/cases';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const $: any;

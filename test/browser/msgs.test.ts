@@ -10,9 +10,9 @@
 import should from 'should';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
-import * as editor from './editor';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const $: any;

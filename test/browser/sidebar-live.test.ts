@@ -17,9 +17,9 @@ import path from 'path';
 import should from 'should';
 import type { Page } from 'playwright-core';
 import { httpJson, SimControl, startSimulator, Simulator } from '../helpers/sim-control';
-import { editorPage, nodeRedAndChromium, Running } from './editor-suite';
-import { POWER_PINS, sidebarLiveFlow } from './sidebar-live-flow';
-import * as editor from './editor';
+import { editorPage, nodeRedAndChromium, Running } from '../helpers/browser/editor-suite';
+import { POWER_PINS, sidebarLiveFlow } from '../helpers/browser/sidebar-live-flow';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const document: any;
@@ -93,7 +93,10 @@ function expectedUse(): { '5v0': number; '12v': number } {
   let p12 = 0;
   for (const { rail, current } of POWER_PINS) {
     if (rail === '5_volt') p5 += current * 5 + 200;
-    else (p5 += 400), (p12 += current * 12);
+    else {
+      p5 += 400;
+      p12 += current * 12;
+    }
   }
   return { '5v0': p5, '12v': p12 };
 }

@@ -19,15 +19,13 @@ import path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
 import { httpJson } from '../helpers/sim-control';
-import { launchChromium } from './chromium';
-import { NodeRedServer, Runtime, startNodeRed } from './node-red-server';
-import { sidebarFlow } from './sidebar-flow';
-import * as editor from './editor';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, Runtime, startNodeRed } from '../helpers/browser/node-red-server';
+import { sidebarFlow } from '../helpers/browser/sidebar-flow';
+import * as editor from '../helpers/browser/editor';
 
-declare const RED: any;
 declare const $: any;
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const runtimes = require(path.resolve(__dirname, '..', '..', '..', 'scripts', 'runtimes.js'));
 
 /** Long enough for the runtime's low read rate and a slow shared machine; conditions, not delays. */

@@ -17,10 +17,10 @@ import should from 'should';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
 import { httpJson } from '../helpers/sim-control';
-import { launchChromium } from './chromium';
-import { NodeRedServer, startNodeRed } from './node-red-server';
-import { sidebarFlow } from './sidebar-flow';
-import * as editor from './editor';
+import { launchChromium } from '../helpers/browser/chromium';
+import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
+import { sidebarFlow } from '../helpers/browser/sidebar-flow';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 

@@ -17,9 +17,9 @@ import type { Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
 import { httpJson, SimControl } from '../helpers/sim-control';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
-import { editorPage, nodeRedAndChromium } from './editor-suite';
-import { DIMMER, truthFlow } from './truth-flow';
-import * as editor from './editor';
+import { editorPage, nodeRedAndChromium } from '../helpers/browser/editor-suite';
+import { DIMMER, truthFlow } from '../helpers/browser/truth-flow';
+import * as editor from '../helpers/browser/editor';
 
 declare const RED: any;
 declare const document: any;

@@ -21,8 +21,8 @@ import powerFan = require('../../nodes/power-fan');
 import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
-import { ActionDef, CaughtMsg, ioFlow, lastSeq, Outcomes, send } from './io-nodes';
-import { deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
+import { ActionDef, CaughtMsg, lastSeq, Outcomes, send } from './io-nodes';
+import { actionFlow, deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
 import { httpJson, isProbe, LogEntry, SimControl } from './sim-control';
 
 /** dist/test/helpers → the English catalogs, whose words the refusals quote. */
@@ -69,7 +69,7 @@ export async function loadBmcPower(
   options: BmcPowerLoadOptions = {},
 ): Promise<Outcomes> {
   const devices = [deviceNode({ id: 'dev', url: ctl.url, service, slot: SLOTS[service] })];
-  await helper.load(BMC_POWER_MODULES, ioFlow(actions, devices));
+  await helper.load(BMC_POWER_MODULES, actionFlow(actions, devices, { device: 'dev', label: 'bmc and power nodes' }));
   const outcomes = new Outcomes();
   for (const action of actions) {
     const list: NodeMessage[] = [];

@@ -20,7 +20,7 @@ import ioReset = require('../../nodes/io-reset');
 import notificationPoll = require('../../nodes/notification-poll');
 import deviceInfo = require('../../nodes/device-info');
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
-import { CaughtError, DeviceOptions, deviceNode, FlowNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
+import { actionFlow, CaughtError, DeviceOptions, deviceNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
 import { httpJson, LogEntry, SimControl } from './sim-control';
 import { wireRequest } from './api';
 
@@ -34,8 +34,6 @@ export const IO_NODE_MODULES: NodeModule[] = [
   notificationPoll as NodeModule,
   deviceInfo as NodeModule,
 ];
-
-export const IO_TAB = 'io-tab';
 
 /** An action node as the editor saves it: id, type and settings (device defaults to 'dev'). */
 export type ActionDef = Record<string, unknown> & { id: string; type: string };
@@ -60,34 +58,6 @@ export class Outcomes {
   }
 }
 
-/**
- * tab + config nodes + action nodes (each → helper `<id>-out`) + a Catch of the whole tab
- * (→ `caught`) + a Complete node scoped to every action node (→ `completed`).
- */
-export function ioFlow(actions: ActionDef[], devices: FlowNode[]): FlowNode[] {
-  const flow: FlowNode[] = [{ id: IO_TAB, type: 'tab', label: 'io nodes' }, ...devices];
-  actions.forEach((action, i) => {
-    flow.push({ name: '', device: 'dev', ...action, z: IO_TAB, x: 200, y: 60 + 60 * i, wires: [[`${action.id}-out`]] });
-    flow.push({ id: `${action.id}-out`, type: 'helper', z: IO_TAB, x: 450, y: 60 + 60 * i, wires: [] });
-  });
-  const y = 60 + 60 * actions.length;
-  flow.push({ id: 'catcher', type: 'catch', z: IO_TAB, x: 200, y, name: '', scope: null, uncaught: false, wires: [['caught']] });
-  flow.push({ id: 'caught', type: 'helper', z: IO_TAB, x: 450, y, wires: [] });
-  flow.push({
-    id: 'completer',
-    type: 'complete',
-    z: IO_TAB,
-    x: 200,
-    y: y + 60,
-    name: '',
-    scope: actions.map((a) => a.id),
-    uncaught: false,
-    wires: [['completed']],
-  });
-  flow.push({ id: 'completed', type: 'helper', z: IO_TAB, x: 450, y: y + 60, wires: [] });
-  return flow;
-}
-
 export interface LoadOptions {
   /** Config nodes; default one io module in slot 2 with id 'dev'. */
   devices?: DeviceOptions[];
@@ -100,7 +70,7 @@ export interface LoadOptions {
 /** Loads the flow and starts collecting; waits for the config nodes to connect. */
 export async function loadIo(url: string, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
   const devices = (options.devices ?? [{ url }]).map((d) => deviceNode(d));
-  await helper.load(options.modules ?? IO_NODE_MODULES, ioFlow(actions, devices));
+  await helper.load(options.modules ?? IO_NODE_MODULES, actionFlow(actions, devices, { device: 'dev', label: 'io nodes' }));
   const outcomes = new Outcomes();
   for (const action of actions) {
     const list: NodeMessage[] = [];
@@ -110,6 +80,13 @@ export async function loadIo(url: string, actions: ActionDef[], options: LoadOpt
   helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
   helper.getNode('completed').on('input', (msg: NodeMessage) => outcomes.completed.push(msg));
   for (const id of options.waitFor ?? devices.map((d) => d.id)) await waitConnected(id);
+  return outcomes;
+}
+
+/** loadIo, then the simulator's log cleared: a test reads back only what its own msgs sent. */
+export async function loadIoQuiet(ctl: SimControl, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
+  const outcomes = await loadIo(ctl.url, actions, options);
+  await ctl.clearLog();
   return outcomes;
 }
 

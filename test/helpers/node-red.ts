@@ -30,10 +30,8 @@ export interface TestHelper {
 
 export type FlowNode = Record<string, unknown> & { id: string; type: string };
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 export const helper: TestHelper = require('node-red-node-test-helper');
 export { NODE_RED_MAIN, nodeRedPackage, NodeModule };
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 export const NODE_RED_VERSION: string = require(path.join(path.dirname(NODE_RED_MAIN), '..', 'package.json')).version;
 helper.init(NODE_RED_MAIN);
 /** Every load, whoever calls it, hands the node modules Node-RED's real i18n (see i18n.ts). */
@@ -150,6 +148,27 @@ export function ioFlow(device: DeviceOptions, output: Record<string, unknown> = 
     { id: 'catch', type: 'catch', z: TAB, x: 100, y: 200, name: '', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', type: 'helper', z: TAB, x: 300, y: 200, wires: [] },
   ];
+}
+
+/**
+ * The flow of many action nodes, the one builder of io-nodes.ts, bmc-power.ts and
+ * reliability.ts: a tab with the config nodes, the action nodes (each → helper `<id>-out`),
+ * one Catch for the tab (→ `caught`) and one Complete for every action node (→ `completed`).
+ * `device`: the config node of an action that names none (none by default).
+ */
+export function actionFlow(actions: FlowNode[], devices: FlowNode[], options: { device?: string; label?: string } = {}): FlowNode[] {
+  const flow: FlowNode[] = [{ id: TAB, type: 'tab', label: options.label ?? 'test' }, ...devices];
+  const defaults = options.device ? { device: options.device } : {};
+  actions.forEach((action, i) => {
+    flow.push({ name: '', ...defaults, ...action, z: TAB, x: 200, y: 60 + 40 * i, wires: [[`${action.id}-out`]] });
+    flow.push({ id: `${action.id}-out`, type: 'helper', z: TAB, x: 450, y: 60 + 40 * i, wires: [] });
+  });
+  const y = 60 + 40 * actions.length;
+  flow.push({ id: 'catcher', type: 'catch', z: TAB, x: 200, y, name: '', scope: null, uncaught: false, wires: [['caught']] });
+  flow.push({ id: 'caught', type: 'helper', z: TAB, x: 450, y, wires: [] });
+  flow.push({ id: 'completer', type: 'complete', z: TAB, x: 200, y: y + 40, name: '', scope: actions.map((a) => a.id), uncaught: false, wires: [['completed']] });
+  flow.push({ id: 'completed', type: 'helper', z: TAB, x: 450, y: y + 40, wires: [] });
+  return flow;
 }
 
 /** What the flow's helper nodes received: outputs of io-output and msgs from Catch. */

@@ -30,7 +30,7 @@ import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { ActionDef, CaughtMsg, Outcomes } from './io-nodes';
-import { deviceNode, DeviceOptions, FlowNode, helper, NodeModule, nodeRedPackage, lastStatus, sleep, waitFor } from './node-red';
+import { actionFlow, deviceNode, DeviceOptions, FlowNode, helper, NodeModule, nodeRedPackage, lastStatus, sleep, waitFor } from './node-red';
 
 export { Outcomes };
 export type { ActionDef, CaughtMsg };
@@ -119,24 +119,9 @@ export function kindNode(kind: Kind): ActionDef {
 
 // ---- flows ------------------------------------------------------------------------------------
 
-export const TAB = 'rel-tab';
-
-/**
- * A tab with the config nodes, the action nodes (each → helper `<id>-out`), one Catch for
- * the tab (→ `caught`) and one Complete for every action node (→ `completed`).
- */
-export function reliabilityFlow(actions: ActionDef[], devices: FlowNode[], tab = TAB): FlowNode[] {
-  const flow: FlowNode[] = [{ id: tab, type: 'tab', label: 'reliability' }, ...devices];
-  actions.forEach((action, i) => {
-    flow.push({ name: '', ...action, z: tab, x: 200, y: 60 + 40 * i, wires: [[`${action.id}-out`]] });
-    flow.push({ id: `${action.id}-out`, type: 'helper', z: tab, x: 450, y: 60 + 40 * i, wires: [] });
-  });
-  const y = 60 + 40 * actions.length;
-  flow.push({ id: 'catcher', type: 'catch', z: tab, x: 200, y, name: '', scope: null, uncaught: false, wires: [['caught']] });
-  flow.push({ id: 'caught', type: 'helper', z: tab, x: 450, y, wires: [] });
-  flow.push({ id: 'completer', type: 'complete', z: tab, x: 200, y: y + 40, name: '', scope: actions.map((a) => a.id), uncaught: false, wires: [['completed']] });
-  flow.push({ id: 'completed', type: 'helper', z: tab, x: 450, y: y + 40, wires: [] });
-  return flow;
+/** The reliability flows: the shared action flow (node-red.ts's actionFlow). */
+export function reliabilityFlow(actions: ActionDef[], devices: FlowNode[]): FlowNode[] {
+  return actionFlow(actions, devices, { label: 'reliability' });
 }
 
 export interface CollectOptions {

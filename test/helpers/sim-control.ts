@@ -228,13 +228,20 @@ export function closedPort(): Promise<number> {
 }
 
 /**
- * The hooks every runtime suite has: a simulator speaking the API under test (and, when
- * asked, the test helper's HTTP server) for the whole suite, a clean simulator before each
- * test, the flow unloaded after it. `use` receives the simulator and its control.
+ * The one simulator fixture of the tests: a simulator speaking the API under test (and,
+ * when asked, the test helper's HTTP server) for the whole suite, a clean simulator before
+ * each test, the flow unloaded after it. `use` receives the simulator and its control.
+ * The simulator's own tests (test/simulator/setup.ts) bring their own `reset` (they reboot
+ * the device and change its config) and no Node-RED (`nodeRed: false`).
  */
 export function simulatorSuite(
   use: (sim: Simulator, ctl: SimControl) => void,
-  options: { server?: boolean; simulator?: Parameters<typeof startSimulator>[0] } = {},
+  options: {
+    server?: boolean;
+    simulator?: Parameters<typeof startSimulator>[0];
+    reset?: (sim: Simulator, ctl: SimControl) => Promise<void>;
+    nodeRed?: boolean;
+  } = {},
 ): void {
   let sim: Simulator;
   let ctl: SimControl;
@@ -246,14 +253,17 @@ export function simulatorSuite(
   });
   after(async () => {
     if (options.server) await helper.stopServer();
-    await sim.close();
+    await sim?.close();
   });
   beforeEach(async () => {
+    if (options.reset) return options.reset(sim, ctl);
     // Listening again first, in case a test failed while the simulator was paused.
     await sim.resume();
     await ctl.reset();
   });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  if (options.nodeRed !== false) {
+    afterEach(async () => {
+      await helper.unload();
+    });
+  }
 }

@@ -12,9 +12,8 @@ import path from 'path';
 import http from 'http';
 import { execFileSync } from 'child_process';
 import should from 'should';
-import { NodeRedServer, Runtime, packPackage, startNodeRed } from '../browser/node-red-server';
+import { NodeRedServer, Runtime, packPackage, startNodeRed } from '../helpers/browser/node-red-server';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const runtimes = require(path.resolve(__dirname, '..', '..', '..', 'scripts', 'runtimes.js'));
 
 const root = path.resolve(__dirname, '..', '..', '..');

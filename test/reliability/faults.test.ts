@@ -16,7 +16,7 @@ import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/node/poller';
 import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
 import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
-import { SimControl, Simulator, simulatorSuite, startSimulator } from '../helpers/sim-control';
+import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { subscribe } from '../../nodes/lib/module/health';
 import { BACKOFF } from '../../nodes/lib/module/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
@@ -53,22 +53,15 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
   let ctl: SimControl;
   const figures: string[] = [];
 
-  before(async () => {
-    sim = await startSimulator({ port: 0, api: TEST_API });
-    ctl = new SimControl(sim);
-    await helper.startServer();
-  });
-  after(async () => {
-    await helper.stopServer();
-    await sim.close();
-    console.log(`      [reliability] faults: ${figures.join('; ')}`);
-  });
-  beforeEach(async () => {
-    await sim.resume();
-    await ctl.reset();
-  });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
+  after(() => console.log(`      [reliability] faults: ${figures.join('; ')}`));
   afterEach(async () => {
-    await helper.unload();
     await ctl.clearFaults();
   });
 

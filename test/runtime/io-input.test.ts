@@ -8,7 +8,7 @@ import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
-import { ActionDef, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
+import { ActionDef, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from '../helpers/io-nodes';
 
 const P = '/api/io/0.9/2/input';
 
@@ -25,14 +25,8 @@ describe('io-input (runtime, simulator)', function () {
     ctl = c;
   });
 
-  async function load(actions: ActionDef[]) {
-    const outcomes = await loadIo(sim.url, actions);
-    await ctl.clearLog();
-    return outcomes;
-  }
-
   it('a msg sends mode, interrupt, counter in that order; the pin ends digital with both', async () => {
-    const outcomes = await load([input()]);
+    const outcomes = await loadIoQuiet(ctl, [input()]);
     const msg = { payload: 'now', topic: 'cfg', keep: true };
     should(await send(outcomes, 'in', msg)).be.undefined();
     (await wire(ctl)).should.eql([
@@ -69,7 +63,7 @@ describe('io-input (runtime, simulator)', function () {
   });
 
   it('an analog input sends the mode alone; interrupt and counter left empty send nothing for them', async () => {
-    const outcomes = await load([input({ id: 'a', mode: 'analog', trigger: '', counter: '' }), input({ id: 'd', pin: '4', trigger: '', counter: '' })]);
+    const outcomes = await loadIoQuiet(ctl, [input({ id: 'a', mode: 'analog', trigger: '', counter: '' }), input({ id: 'd', pin: '4', trigger: '', counter: '' })]);
     await send(outcomes, 'a', {});
     await send(outcomes, 'd', {});
     (await wire(ctl)).should.eql([
@@ -80,7 +74,7 @@ describe('io-input (runtime, simulator)', function () {
   });
 
   it('msg.payload overrides pin, mode, trigger, debounce_time_ms and state (the counter)', async () => {
-    const outcomes = await load([input({ mode: 'analog', trigger: '', counter: '' })]);
+    const outcomes = await loadIoQuiet(ctl, [input({ mode: 'analog', trigger: '', counter: '' })]);
     await send(outcomes, 'in', { payload: { pin: 6, mode: 'digital', trigger: 'falling', debounce_time_ms: 0, state: 'disabled' } });
     await send(outcomes, 'in', { payload: { pin: 1, mode: 'digital', state: 'enabled' } });
     outcomes.caught.should.have.length(0);
@@ -95,7 +89,7 @@ describe('io-input (runtime, simulator)', function () {
 
   describe('validation: one error in Catch, nothing sent', () => {
     it('digital-only fields (trigger, debounce_time_ms, state) are refused for an analog input', async () => {
-      const outcomes = await load([input({ mode: 'analog', trigger: '', counter: '' }), input({ id: 'd' })]);
+      const outcomes = await loadIoQuiet(ctl, [input({ mode: 'analog', trigger: '', counter: '' }), input({ id: 'd' })]);
       for (const [id, payload] of [
         ['in', { trigger: 'rising' }],
         ['in', { state: 'enabled' }],
@@ -113,7 +107,7 @@ describe('io-input (runtime, simulator)', function () {
     });
 
     it('every invalid value', async () => {
-      const outcomes = await load([input()]);
+      const outcomes = await loadIoQuiet(ctl, [input()]);
       const cases: Array<[unknown, RegExp]> = [
         [{ pin: 0 }, /Pin \(pin\) must be an integer from 1 to 6, got 0/],
         [{ pin: 7 }, /Pin \(pin\) must be an integer from 1 to 6, got 7/],
@@ -149,7 +143,7 @@ describe('io-input (runtime, simulator)', function () {
 
   describe('device errors', () => {
     it('a refused interrupt stops the sequence (no counter request) and reaches Catch with status and message', async () => {
-      const outcomes = await load([input()]);
+      const outcomes = await loadIoQuiet(ctl, [input()]);
       await ctl.fault({ path: '/digital/interrupt', status: 500, message: 'Internal driver communication failed', count: 1 });
       const caught = await send(outcomes, 'in', { payload: {} });
       should(caught).be.ok();

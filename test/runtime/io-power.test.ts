@@ -8,7 +8,7 @@ import should from 'should';
 import { device, expectCode, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, withinSimBudget, wirePath, wireRequest } from '../helpers/api';
-import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
+import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from '../helpers/io-nodes';
 
 const PM = '/api/io/0.9/2/power-management';
 
@@ -43,14 +43,8 @@ describe('io-power (runtime, simulator)', function () {
     ctl = c;
   });
 
-  async function load(actions: ActionDef[]) {
-    const outcomes = await loadIo(sim.url, actions);
-    await ctl.clearLog();
-    return outcomes;
-  }
-
   it('a msg sends the six configured rows in pin order, numbers as numbers; the answer goes out on the msg', async () => {
-    const outcomes = await load([power()]);
+    const outcomes = await loadIoQuiet(ctl, [power()]);
     should(await send(outcomes, 'pw', { payload: 'apply', topic: 'pm', keep: 1 })).be.undefined();
     (await wire(ctl)).should.eql([['POST', PM, { config: CONFIG }]]);
     should((await ioModule(ctl)).powerConfig).eql(MODEL);
@@ -61,13 +55,13 @@ describe('io-power (runtime, simulator)', function () {
   });
 
   it('only the checked fields reach the wire: extra fields of the rows are dropped', async () => {
-    const outcomes = await load([power({ pins: ROWS.map((r) => ({ ...r, label: 'sensor', voltage: 5 })) })]);
+    const outcomes = await loadIoQuiet(ctl, [power({ pins: ROWS.map((r) => ({ ...r, label: 'sensor', voltage: 5 })) })]);
     await send(outcomes, 'pw', {});
     (await wire(ctl)).should.eql([['POST', PM, { config: CONFIG }]]);
   });
 
   it('msg.payload {config} overrides the settings; sent sorted by pin, with only pin, rail and current', async () => {
-    const outcomes = await load([power()]);
+    const outcomes = await loadIoQuiet(ctl, [power()]);
     const override = [6, 5, 4, 3, 2, 1].map((pin) => ({ current: 10 * pin, rail: pin % 2 ? '12_volt' : '5_volt', pin, note: 'x' }));
     await send(outcomes, 'pw', { payload: { config: override, other: true } });
     outcomes.caught.should.have.length(0);
@@ -99,7 +93,7 @@ describe('io-power (runtime, simulator)', function () {
     ];
 
     it('every invalid override, including the per-rail caps', async () => {
-      const outcomes = await load([power()]);
+      const outcomes = await loadIoQuiet(ctl, [power()]);
       for (const [name, config, pattern] of cases) {
         const caught = await send(outcomes, 'pw', { payload: { config }, topic: name });
         should(caught).be.ok();
@@ -112,7 +106,7 @@ describe('io-power (runtime, simulator)', function () {
     });
 
     it('the caps themselves are accepted: 300 mA on 5_volt, 500 mA on 12_volt', async () => {
-      const outcomes = await load([power()]);
+      const outcomes = await loadIoQuiet(ctl, [power()]);
       // Within the 1.0 simulator's power budget as well (see the denied test below).
       const config = [1, 2, 3, 4, 5, 6].map((pin) => (pin <= 2 ? row(pin, '5_volt', 300) : row(pin, '12_volt', 500)));
       withinSimBudget(config as Array<{ rail: string; current: number }>).should.be.true();
@@ -132,7 +126,7 @@ describe('io-power (runtime, simulator)', function () {
     });
 
     it('fewer than six rows in the settings is refused', async () => {
-      const outcomes = await load([power({ pins: ROWS.slice(0, 4) })]);
+      const outcomes = await loadIoQuiet(ctl, [power({ pins: ROWS.slice(0, 4) })]);
       const caught = await send(outcomes, 'pw', {});
       caught!.error.message.should.match(/config must be an array of 6 entries \(one per pin\), got 4 entries/);
       (await wire(ctl)).should.eql([]);
@@ -140,7 +134,7 @@ describe('io-power (runtime, simulator)', function () {
   });
 
   it('a device error reaches Catch with status and message', async () => {
-    const outcomes = await load([power()]);
+    const outcomes = await loadIoQuiet(ctl, [power()]);
     await ctl.fault({ path: '/power-management', status: 500, message: 'Internal driver communication failed', count: 1 });
     const caught = await send(outcomes, 'pw', {});
     expectCode(caught!.error, 'DEVICE_ERROR');
@@ -156,7 +150,7 @@ describe('io-power (runtime, simulator)', function () {
     if (IS_API10) {
       it('API 1.0: a configuration over the budget is a DEVICE_ERROR naming the mW over, nothing applied', async () => {
         withinSimBudget(OVER).should.be.false();
-        const outcomes = await load([power()]);
+        const outcomes = await loadIoQuiet(ctl, [power()]);
         const caught = await send(outcomes, 'pw', { payload: { config: OVER }, topic: 'too much' });
         should(caught).be.ok();
         caught!.topic!.should.equal('too much');
@@ -172,7 +166,7 @@ describe('io-power (runtime, simulator)', function () {
       });
     } else {
       it('API 0.9: the same configuration is accepted (no budget in the spec)', async () => {
-        const outcomes = await load([power()]);
+        const outcomes = await loadIoQuiet(ctl, [power()]);
         should(await send(outcomes, 'pw', { payload: { config: OVER } })).be.undefined();
         outcomes.sent('pw')[0].payload!.should.eql(SUCCESS);
       });

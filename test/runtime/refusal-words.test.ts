@@ -10,7 +10,7 @@
  *    the simulator: the refusal a msg gets at Catch (a config node's: its problem).
  * Both must be the very same text. No browser: the same functions both sides call.
  */
-import { declaredTypes, LimitedField, limitedFields } from '../browser/cases';
+import { declaredTypes, LimitedField, limitedFields } from '../helpers/browser/cases';
 import { LIMITS } from '../../nodes/lib/pure/limits';
 import { validator } from '../../nodes/editor';
 import { runtimeWordsInEditor } from '../helpers/i18n';

@@ -7,7 +7,7 @@
 import should from 'should';
 import { expectCode, helper, lastStatus, MODULES } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { ActionDef, IO_NODE_MODULES, loadIo, Outcomes, send, setPin, wire } from '../helpers/io-nodes';
+import { ActionDef, IO_NODE_MODULES, loadIoQuiet, Outcomes, send, setPin, wire } from '../helpers/io-nodes';
 
 const STATE = '/api/io/0.9/2/output/state';
 const VALUES = '/api/io/0.9/2/input/values';
@@ -23,9 +23,7 @@ describe('typed settings: pin and state from msg, flow, global, env; io-read out
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {
     await io.ctl.powerConfig(2);
-    const outcomes = await loadIo(io.sim.url, actions, { modules: [...IO_NODE_MODULES, MODULES.ioOutput] });
-    await io.ctl.clearLog();
-    return outcomes;
+    return loadIoQuiet(io.ctl, actions, { modules: [...IO_NODE_MODULES, MODULES.ioOutput] });
   }
 
   it('pin from msg.target.pin: each msg drives its own pin; a msg without it is refused by the pin limit, nothing sent', async () => {

@@ -1,6 +1,7 @@
-/** Shared fixture: one simulator per test file, factory state and no faults before each test. */
+/** The simulator tests' fixture: one simulator per test file, factory state and no faults before each test. */
 import 'should';
-import { Simulator, SimulatorOptions, startSimulator } from '../../simulator';
+import type { Simulator, SimulatorOptions } from '../../simulator';
+import { simulatorSuite } from '../helpers/sim-control';
 import { httpClient, HttpClient, HttpResult } from '../helpers/http';
 
 export interface Fixture {
@@ -11,24 +12,25 @@ export interface Fixture {
 /** Fan delay short enough to wait for, long enough to observe "not yet" on a loaded machine. */
 export const FAN_DELAY_MS = 400;
 
+/** The simulator fixture (simulatorSuite) with the simulator tests' reset: API 0.9 unless asked. */
 export function useSimulator(options: SimulatorOptions = {}): Fixture {
   const fixture = {} as Fixture;
-  before(async () => {
-    fixture.sim = await startSimulator({ fanApplyDelayMs: FAN_DELAY_MS, ...options });
-    fixture.api = httpClient(fixture.sim.url);
-  });
-  after(async () => {
-    await fixture.sim?.close();
-  });
-  beforeEach(async () => {
-    fixture.sim.restart();
-    await fixture.sim.whenUp(); // a test that left the device rebooting: the port opens again
+  const reset = async (sim: Simulator) => {
+    sim.restart();
+    await sim.whenUp(); // a test that left the device rebooting: the port opens again
     (await fixture.api.del('/sim/faults')).status.should.equal(200);
     const delay = options.fanApplyDelayMs ?? FAN_DELAY_MS;
     const config = { fan_apply_delay_ms: delay, reboot_ms: options.rebootMs ?? 0 };
     (await fixture.api.post('/sim/config', config)).status.should.equal(200);
     for (const svc of ['io', 'bmc', 'power']) (await fixture.api.post(`/sim/services/${svc}/up`)).status.should.equal(200);
-  });
+  };
+  simulatorSuite(
+    (sim) => {
+      fixture.sim = sim;
+      fixture.api = httpClient(sim.url);
+    },
+    { simulator: { api: '0.9', fanApplyDelayMs: FAN_DELAY_MS, ...options }, reset, nodeRed: false },
+  );
   return fixture;
 }
 

@@ -19,8 +19,8 @@ import { API09_DIALECT } from '../../nodes/lib/device/dialects';
 import { t } from '../../nodes/lib/base/i18n';
 import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { catalogsReady, inLanguage, runtimeTranslate, speak, withRuntimeI18n } from '../helpers/i18n';
-import { deviceNode, helper, NodeModule, waitConnected, waitFor } from '../helpers/node-red';
-import { CaughtMsg, ioFlow, Outcomes, send } from '../helpers/io-nodes';
+import { actionFlow, deviceNode, helper, NodeModule, waitConnected, waitFor } from '../helpers/node-red';
+import { CaughtMsg, Outcomes, send } from '../helpers/io-nodes';
 import { Simulator, simulatorSuite } from '../helpers/sim-control';
 
 /** The source tree (dist/test/unit → repo root). */
@@ -110,7 +110,7 @@ describe('a German runtime (real Node-RED, simulator)', function () {
 
   async function load(confirm: boolean): Promise<Outcomes> {
     const modules = withRuntimeI18n([modularDevice as NodeModule, ioReset as NodeModule], inLanguage('de'));
-    await helper.load(modules, ioFlow([{ id: 'rs', type: 'io-reset', confirm }], [deviceNode({ url: sim.url })]));
+    await helper.load(modules, actionFlow([{ id: 'rs', type: 'io-reset', confirm }], [deviceNode({ url: sim.url })], { device: 'dev' }));
     const outcomes = new Outcomes();
     helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
     helper.getNode('completed').on('input', (msg: CaughtMsg) => outcomes.completed.push(msg));

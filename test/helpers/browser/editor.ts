@@ -9,7 +9,7 @@ import path from 'path';
 import type { Page } from 'playwright-core';
 import type { FieldCheck, Settings } from './cases';
 
-export const ARTIFACTS = path.resolve(__dirname, '..', '..', '..', 'test-artifacts');
+export const ARTIFACTS = path.resolve(__dirname, '..', '..', '..', '..', 'test-artifacts');
 
 declare const RED: any;
 declare const $: any;

@@ -9,10 +9,10 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../nodes/lib/pure/limits';
-import { english } from '../helpers/i18n';
+import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../../nodes/lib/pure/limits';
+import { english } from '../i18n';
 
-const root = path.resolve(__dirname, '..', '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..', '..');
 
 export type Service = 'io' | 'bmc' | 'power' | 'io3';
 

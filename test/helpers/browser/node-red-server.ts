@@ -10,9 +10,9 @@ import os from 'os';
 import path from 'path';
 import http from 'http';
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
-import { freePort } from '../helpers/http';
+import { freePort } from '../http';
 
-const root = path.resolve(__dirname, '..', '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 export interface NodeRedServer {
