@@ -83,7 +83,10 @@ function sidebarIn(running: Running, locale: string): { page: Page } {
 }
 
 async function shot(page: Page, config: string, name: string): Promise<void> {
-  await page.locator(card(config)).scrollIntoViewIfNeeded();
+  // In one step inside the page: the cards are redrawn with each snapshot (at most 2/s), so
+  // a locator resolved before a redraw can be detached by the time it scrolls.
+  await page.locator(card(config)).waitFor();
+  await page.evaluate((selector) => document.querySelector(selector)?.scrollIntoView({ block: 'nearest' }), card(config));
   await page.locator('#red-ui-sidebar').screenshot({ path: path.join(editor.ARTIFACTS, `sidebar-live-${name}.png`) });
 }
 
