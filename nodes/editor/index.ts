@@ -88,4 +88,33 @@ function duration(ms: unknown): string {
   return n >= 1000 && n % 100 === 0 ? `${n / 1000} s` : `${n} ms`;
 }
 
-export { confirmed, conflictWarning, shown, duration, dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+/**
+ * A node type's colour (`color` in its registerType): its service's, or that of the nodes for
+ * any service, from the one table (pure/facts.ts) the sidebar's cards are painted from too.
+ */
+function colour(service: keyof typeof facts.COLOURS): string {
+  return facts.COLOURS[service];
+}
+
+export {
+  colour,
+  confirmed,
+  conflictWarning,
+  shown,
+  duration,
+  dangerous,
+  limits,
+  facts,
+  baseUrl,
+  listSetting,
+  text,
+  fieldName,
+  pwmReadout,
+  pinPicker,
+  validator,
+  current,
+  typedField,
+  typedIn,
+  moduleOf,
+  serviceOfNew,
+};
