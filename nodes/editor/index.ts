@@ -18,6 +18,7 @@ import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangero
 import { editorRed } from './page';
 import { confirmed } from './confirm';
 import { conflictWarning } from './conflicts';
+import { readings } from './readings';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -98,6 +99,7 @@ function colour(service: keyof typeof facts.COLOURS): string {
 
 export {
   colour,
+  readings,
   confirmed,
   conflictWarning,
   shown,
