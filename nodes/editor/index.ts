@@ -19,6 +19,7 @@ import { editorRed } from './page';
 import { confirmed } from './confirm';
 import { conflictWarning } from './conflicts';
 import { readings } from './readings';
+import { prepareConfigDialog } from './config-dialog';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -100,6 +101,7 @@ function colour(service: keyof typeof facts.COLOURS): string {
 export {
   colour,
   readings,
+  prepareConfigDialog,
   confirmed,
   conflictWarning,
   shown,
