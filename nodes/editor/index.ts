@@ -8,7 +8,7 @@ import * as limits from '../lib/pure/limits';
 import * as facts from '../lib/pure/facts';
 import { baseUrl } from '../lib/pure/base-url';
 import { listSetting } from '../lib/pure/list-setting';
-import { PhraseValue, render } from '../lib/pure/phrase';
+import { PhraseValue } from '../lib/pure/phrase';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
@@ -18,6 +18,8 @@ import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangero
 import { editorRed } from './page';
 import { confirmed } from './confirm';
 import { conflictWarning } from './conflicts';
+import { text } from './text';
+import { ioPower } from './io-power';
 import { readings } from './readings';
 import { prepareConfigDialog } from './config-dialog';
 
@@ -30,17 +32,6 @@ function dangerous(type: GuardedType): string[] {
 }
 
 type EditorI18n = { _(key: string, values?: Record<string, string>): string };
-
-/**
- * A check's answer as a dialog shows it: `true`, or the refusal said in the editor's
- * language (the browser's, as Node-RED picks it) with the editor's own `RED._`. Node-RED
- * loads the package's catalogs before the dialogs open, so the words are there when said.
- */
-function text(result: limits.Check | PhraseValue): true | string {
-  if (result === true) return true;
-  const RED = editorRed<EditorI18n>();
-  return render(result, (id, values) => (RED ? RED._(id, values) : id));
-}
 
 /**
  * A field as the node's dialog labels it, with the msg's name in brackets, when the node's
@@ -102,6 +93,7 @@ export {
   colour,
   readings,
   prepareConfigDialog,
+  ioPower,
   confirmed,
   conflictWarning,
   shown,
