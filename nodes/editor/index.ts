@@ -20,6 +20,7 @@ import { confirmed } from './confirm';
 import { conflictWarning } from './conflicts';
 import { text } from './text';
 import { ioPower } from './io-power';
+import { prepareIoOutput } from './io-output';
 import { readings } from './readings';
 import { prepareConfigDialog } from './config-dialog';
 
@@ -94,6 +95,7 @@ export {
   readings,
   prepareConfigDialog,
   ioPower,
+  prepareIoOutput,
   confirmed,
   conflictWarning,
   shown,
