@@ -21,6 +21,7 @@ import { conflictWarning } from './conflicts';
 import { text } from './text';
 import { ioPower } from './io-power';
 import { prepareIoOutput } from './io-output';
+import { prepareBmcWatchdog } from './bmc-watchdog';
 import { readings } from './readings';
 import { prepareConfigDialog } from './config-dialog';
 
@@ -96,6 +97,7 @@ export {
   prepareConfigDialog,
   ioPower,
   prepareIoOutput,
+  prepareBmcWatchdog,
   confirmed,
   conflictWarning,
   shown,
