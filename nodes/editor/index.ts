@@ -8,7 +8,7 @@ import * as limits from '../lib/pure/limits';
 import * as facts from '../lib/pure/facts';
 import { baseUrl } from '../lib/pure/base-url';
 import { listSetting } from '../lib/pure/list-setting';
-import { PhraseValue, render } from '../lib/pure/phrase';
+import { PhraseValue } from '../lib/pure/phrase';
 import { moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
@@ -18,6 +18,12 @@ import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangero
 import { editorRed } from './page';
 import { confirmed } from './confirm';
 import { conflictWarning } from './conflicts';
+import { text } from './text';
+import { ioPower } from './io-power';
+import { prepareIoOutput } from './io-output';
+import { prepareBmcWatchdog } from './bmc-watchdog';
+import { readings } from './readings';
+import { prepareConfigDialog } from './config-dialog';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -28,17 +34,6 @@ function dangerous(type: GuardedType): string[] {
 }
 
 type EditorI18n = { _(key: string, values?: Record<string, string>): string };
-
-/**
- * A check's answer as a dialog shows it: `true`, or the refusal said in the editor's
- * language (the browser's, as Node-RED picks it) with the editor's own `RED._`. Node-RED
- * loads the package's catalogs before the dialogs open, so the words are there when said.
- */
-function text(result: limits.Check | PhraseValue): true | string {
-  if (result === true) return true;
-  const RED = editorRed<EditorI18n>();
-  return render(result, (id, values) => (RED ? RED._(id, values) : id));
-}
 
 /**
  * A field as the node's dialog labels it, with the msg's name in brackets, when the node's
@@ -88,4 +83,38 @@ function duration(ms: unknown): string {
   return n >= 1000 && n % 100 === 0 ? `${n / 1000} s` : `${n} ms`;
 }
 
-export { confirmed, conflictWarning, shown, duration, dangerous, limits, facts, baseUrl, listSetting, text, fieldName, pwmReadout, pinPicker, validator, current, typedField, typedIn, moduleOf, serviceOfNew };
+/**
+ * A node type's colour (`color` in its registerType): its service's, or that of the nodes for
+ * any service, from the one table (pure/facts.ts) the sidebar's cards are painted from too.
+ */
+function colour(service: keyof typeof facts.COLOURS): string {
+  return facts.COLOURS[service];
+}
+
+export {
+  colour,
+  readings,
+  prepareConfigDialog,
+  ioPower,
+  prepareIoOutput,
+  prepareBmcWatchdog,
+  confirmed,
+  conflictWarning,
+  shown,
+  duration,
+  dangerous,
+  limits,
+  facts,
+  baseUrl,
+  listSetting,
+  text,
+  fieldName,
+  pwmReadout,
+  pinPicker,
+  validator,
+  current,
+  typedField,
+  typedIn,
+  moduleOf,
+  serviceOfNew,
+};

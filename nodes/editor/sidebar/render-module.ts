@@ -4,6 +4,7 @@
  * each pin carry data-config / data-pin so linking.ts can find them.
  */
 import type { LiveModule } from '../../lib/pure/snapshot';
+import { COLOURS } from '../../lib/pure/facts';
 import { nodeLink, row } from './dom';
 import { short } from './format';
 import { $, JQ, t } from './editor-api';
@@ -21,7 +22,15 @@ function dotOf(state: string): string {
 
 export function moduleCard(m: LiveModule, users: string[], reveal: (ids: string[]) => void): JQ {
   const where = t('module.where', { service: m.service, slot: m.slot });
-  const card = $('<div>', { class: `md-live-module md-live-service-${m.service}`, 'data-config': m.config, tabindex: 0, role: 'button', 'aria-label': t('module.select', { module: `${m.label} (${where})` }) });
+  const card = $('<div>', {
+    class: `md-live-module md-live-service-${m.service}`,
+    'data-config': m.config,
+    tabindex: 0,
+    role: 'button',
+    'aria-label': t('module.select', { module: `${m.label} (${where})` }),
+  });
+  // The service's colour from the table its nodes' registerType reads (pure/facts.ts).
+  if (COLOURS[m.service]) card.css('border-left-color', COLOURS[m.service]);
   const head = $('<div>', { class: 'md-live-module-head' }).appendTo(card);
   $('<span>', { class: `md-live-dot md-live-dot-${dotOf(m.state)}`, 'data-state': m.state }).appendTo(head);
   $('<span>', { class: 'md-live-module-label' }).text(m.label).appendTo(head);

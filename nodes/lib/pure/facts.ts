@@ -32,6 +32,13 @@ export const FACTS = {
   pmcTemperatureLimitC: 125,
 } as const;
 
+/**
+ * Each service's colour, and that of the nodes for any service (device-info, device-status,
+ * fleet-publish): every node's registerType reads it through `ModularDevice.colour`, and the
+ * sidebar paints each module's card with it, so a node and its module's card always match.
+ */
+export const COLOURS = { io: '#4FB3A9', bmc: '#A98BDC', power: '#E8A03A', any: '#7E93A8' } as const;
+
 /** The io module's pins, 1..6 (spec: six configurable pins). */
 export const PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
 
