@@ -83,16 +83,7 @@ function duration(ms: unknown): string {
   return n >= 1000 && n % 100 === 0 ? `${n / 1000} s` : `${n} ms`;
 }
 
-/**
- * A node type's colour (`color` in its registerType): its service's, or that of the nodes for
- * any service, from the one table (pure/facts.ts) the sidebar's cards are painted from too.
- */
-function colour(service: keyof typeof facts.COLOURS): string {
-  return facts.COLOURS[service];
-}
-
 export {
-  colour,
   readings,
   prepareConfigDialog,
   ioPower,
