@@ -1,5 +1,5 @@
 /**
- * Errors and the error envelope the released services answer with (real-service.md §2):
+ * Errors and the error envelope the released services answer with (real §2):
  * `{"status":"error","code":N,"message":"…"}`, code equal to the HTTP status.
  */
 

@@ -1,7 +1,7 @@
 /**
  * What the simulated hardware is, in both API versions: the simulator's own facts, written
- * from the spec (../shared/spec/device-rest-interface.md) and, where the spec leaves a gap,
- * from ../shared/reference/real-service.md. Nothing here comes from the package's nodes/:
+ * from the spec (the device's REST interface, API 0.9) and, where the spec leaves a gap,
+ * from the released services' behaviour (API 1.0). Nothing here comes from the package's nodes/:
  * the simulator is an independent oracle for the package's tests.
  *
  * Bounds on request fields are not here: each dialect keeps its own table (api09/limits.ts

@@ -26,7 +26,7 @@ export interface Product {
   productName: string;
   fw: { stability: 'A' | 'B' | 'S'; version: Version };
   hw: Version;
-  /** mW; power-management uses them as mW (real-service.md §3.2). */
+  /** mW; power-management uses them as mW (real §3.2). */
   maxPowerMw: { '12v': number; '5v0': number; '3v3': number };
   maxFrameSize: number;
   /** kHz */

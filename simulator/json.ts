@@ -1,6 +1,6 @@
 /**
  * Request bodies read the way the released services' framework reads them (Rocket's JSON
- * guard over serde_json into structs with `deny_unknown_fields`, real-service.md §2).
+ * guard over serde_json into structs with `deny_unknown_fields`, real §2).
  * serde reads the text once, front to back, against the target type, and stops at the
  * first problem; what kind of problem decides the answer:
  *  - syntax (bad JSON, empty body, trailing characters): 400 "Bad Request";

@@ -1,5 +1,5 @@
 /**
- * What nginx in front of the released services adds (real-service.md §1): its own HTML
+ * What nginx in front of the released services adds (real §1): its own HTML
  * pages (401, 502), the public version root, and its keep-alive handling of client
  * connections (keepalive_timeout, keepalive_requests), so clients meet on the simulator
  * the idle closes and connection limits they meet on a device.
@@ -74,7 +74,7 @@ const answered = new WeakMap<Socket, number>();
 /**
  * nginx's keep-alive on Node's server. Node's own keepAliveTimeout is switched off: since
  * Node 20.20 it closes a fixed second late, so a "1 s" device would look like a 2 s one and
- * hide the race issue 19 is about. The idle timer is armed here instead, when an answer has
+ * hide the race of an idle kept-alive connection closed just as a request reuses it. The idle timer is armed here instead, when an answer has
  * been written, and disarmed when the next request arrives (a held answer is not idleness);
  * when it fires Node destroys the socket (no 'timeout' listener anywhere). The Connection
  * header is always set here: that keeps Node from announcing its own `Keep-Alive: timeout=`

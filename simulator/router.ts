@@ -1,6 +1,6 @@
 /**
  * Device API requests: path parsing and the order of checks of the released services
- * (real-service.md §1), independent of the API dialect. A dialect (api09/, api10/) supplies
+ * (real §1), independent of the API dialect. A dialect (api09/, api10/) supplies
  * the version it speaks, the version record, a route table per service, how it writes its
  * answers and whether a body may come as a JSON array.
  *

@@ -1,6 +1,6 @@
 /**
  * Wire types of request bodies, checked the way the released services' JSON guard does
- * (serde with deny_unknown_fields, real-service.md §2): wrong type, missing field, extra
+ * (serde with deny_unknown_fields, real §2): wrong type, missing field, extra
  * field, null for a required field, negative, float for an int, beyond u8/u16/u32 all
  * fail. The control API and the fault rules check their bodies with checkShape (400 with
  * the message); device requests are read by json.ts over the same schemas, serde's way.

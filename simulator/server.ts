@@ -16,7 +16,7 @@ import { BAD_GATEWAY_HTML, isPublicRoot, KeepAlive, NginxSettings, UNAUTHORIZED_
 import { Listener, OutageGate } from './outage';
 import { Dialect, handleDeviceRequest, ParsedBody, segmentsOf, serviceOf } from './router';
 
-/** Bodies above this answer 413 (the released services' JSON limit, real-service.md §2). */
+/** Bodies above this answer 413 (the released services' JSON limit, real §2). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Beyond this we stop draining and drop the connection: nobody needs 16 MiB read to learn "413". */
 const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;

@@ -1,5 +1,5 @@
 /**
- * Conflicts shown where they are made (issue 26): after every deploy, and again whenever a
+ * Conflicts shown where they are made: after every deploy, and again whenever a
  * module's connection changes (the API version decides whether two polls meet), the flow
  * check runs on the deployed flows, and every action node a conflict names shows it as a
  * yellow status naming the other node (lib/status-dot.ts keeps a failure above it). Nodes

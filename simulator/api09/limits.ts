@@ -1,6 +1,6 @@
 /**
  * The bounds of API 0.9, written from the spec of record
- * (../shared/spec/device-rest-interface.md), each with the passage it comes from. Where
+ * (the device's REST interface, API 0.9), each with the passage it comes from. Where
  * the spec leaves a bound open the entry says so and names the choice.
  *
  * The spec shows no error format or status codes ("Errors: not shown"). The simulator

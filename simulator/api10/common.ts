@@ -1,5 +1,5 @@
 /**
- * API 1.0 (the released services, real-service.md): the version record with sessions, the
+ * API 1.0 (the released services): the version record with sessions, the
  * module reset, and answers written as the released services write them.
  */
 import { Device } from '../device';

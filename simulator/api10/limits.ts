@@ -1,5 +1,5 @@
 /**
- * The bounds of API 1.0, written from ../shared/reference/real-service.md (the released
+ * The bounds of API 1.0, written from the released services' behaviour (API 1.0) (the released
  * services), each with its section, and with the refusal the released service answers
  * when a value is outside it: status and message exactly as they send them. A bound the
  * service checks in `validate()` is refused with 400 "Parameter validation failed" (PVF);

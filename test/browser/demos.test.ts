@@ -1,5 +1,5 @@
 /**
- * The demo tabs of `npm start` as a user sees them (issue 17, items 3 and 8): deployed as
+ * The demo tabs of `npm start` as a user sees them: deployed as
  * they ship against the simulator, in a real Node-RED 4.1 with the npm-packed package and
  * the dashboard, shown in headless Chromium at 100 % zoom, in English and German (the demos
  * in the editor's language, as npm start deploys them on a system in it). Once every

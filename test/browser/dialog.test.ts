@@ -1,6 +1,5 @@
 /**
- * The config dialog and the io dialogs as a finished Node-RED dialog (issue 17, items 7 and
- * 9), in headless Chromium against a real Node-RED 4.1 with the npm-packed package and the
+ * The config dialog and the io dialogs as a finished Node-RED dialog, in headless Chromium against a real Node-RED 4.1 with the npm-packed package and the
  * simulator, in English and German:
  *  - Discover's results are a list (rows, not buttons); the module in use is marked and the
  *    mark follows the choice; Test clears the list and shows a good answer as a success;

@@ -1,5 +1,5 @@
 /**
- * Every dialog as a user first sees it (issue 17, "Done when": screenshots of every dialog),
+ * Every dialog as a user first sees it (screenshots of every dialog),
  * in headless Chromium against a real Node-RED 4.1 with the npm-packed package, in English
  * and German: each node type dropped from the palette, its edit dialog opened, and the config
  * node's dialog opened from a Module field's "add" button.
@@ -23,7 +23,7 @@ declare const RED: any;
 const EMPTY_BY_DESIGN = 'node-input-device';
 /**
  * Fields a fresh node leaves invalid on purpose: io-reset's one operation is the module reset,
- * which the runtime refuses without confirm; the box is never ticked for the user (issue 26).
+ * which the runtime refuses without confirm; the box is never ticked for the user.
  */
 const UNCONFIRMED_BY_DESIGN: Record<string, string[]> = { 'io-reset': ['node-input-confirm'] };
 

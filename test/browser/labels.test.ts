@@ -1,5 +1,5 @@
 /**
- * Node labels say what the node does, and no more (issue 26): in headless Chromium against a
+ * Node labels say what the node does, and no more: in headless Chromium against a
  * real Node-RED 4.1 with the npm-packed package, in English and German (labels are the same
  * words in both: field values and units):
  *  - an io-output taking its state from msg.payload says so, not "high";

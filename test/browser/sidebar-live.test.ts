@@ -90,7 +90,7 @@ async function shot(page: Page, config: string, name: string): Promise<void> {
   await page.locator('#red-ui-sidebar').screenshot({ path: path.join(editor.ARTIFACTS, `sidebar-live-${name}.png`) });
 }
 
-/** The budget per rail as real-service.md §3.2 adds it up, written here from the reference, not from the package. */
+/** The budget per rail as real §3.2 adds it up, written here from the reference, not from the package. */
 function expectedUse(): { '5v0': number; '12v': number } {
   let p5 = 0;
   let p12 = 0;

@@ -1,5 +1,5 @@
 /**
- * The device sidebar (issue 18) as a user sees it, in headless Chromium against a real
+ * The device sidebar as a user sees it, in headless Chromium against a real
  * Node-RED 4.1 with the npm-packed package and the simulator on loopback, in English and
  * German:
  *  - the "Device" tab opens and shows the io module's six pins, its bmc neighbour too;

@@ -1,5 +1,5 @@
 /**
- * The editor tells the truth (issue 26), in headless Chromium against a real Node-RED 4.1 with
+ * The editor tells the truth, in headless Chromium against a real Node-RED 4.1 with
  * the npm-packed package and two simulators (API 0.9 and 1.0), in English and German:
  *  - the Device sidebar names each pin's mode as the simulator's own state has it: the output
  *    and the PWM the flows drive from the flows (level; frequency and duty), the digital input

@@ -9,7 +9,7 @@
  * the wire (`wireRequest`, `wirePath`) for what a node reports as sent (`msg.request`,
  * `msg.error.cause.path`).
  *
- * Written from ../shared/reference/real-service.md §0 on purpose, independently of
+ * Written from the released services' behaviour (API 1.0) §0 on purpose, independently of
  * nodes/lib/device/dialects.ts: the tests must not echo the code under test.
  */
 import type { LogEntry } from '../../simulator';

@@ -4,8 +4,8 @@
  * exactly as given; one beyond, the value as text, null, NaN, a fraction and an array are
  * refused (INVALID_INPUT naming field, value and range) and nothing is sent.
  *
- * Bounds are written here from the spec (../shared/spec/device-rest-interface.md, "Limits")
- * and the reference of the released services (../shared/reference/real-service.md, API
+ * Bounds are written here from the spec (the device's REST interface (API 0.9, the spec), "Limits")
+ * and the reference of the released services (the released services' behaviour (API 1.0), API
  * 1.0), not read from nodes/lib/pure/limits.ts. Where the package narrows a device bound (the
  * value both APIs accept), the case says so. The same cases run on 0.9 and on 1.0 (MD_API).
  */

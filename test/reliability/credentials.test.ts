@@ -1,5 +1,5 @@
 /**
- * Credentials are proved on connect (issue 19). Behind the device's nginx the version root
+ * Credentials are proved on connect. Behind the device's nginx the version root
  * is public and everything else needs Basic auth, so a config node that only read the root
  * showed every node green with a wrong password. Now each config node reads its module's
  * descriptor once per connect: a refused password turns every node red "credentials

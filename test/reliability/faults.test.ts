@@ -257,7 +257,7 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
       return quiet;
     }, 'no notification read for 300 ms', 10000, 300);
     // Pin 5 is read after the failing request on 1.0. (Flags of the pins read before the
-    // failure are delivered too since issue 15: notifications-lost.test.ts shows it.)
+    // failure are delivered too: notifications-lost.test.ts shows it.)
     await raiseAlert(ctl, SLOT.io, 5, 'custom_voltage_alert');
     const failing = IS_API10 ? '/notification/4' : '/notification';
     await ctl.fault({ path: failing, status: 500, message: 'driver gone', count: 1 });
@@ -333,7 +333,7 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
 });
 
 /**
- * Settings put back never wait for room in the users' queue, and never give up (issue 24):
+ * Settings put back never wait for room in the users' queue, and never give up:
  * the device goes away and comes back with factory state while a flood keeps the module's
  * queue full (each read slowed down by the simulator). The re-application takes the
  * module's reserved place ahead of the users' msgs, and every setting is back, every node

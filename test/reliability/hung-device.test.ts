@@ -1,5 +1,5 @@
 /**
- * A hung device (issue 25): the simulator freezes (its `hang` fault: connections accepted,
+ * A hung device: the simulator freezes (its `hang` fault: connections accepted,
  * requests read, nothing processed or answered, as under SIGSTOP) while io-output writes
  * arrive every 200 ms (timeout 1000 ms, queue limit 10) and a notification-poll polls the
  * same module. Before, msgs waited behind requests that each took the whole timeout and the

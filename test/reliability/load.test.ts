@@ -58,7 +58,7 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
     await helper.unload();
   });
 
-  // A msg's timeout bounds its wait in the queue (issue 25): the flood below keeps msgs
+  // A msg's timeout bounds its wait in the queue: the flood below keeps msgs
   // queued for longer than the default 5 s, and this suite is about order, memory and
   // refusals, so it gives them a timeout longer than the flood (deadlines: hung-device.test.ts).
   const output = (queueLimit: number) =>

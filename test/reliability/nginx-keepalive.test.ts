@@ -1,5 +1,5 @@
 /**
- * Behind the device's nginx (issue 19): it closes idle kept-alive connections after its
+ * Behind the device's nginx: it closes idle kept-alive connections after its
  * keepalive_timeout. A request handed a socket whose close is on its way used to fail with
  * "connection reset" (21 of 120 msgs at 1 s). Here the simulator plays nginx with a 1 s idle
  * timeout and no Keep-Alive header (so the client cannot see it coming), and nodes send just
@@ -30,7 +30,7 @@ describe(`reliability: behind nginx with a ${IDLE_MS} ms keep-alive timeout (API
     sim.log.clear();
     let failed = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      // Idle for the server's timeout, give or take the scheduler: the race of issue 19.
+      // Idle for the server's timeout, give or take the scheduler: the race of a reused connection the server is closing.
       await sleep(IDLE_MS + (round % 4) * 5 - 10);
       const ids = fire(kinds.map((k) => [k.type, k.msg()] as [string, ReturnType<typeof k.msg>]));
       const fates = await settle(outcomes, kinds.map((k, i) => [k.type, ids[i]] as [string, string]));

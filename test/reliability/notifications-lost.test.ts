@@ -1,5 +1,5 @@
 /**
- * Nothing lost (issue 15): every notification flag the device hands out is delivered in a
+ * Nothing lost: every notification flag the device hands out is delivered in a
  * msg or announced in a `notifications-lost` msg naming its pin and the time window. The
  * simulator processes a read (clearing the flags) and then holds or drops its answer, the
  * very case its older latency fault (delay before processing) hid.
@@ -130,7 +130,7 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
     await ctl.fault({ path: wirePath(IS_API10 ? '/api/io/0.9/2/notification/4' : '/api/io/0.9/2/notification'), answer_delay_ms: 1500, count: 1 });
     np.receive({ payload: 'read now' });
     await waitFor(() => seen.announcedPins().size > 0, 'a notifications-lost msg', 10000);
-    // On 1.0 the round stopped at pin 4's timeout (issue 25): pins 5 and 6 were not asked,
+    // On 1.0 the round stopped at pin 4's timeout: pins 5 and 6 were not asked,
     // so their flags are still on the device, and the next read delivers them.
     np.receive({ payload: 'read again' });
     await waitFor(() => raised.every((k) => seen.delivered().has(k) || seen.announcedPins().has(Number(k.split(':')[0]))), 'every flag delivered or announced', 10000);

@@ -1,5 +1,5 @@
 /**
- * Every TLS failure said plainly (issue 25): against HTTPS servers of the test's own in
+ * Every TLS failure said plainly: against HTTPS servers of the test's own in
  * front of the simulator, with certificates made by the test, each case shows its own status
  * ("TLS: ..." with what to do) and reaches Catch as code TLS with a sentence naming the
  * certificate's dates or names; nothing reaches the device; API auto-detection never takes a

@@ -119,7 +119,7 @@ describe('bmc-system (runtime, simulator)', function () {
     });
   });
 
-  describe('which operation a msg may choose (issue 13)', () => {
+  describe('which operation a msg may choose', () => {
     it('a buzzer node refuses usb_bootloader with a one-hour window and hard_reset by msg, even with confirm ticked', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ confirm: true })]);
       await expectRefused(ctl, outcomes, 'sys', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 3600000 } }, operationFixed('bmc-system', '"usb_bootloader"', 'buzzer'));

@@ -1,5 +1,5 @@
 /**
- * The keep-alive never waits behind the module's other requests (issue 15). A watchdog that
+ * The keep-alive never waits behind the module's other requests. A watchdog that
  * misses its alive hard-resets the whole device, and the module's queue is one FIFO: one
  * slow answer (within the timeout) or a flood of reads there used to push the gap between
  * alives past the watchdog timeout. Now alives have a lane of their own, and when one is

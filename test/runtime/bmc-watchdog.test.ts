@@ -104,7 +104,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
   });
 
-  describe('which operation a msg may choose (issue 13)', () => {
+  describe('which operation a msg may choose', () => {
     it('a node set to read refuses timeout 1000 and save by msg: nothing reaches the device, no reset loop', async () => {
       // Even with confirm ticked: the dialog chose read, and a msg does not change that.
       const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ confirm: true })]);

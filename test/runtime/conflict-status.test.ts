@@ -1,5 +1,5 @@
 /**
- * Conflicts shown where they are made (issue 26): deployed on the real Node-RED runtime
+ * Conflicts shown where they are made: deployed on the real Node-RED runtime
  * against the simulator, each conflict turns the action nodes it names yellow, naming the
  * other node, once their module is connected: two notification-polls on one module (on
  * API 1.0 only when their pins overlap), two keep-alives on one watchdog, two thresholds on

@@ -1,5 +1,5 @@
 /**
- * The flow check cries no wolf on the package's own flows (issue 26): `npm start`'s demo
+ * The flow check cries no wolf on the package's own flows: `npm start`'s demo
  * tabs deployed together as it deploys them, and every examples/*.json on its own, pointed
  * at this suite's simulator (API 0.9, and 1.0 under MD_API=1.0). Once every module is
  * connected and the live view has read each one (the real collector, through each module's

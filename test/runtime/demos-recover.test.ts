@@ -1,5 +1,5 @@
 /**
- * The demos recover by themselves (issue 16): `npm start`'s io-output, alarm and watchdog
+ * The demos recover by themselves: `npm start`'s io-output, alarm and watchdog
  * tabs, deployed as they ship (pointed at this test's simulator). Pressing "stop
  * keep-alive" lets the watchdog reset the whole device; afterwards the io-output tab's
  * toggling works again and the alarm tab's threshold is back on the module, with no

@@ -1,5 +1,5 @@
 /**
- * Each thing that happens to a module is told once, as what it is (issue 24): a reset by
+ * Each thing that happens to a module is told once, as what it is: a reset by
  * someone else, a re-plug, a restart of the device's service, and the package's own
  * power-management msg. The health interval is shortened (MD_HEALTH_INTERVAL_MS) so that
  * "once" is checked over many health checks after the settings are back.

@@ -138,7 +138,7 @@ describe('modular-device config node (runtime, simulator)', function () {
       state.should.eql({ state: 'incompatible', reason: 'the device reports API 2.0.0, this package supports 0.9, 1.0' });
     });
 
-    /** A device of another API version, as the released services answer at /api/<svc>/0.9 (real-service.md). */
+    /** A device of another API version, as the released services answer at /api/<svc>/0.9 (real). */
     function refusingDevice(): Promise<StubServer> {
       return startStub(() => ({ status: 400, body: { status: 'error', code: 400, message: 'Version not compatible' } }));
     }

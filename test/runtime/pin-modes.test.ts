@@ -1,5 +1,5 @@
 /**
- * The live view names each pin's mode truly (issue 26), checked against the simulator's own
+ * The live view names each pin's mode truly, checked against the simulator's own
  * state (/sim/state): an output and a PWM the flows drive are said from the flows (the
  * device's pin_type voltage_mV cannot tell them from an analog input), with the level, and
  * the frequency and duty as the simulator computes them; a digital input from the device;

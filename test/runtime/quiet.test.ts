@@ -1,5 +1,5 @@
 /**
- * Quiet running tells nothing (issue 24): every shipped example (npm start's demo tabs among
+ * Quiet running tells nothing: every shipped example (npm start's demo tabs among
  * them) deployed against one simulator, then many health checks with no fault at all. No
  * `reset`, `reapplied` or `notifications-lost` event, and each io-power's configuration
  * POSTed once (on connect, or by the msg an example sends on deploy), never again: on API

@@ -1,5 +1,5 @@
 /**
- * The device's state is the truth (issue 16): what the package set on a module comes back
+ * The device's state is the truth: what the package set on a module comes back
  * after every sign that the module forgot it, in the spec's order (power management before
  * the pins), and the nodes say so. Signs tested here: an answer that proves it (an output
  * refused for a missing power configuration), API 1.0's new driver_session after a restart

@@ -1,5 +1,5 @@
 /**
- * The editor and the runtime say the same sentence for the same bad value (issue 17, item 1).
+ * The editor and the runtime say the same sentence for the same bad value.
  *
  * For every node type and every limited field of its dialog (the `ModularDevice.validator(...)`
  * defaults of nodes/<type>.html, read as the browser test reads them), one out-of-range

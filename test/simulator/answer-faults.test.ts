@@ -1,5 +1,5 @@
 /**
- * Faults that act after the device processed a request (issue 15): `answer_delay_ms` holds
+ * Faults that act after the device processed a request: `answer_delay_ms` holds
  * the answer, `drop_answer` closes the connection instead of answering; and `hang` (issue
  * 25), a frozen device that reads a request and never processes or answers it. Unlike `latency_ms`
  * and `reset`, the device's state has changed and notification flags are cleared, so a

@@ -1,6 +1,6 @@
 /**
  * The simulator's API 1.0 against what the released services' framework does
- * (../shared/reference/real-service.md §2, §4): request bodies read serde's way (front to
+ * (the released services' behaviour (API 1.0) §2, §4): request bodies read serde's way (front to
  * back, 400 for bad syntax, 422 for bad data, arrays for structs), the error envelope and
  * the success bodies as the services write them, Rocket's default catcher for 413, and a
  * driver_session per REST service that a service restart renews.

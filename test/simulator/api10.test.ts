@@ -1,6 +1,6 @@
 /**
  * The simulator speaking API 1.0 (`startSimulator({api: '1.0'})`, `--api 1.0`) against
- * ../shared/reference/real-service.md: every released route of §3 with a happy path and its
+ * the released services' behaviour (API 1.0): every released route of §3 with a happy path and its
  * refusals with the exact status and message, the version record with its sessions (§4),
  * the notification cache (§5), and the version segment (0.9 on a 1.0 device and back).
  */

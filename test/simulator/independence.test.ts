@@ -1,6 +1,6 @@
 /**
  * The simulator is an independent oracle for the package's tests: its tables come from the
- * spec and the reference, never from the package's nodes/ (../shared/guide/architecture.md).
+ * spec and the reference, never from the package's nodes/.
  * This reads every source file under simulator/ and fails on any import or require that
  * reaches nodes/, and on a file past the house's 300 lines.
  */

@@ -1,5 +1,5 @@
 /**
- * The simulator behaving like the device's nginx (issue 19, `nginx` option, `--nginx`):
+ * The simulator behaving like the device's nginx (`nginx` option, `--nginx`):
  * idle kept-alive connections closed by the server, the requests-per-connection limit, the
  * `Keep-Alive` announcement only when set, the version root public and Basic auth with
  * nginx's 401 page elsewhere, nginx's 502 page for a service that is down. Connections are

@@ -1,5 +1,5 @@
 /**
- * The device reboots like a board (issue 16): a hard reset or an expired watchdog takes it
+ * The device reboots like a board: a hard reset or an expired watchdog takes it
  * down for reboot_ms, refusing connections, then every module is back at its defaults with
  * new sessions (API 1.0). reboot_ms 0 keeps the instant reset. Over loopback, no timed
  * assertions: an outage is either long (600 s, ended with sim.boot()) or waited out.

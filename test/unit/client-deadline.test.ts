@@ -1,5 +1,5 @@
 /**
- * A msg's timeout bounds its whole life (issue 25), DeviceClient against the simulator over
+ * A msg's timeout bounds its whole life, DeviceClient against the simulator over
  * loopback (0.9 and 1.0). Causal checks only, read from the simulator's request log: what
  * reached the device, and what each request ended with; no time is asserted.
  */

@@ -1,5 +1,5 @@
 /**
- * The API dialects (nodes/lib/device/dialects.ts) against the table of real-service.md §0: every
+ * The API dialects (nodes/lib/device/dialects.ts) against the table of real §0: every
  * row about requests and answers, both ways (the spec's request → the wire, the wire's
  * answer → the spec's answer), and API 0.9 as the identity. Then what the nodes do with
  * the versions: `auto` detection, a fixed version against the other device, the restart
@@ -42,7 +42,7 @@ function refusal(action: () => unknown): DeviceError {
   throw new Error('no error thrown');
 }
 
-describe('API dialects (real-service.md §0)', function () {
+describe('API dialects (real §0)', function () {
   // The refusals are said in the runtime's language, as a loaded node would have set it.
   before(() => speak());
   describe('0.9: the spec, nothing translated', function () {

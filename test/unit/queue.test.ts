@@ -174,7 +174,7 @@ describe('RequestQueue', () => {
 });
 
 /**
- * Deadlines (issue 25): a msg's timeout bounds its wait in the queue too. Time is the hand
+ * Deadlines: a msg's timeout bounds its wait in the queue too. Time is the hand
  * clock's (test/helpers/hand-clock.ts): it moves only when the test moves it.
  */
 describe('RequestQueue deadlines (hand clock)', () => {

@@ -1,5 +1,5 @@
 /**
- * How the package's runtime texts read (issue 17, items 4 to 6), through Node-RED's real
+ * How the package's runtime texts read, through Node-RED's real
  * i18n and its real debug encoding:
  *  - a refused value names the field as its dialog labels it, the wire name in brackets,
  *    in every language, and every such label is in every catalog;

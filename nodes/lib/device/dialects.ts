@@ -2,7 +2,7 @@
  * The wire form of each API version. Nodes speak one contract, the spec's (API 0.9) paths
  * and field names; a dialect turns such a request into what a device of its version
  * expects, and its answers back into the spec's shape, so a flow works unchanged on 0.9
- * and 1.0 devices. Sources: ../shared/reference/real-service.md §0 (every difference) and
+ * and 1.0 devices. Sources: the released services' behaviour (API 1.0) §0 (every difference) and
  * §3 (the released routes).
  *
  * No Node-RED import here: pure mapping, unit-tested against the table of §0.

@@ -1,5 +1,5 @@
 /**
- * A msg's timeout bounds its whole life, the wait in the module's queue included (issue 25).
+ * A msg's timeout bounds its whole life, the wait in the module's queue included.
  *
  * In a plant a pin switched 20 s late is a wrong command, not a slow one. So a msg's
  * requests share one deadline (its timeout from its arrival): what has not left by then is

@@ -1,6 +1,6 @@
 /**
  * Which operation a msg runs, and whether the node may run it: written once for every node
- * with an operation select (issue 13, point 5).
+ * with an operation select.
  *
  * A node runs the operation chosen in its dialog. A msg chooses only when the dialog says
  * so (`from msg.operation`, stored as `msg`): a stray or crafted `msg.operation` must never

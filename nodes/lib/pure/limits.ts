@@ -8,8 +8,8 @@
  * shows as a device refusal in the tests instead of passing everywhere at once.
  *
  * Sources, cited per entry:
- *  - spec: ../shared/spec/device-rest-interface.md (API 0.9, the spec of record)
- *  - real: ../shared/reference/real-service.md (the released services, API 1.0)
+ *  - spec: the device's REST interface (API 0.9, the spec) (API 0.9, the spec of record)
+ *  - real: the released services' behaviour (API 1.0) (the released services, API 1.0)
  * Where the two differ we take the bound that both accept, so a value that passes here is
  * never refused by a device of either version, and say so beside the entry.
  *
@@ -63,7 +63,7 @@ export const LIMITS = {
    */
   answer_limit: { kind: 'int', min: 1, max: 256, default: 64, unit: 'KiB', source: 'package setting (device records are a few KiB)' },
   /** Device requests per second of the live sidebar, all modules together (settings.js `modularDevice.sidebarReadsPerSecond`): low, the flows come first. */
-  sidebar_reads_per_second: { kind: 'int', min: 1, max: 20, default: 4, unit: '/s', source: 'package setting (issue 18: a low, settable rate)' },
+  sidebar_reads_per_second: { kind: 'int', min: 1, max: 20, default: 4, unit: '/s', source: 'package setting (a low, settable rate)' },
 
   // ---- io -------------------------------------------------------------------------------
   input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
@@ -154,7 +154,7 @@ export const LIVE_BOUNDS = {
   snapshotsPerSecond: 2,
   bucketTokens: 2,
   idleMs: 1000,
-  source: 'package choice (issue 18)',
+  source: 'package choice',
 } as const;
 
 /**
@@ -169,11 +169,11 @@ export const FLEET_BOUNDS = {
   commandBytes: 4096,
   replyTimeoutMs: 60_000,
   maxReadings: 200,
-  source: 'package choice (issue 29)',
+  source: 'package choice',
 } as const;
 
 /** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (README, Testing). */
-export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice (issue 24)' } as const;
+export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice' } as const;
 
 // ---- checks against the table --------------------------------------------------------
 

@@ -1,6 +1,7 @@
 /**
- * Playwright steps in the Node-RED editor, with the selectors of Node-RED 4.1 (see
- * ../shared/guide/node-red-notes.md): palette, canvas, edit tray, deploy. The things a user
+ * Playwright steps in the Node-RED editor, with the selectors of Node-RED 4.1 (palette
+ * `.red-ui-palette-node[data-palette-type]`, canvas `#red-ui-workspace-chart`, edit tray
+ * `.red-ui-tray`, Deploy `#red-ui-header-button-deploy`): palette, canvas, edit tray, deploy. The things a user
  * does (drag from the palette, double-click, type, Tab, click) are done with real mouse and
  * keyboard events; `page.evaluate` only reads the editor's state or wires nodes.
  */

@@ -1,5 +1,5 @@
 /**
- * The flow the truth test deploys (issue 26) over two simulators, one per API, every property
+ * The flow the truth test deploys over two simulators, one per API, every property
  * written out as the admin API deploys it: on each device an io module (slot 2) with its power
  * configuration, an output "Lamp" (pin 1, high), a PWM "Dimmer" (pin 2, 1 kHz, 25 %) and a
  * digital input "Button" (pin 4), each output fired by an inject; and on the 0.9 device the
