@@ -339,10 +339,7 @@ function sinkNode(id, y = 100, z = TAB) {
 
 /** A core Catch node for the whole tab, wired to a sink (errors would stall a sequential loop). */
 function catchTo(sinkId, z = TAB) {
-  return [
-    { id: `${z}-catch`, type: 'catch', z, x: 100, y: 400, name: '', scope: null, uncaught: false, wires: [[sinkId]] },
-    sinkNode(sinkId, 400, z),
-  ];
+  return [{ id: `${z}-catch`, type: 'catch', z, x: 100, y: 400, name: '', scope: null, uncaught: false, wires: [[sinkId]] }, sinkNode(sinkId, 400, z)];
 }
 
 /** Sends results to the parent when forked by run.js, or prints them when run alone. */

@@ -41,7 +41,20 @@ function flow(url, interval) {
   return [
     lib.tab(),
     lib.deviceNode('dev', url, SLOT),
-    { id: 'poll', type: 'notification-poll', z: lib.TAB, x: 300, y: 100, name: '', device: 'dev', interval: String(interval), pins: '', alerts: '', combined: false, wires: [['poll-sink']] },
+    {
+      id: 'poll',
+      type: 'notification-poll',
+      z: lib.TAB,
+      x: 300,
+      y: 100,
+      name: '',
+      device: 'dev',
+      interval: String(interval),
+      pins: '',
+      alerts: '',
+      combined: false,
+      wires: [['poll-sink']],
+    },
     lib.sinkNode('poll-sink'),
     ...lib.catchTo('caught'),
   ];

@@ -15,7 +15,9 @@ function plainRequest(agent, url, method, data) {
       {
         method,
         agent,
-        headers: data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), Accept: 'application/json' } : { Accept: 'application/json' },
+        headers: data
+          ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), Accept: 'application/json' }
+          : { Accept: 'application/json' },
       },
       (res) => {
         let text = '';

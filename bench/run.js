@@ -44,7 +44,11 @@ function scenario(file, args = []) {
     child.on('message', (m) => (outcome = m));
     child.on('exit', (code) => {
       if (outcome && outcome.result) {
-        resolve({ ...outcome.result, loadAverage1m: { start: lib.round(load, 2), end: lib.round(os.loadavg()[0], 2) }, wallSeconds: lib.round((Date.now() - started) / 1000, 1) });
+        resolve({
+          ...outcome.result,
+          loadAverage1m: { start: lib.round(load, 2), end: lib.round(os.loadavg()[0], 2) },
+          wallSeconds: lib.round((Date.now() - started) / 1000, 1),
+        });
       } else reject(new Error(`${file} ${args.join(' ')}: ${outcome && outcome.error ? outcome.error : `exited with ${code}`}`));
     });
   });
@@ -110,7 +114,18 @@ function report(results, facts) {
     out.push('\n### 3. Notification latency (alert raised → msg out of notification-poll)\n');
     out.push(
       table(
-        ['poll interval', 'alerts', 'missed', 'p50 ms', 'p99 ms', 'max ms', 'p99 from the control answer', 'target p99', '', 'event-loop delay p99: Node-RED / idle process'],
+        [
+          'poll interval',
+          'alerts',
+          'missed',
+          'p50 ms',
+          'p99 ms',
+          'max ms',
+          'p99 from the control answer',
+          'target p99',
+          '',
+          'event-loop delay p99: Node-RED / idle process',
+        ],
         results.notify.results.map((x) => [
           `${x.intervalMs} ms`,
           x.alerts,
@@ -129,10 +144,24 @@ function report(results, facts) {
   const scales = [results.scale, results.scale10].filter(Boolean);
   if (scales.length) {
     const s0 = scales[0];
-    out.push(`\n### 4. Scale: ${s0.modules} modules, notification-poll every ${s0.intervalMs} ms on each (pins: ${s0.pins}), ${lib.round(s0.seconds, 0)} s in ${s0.segments} turns\n`);
+    out.push(
+      `\n### 4. Scale: ${s0.modules} modules, notification-poll every ${s0.intervalMs} ms on each (pins: ${s0.pins}), ${lib.round(s0.seconds, 0)} s in ${s0.segments} turns\n`,
+    );
     out.push(
       table(
-        ['device API', 'Node-RED process CPU (target < 25 % of one core)', 'event-loop delay p99 (max) (target < 20 ms)', 'idle process alongside: p99 (max)', 'device requests/s', 'CPU µs/request', 'alerts', 'missed', 'alert latency p50 / p99', 'plain `http.request` poller: CPU, requests/s', 'ours / plain: CPU (per request)'],
+        [
+          'device API',
+          'Node-RED process CPU (target < 25 % of one core)',
+          'event-loop delay p99 (max) (target < 20 ms)',
+          'idle process alongside: p99 (max)',
+          'device requests/s',
+          'CPU µs/request',
+          'alerts',
+          'missed',
+          'alert latency p50 / p99',
+          'plain `http.request` poller: CPU, requests/s',
+          'ours / plain: CPU (per request)',
+        ],
         scales.map((s) => [
           s.api,
           `${fmt(s.cpuPercentOfOneCore, 1)} % (${yes(s.cpuPercentOfOneCore < TARGETS.scaleCpuPercent)})`,
@@ -231,7 +260,10 @@ async function main() {
   const text = report(results, facts);
   process.stdout.write(`\n${text}\n\nTotal: ${lib.round((Date.now() - started) / 1000, 0)} s. Written to bench/results.json.\n`);
   const file = path.join(__dirname, 'results.json');
-  fs.writeFileSync(file, `${JSON.stringify({ machine: facts, quick, targets: TARGETS, results, markdown: text, seconds: lib.round((Date.now() - started) / 1000, 0) }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ machine: facts, quick, targets: TARGETS, results, markdown: text, seconds: lib.round((Date.now() - started) / 1000, 0) }, null, 2)}\n`,
+  );
 }
 
 main().catch((error) => {

@@ -89,7 +89,11 @@ async function main() {
     for (const slot of slots) nodes.push(lib.deviceNode(`dev-${slot}`, sim.url, slot), pollNode(slot, opt), lib.sinkNode(`sink-${slot}`, 40 + slot * 40));
     nodes.push(...lib.catchTo('caught'));
     await red.deploy(nodes);
-    await lib.waitConnected(red, slots.map((s) => `dev-${s}`), 30000);
+    await lib.waitConnected(
+      red,
+      slots.map((s) => `dev-${s}`),
+      30000,
+    );
 
     const waiting = new Map(); // "slot/pin/kind" -> { t: time raised, by: the contestant polling then }
     const latency = { ours: [], plain: [] };
@@ -135,7 +139,13 @@ async function main() {
     };
 
     const pauseOurs = (payload) => slots.forEach((slot) => red.getNode(`poll-${slot}`).receive({ payload }));
-    const onRecord = (slot, pin, record) => settle('plain', slot, pin, KINDS.filter((kind) => record[kind] === true));
+    const onRecord = (slot, pin, record) =>
+      settle(
+        'plain',
+        slot,
+        pin,
+        KINDS.filter((kind) => record[kind] === true),
+      );
     const contestants = {
       ours: { start: () => pauseOurs('start'), stop: async () => pauseOurs('stop') },
       plain: {
@@ -170,7 +180,16 @@ async function main() {
         const cpu = process.cpuUsage(cpu0);
         const simCpuMs = sim.cpuMs() - simCpu0;
         const log = await sim.call('GET', '/sim/log?since=999999999999');
-        turns[who].push({ elapsedMs, user: cpu.user, system: cpu.system, simCpuMs, requests: log.body.total, raised, loop: lib.loopDelay(loop), idle: await idle });
+        turns[who].push({
+          elapsedMs,
+          user: cpu.user,
+          system: cpu.system,
+          simCpuMs,
+          requests: log.body.total,
+          raised,
+          loop: lib.loopDelay(loop),
+          idle: await idle,
+        });
         // Drain: the alerts of this turn are read by the poller that was running when raised.
         await lib.sleep(1000 + opt.interval * 3);
         await contestants[who].stop();

@@ -176,7 +176,9 @@ async function main() {
       if (!ok(out)) throw new Error(`unexpected output for msg ${i}: ${JSON.stringify(out.payload).slice(0, 200)}`);
     };
     const oursOk = write ? (m) => m.payload && m.payload.status === 'success' : (m) => m.payload && Array.isArray(m.payload.pins);
-    const httpOk = write ? (m) => m.statusCode === 200 && m.payload && m.payload.status === 'success' : (m) => m.statusCode === 200 && Array.isArray(m.payload.pins);
+    const httpOk = write
+      ? (m) => m.statusCode === 200 && m.payload && m.payload.status === 'success'
+      : (m) => m.statusCode === 200 && Array.isArray(m.payload.pins);
     const msgFor = (i) => (write ? { payload: writeBody(i), seq: i } : { seq: i });
 
     const url = `${sim.url}${f.path}`;

@@ -29,9 +29,7 @@ export = function (RED: NodeAPI) {
       mergedOutput(result, msg, {
         ...s,
         status: (r) =>
-          [r.voltage_1v8 !== undefined ? `1V8 ${r.voltage_1v8} mV` : '', r.ntc_0 !== undefined ? `SoC ${r.ntc_0} °C` : '']
-            .filter(Boolean)
-            .join(', '),
+          [r.voltage_1v8 !== undefined ? `1V8 ${r.voltage_1v8} mV` : '', r.ntc_0 !== undefined ? `SoC ${r.ntc_0} °C` : ''].filter(Boolean).join(', '),
       }),
     poll: { interval: (s) => s.interval, build: read },
   });

@@ -41,7 +41,11 @@ function build(msg: NodeMessage, s: Settings): Operation {
   switch (operation) {
     case 'hub':
       ensure(checkBool(labelled('bmc-usbhub', 'state'), state));
-      return { kind: 'requests', requests: { method: 'POST', endpoint: ['usbhub'], body: { state } }, status: t(state ? 'bmc-usbhub.hubOn' : 'bmc-usbhub.hubOff') };
+      return {
+        kind: 'requests',
+        requests: { method: 'POST', endpoint: ['usbhub'], body: { state } },
+        status: t(state ? 'bmc-usbhub.hubOn' : 'bmc-usbhub.hubOff'),
+      };
     case 'port': {
       const port = given(f.port, s.port);
       ensure(check('usb_port', port, labelled('bmc-usbhub', 'port')));

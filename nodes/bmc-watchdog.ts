@@ -78,7 +78,11 @@ function build(msg: NodeMessage, s: Settings): Operation<Round> {
     case 'timeout': {
       const value = given(timeout, s.timeout);
       ensure(check('watchdog_timeout', value, labelled('bmc-watchdog', 'timeout')));
-      return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } }, status: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }) };
+      return {
+        kind: 'requests',
+        requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: value } },
+        status: value === 0 ? t('bmc-watchdog.off') : t('bmc-watchdog.timeout', { timeout: value }),
+      };
     }
     case 'alive':
       // Alives from a flow are keep-alives too: they take the lane that never waits.
@@ -86,7 +90,11 @@ function build(msg: NodeMessage, s: Settings): Operation<Round> {
     case 'save':
       return { kind: 'requests', requests: { method: 'GET', endpoint: ['watchdog', 'save'] }, status: t('bmc-watchdog.saved') };
     case 'shutdown':
-      return { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } }, status: t('bmc-watchdog.shutdownStarted') };
+      return {
+        kind: 'requests',
+        requests: { method: 'POST', endpoint: ['watchdog', 'shutdown'], body: { shutdown: 'start' } },
+        status: t('bmc-watchdog.shutdownStarted'),
+      };
     case 'sw_shutdown_timeout': {
       const value = given(timeout, s.swShutdownTimeout);
       ensure(check('sw_shutdown_timeout', value, labelled('bmc-watchdog', 'timeout', 'swShutdownTimeout')));
@@ -159,7 +167,13 @@ export = function (RED: NodeAPI) {
       return data?.timeout === set.timeout;
     },
     onConnect: (s) =>
-      s.keepAlive ? { kind: 'requests', requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, status: t('bmc-watchdog.timeout', { timeout: s.timeout }) } : undefined,
+      s.keepAlive
+        ? {
+            kind: 'requests',
+            requests: { method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } },
+            status: t('bmc-watchdog.timeout', { timeout: s.timeout }),
+          }
+        : undefined,
     poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
     start(node, s) {
       if (!s.keepAlive) return undefined;
@@ -168,7 +182,12 @@ export = function (RED: NodeAPI) {
         node.report({ fill: 'yellow', shape: 'dot', text: t('bmc-watchdog.keepAliveLate', { since: late.sinceMs, left: late.resetInMs }) });
         node.send({ topic: 'keepalive-late', payload: { since_ms: late.sinceMs, timeout_ms: late.timeoutMs, reset_in_ms: late.resetInMs } });
         const module = node.device?.connection?.healthModule;
-        if (module) publish('keepalive-late', module, `no alive for ${late.sinceMs} ms`, { since_ms: late.sinceMs, timeout_ms: late.timeoutMs, reset_in_ms: late.resetInMs });
+        if (module)
+          publish('keepalive-late', module, `no alive for ${late.sinceMs} ms`, {
+            since_ms: late.sinceMs,
+            timeout_ms: late.timeoutMs,
+            reset_in_ms: late.resetInMs,
+          });
       });
       s.watch.start();
       return () => s.watch?.stop();

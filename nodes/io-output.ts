@@ -87,7 +87,11 @@ function build(msg: NodeMessage, s: Settings): Operation {
       status: t('io-output.pinState', { pin, state }),
     };
   }
-  const pwm = { prescaler: given(fields.prescaler, s.pwm.prescaler), period: given(fields.period, s.pwm.period), time_on: given(fields.time_on, s.pwm.time_on) };
+  const pwm = {
+    prescaler: given(fields.prescaler, s.pwm.prescaler),
+    period: given(fields.period, s.pwm.period),
+    time_on: given(fields.time_on, s.pwm.time_on),
+  };
   ensure(checkPwm(pwm, 'io-output'));
   const { prescaler, period, time_on } = pwm as Pwm;
   const plan = { prescaler, period, time_on };
@@ -112,4 +116,3 @@ export = function (RED: NodeAPI) {
     phase: PHASE.outputs,
   });
 };
-

@@ -88,14 +88,14 @@ function placer(RED: NodeAPI): Place {
 
 function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Operation<Asked>): Outcome {
   const records = pinsOf(result).filter((r) => pin === 0 || r.pin === pin);
-  const fresh = s.onlyOnChange
-    ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type)))
-    : records;
+  const fresh = s.onlyOnChange ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type))) : records;
   // One style in every status: value, space, unit ("3000 mV"); a digital level has none.
   const status = records.map((r) => `${r.pin}: ${[r.value, UNITS[r.pin_type]].filter((part) => part !== undefined && part !== '').join(' ')}`).join(' ');
   if (!fresh.length) return { msgs: [], status };
   if (s.perValue) {
-    const msgs = fresh.map((r) => place({ ...msg, topic: `pin/${r.pin}`, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }, s.property, r.value));
+    const msgs = fresh.map((r) =>
+      place({ ...msg, topic: `pin/${r.pin}`, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }, s.property, r.value),
+    );
     return { msgs, status };
   }
   const answer = pin === 0 ? { pins: records } : records[0];

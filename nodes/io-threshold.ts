@@ -46,7 +46,11 @@ function build(msg: NodeMessage, s: Settings): Operation {
   const requests: DeviceRequest[] = [];
   if (s.analogFirst) requests.push({ method: 'POST', endpoint: ['input', 'mode'], body: { pin, mode: 'analog' } });
   requests.push({ method: 'POST', endpoint: ['input', 'analog', 'threshold'], body: { pin, threshold_mV, trigger } });
-  return { kind: 'requests', requests, status: trigger === 'disabled' ? t('io-threshold.off', { pin }) : t('io-threshold.armed', { pin, trigger, threshold: threshold_mV }) };
+  return {
+    kind: 'requests',
+    requests,
+    status: trigger === 'disabled' ? t('io-threshold.off', { pin }) : t('io-threshold.armed', { pin, trigger, threshold: threshold_mV }),
+  };
 }
 
 export = function (RED: NodeAPI) {

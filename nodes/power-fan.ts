@@ -89,7 +89,14 @@ function build(msg: NodeMessage, s: Settings): Operation {
       const body = { fan_forced: fan_forced as boolean, fan_mode: fan_mode as number };
       const status = fan_forced ? t('power-fan.forced', { mode: fan_mode }) : t('power-fan.automatic');
       // Only a forced mode has a known target to wait for; automatic picks its own.
-      if (s.waitApplied && fan_forced) return { kind: 'conversation', run: setAndWait(body, s.wait as number), waitsMs: s.wait as number, status, busyStatus: t('power-fan.setting', { mode: fan_mode }) };
+      if (s.waitApplied && fan_forced)
+        return {
+          kind: 'conversation',
+          run: setAndWait(body, s.wait as number),
+          waitsMs: s.wait as number,
+          status,
+          busyStatus: t('power-fan.setting', { mode: fan_mode }),
+        };
       return { kind: 'requests', requests: { method: 'POST', endpoint: ['fan'], body }, status };
     }
     case 'rpm':
@@ -117,7 +124,12 @@ export = function (RED: NodeAPI) {
       msg.payload = result.data;
       msg.request = result.request;
       const data = result.data as Partial<Fan> & { rpm?: number };
-      const status = typeof data.rpm === 'number' ? t('power-fan.rpm', { rpm: data.rpm }) : typeof data.fan_current_mode === 'number' ? t('power-fan.at', { mode: data.fan_current_mode }) : op.status;
+      const status =
+        typeof data.rpm === 'number'
+          ? t('power-fan.rpm', { rpm: data.rpm })
+          : typeof data.fan_current_mode === 'number'
+            ? t('power-fan.at', { mode: data.fan_current_mode })
+            : op.status;
       return { msgs: [msg], status };
     },
   });

@@ -111,9 +111,12 @@ const TRANSLATIONS = { de: path.join(__dirname, 'demos-de.json') };
 function retarget(text, simUrl, redPort) {
   const simPort = new URL(simUrl).port;
   return text
-    .split('http://127.0.0.1:8080').join(simUrl)
-    .split('--port 8080').join(`--port ${simPort}`)
-    .split('http://127.0.0.1:1880').join(`http://127.0.0.1:${redPort}`);
+    .split('http://127.0.0.1:8080')
+    .join(simUrl)
+    .split('--port 8080')
+    .join(`--port ${simPort}`)
+    .split('http://127.0.0.1:1880')
+    .join(`http://127.0.0.1:${redPort}`);
 }
 
 /** The tabs' labels and the comments' names and descriptions in `lang`. */
@@ -135,7 +138,9 @@ function demoTabs() {
 }
 
 function tabsOf(name) {
-  return readExample(name, { lang: demoLanguage() }).filter((n) => n.type === 'tab').map((n) => `"${n.label}"`);
+  return readExample(name, { lang: demoLanguage() })
+    .filter((n) => n.type === 'tab')
+    .map((n) => `"${n.label}"`);
 }
 
 /** An example as a demo deploys it: in `lang`, with the addresses in use. */
@@ -159,7 +164,13 @@ function mergeDemoFlows(simUrl) {
   }
   const read = (name) => readExample(name, { simUrl, redPort, lang: demoLanguage() });
   // The demos share one config node per module (same id in every file): deployed once.
-  const demo = [...new Map(demoFiles().flatMap(read).map((n) => [n.id, n])).values()];
+  const demo = [
+    ...new Map(
+      demoFiles()
+        .flatMap(read)
+        .map((n) => [n.id, n]),
+    ).values(),
+  ];
   // A skipped demo's earlier copy goes too: its node types would not be there.
   const all = [...demo, ...optionalDemos.filter((d) => !d.dir).flatMap((d) => read(d.file))];
   const ids = new Set(all.map((n) => n.id));

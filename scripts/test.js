@@ -2,7 +2,8 @@
 // `npm test`: every check of the package, in order, each step's result printed, non-zero
 // exit when any step fails. CI runs exactly this (.ci/run).
 //
-//   build        TypeScript → dist/, editor bundle
+//   build        TypeScript → dist/ (three projects: runtime, editor, tests), editor bundle
+//   lint         ESLint with the layers' import rules (zero warnings), Prettier's check
 //   mocha        unit, simulator, runtime (Node-RED 4.1, the devDependency), reliability
 //   api-1.0      the runtime suite, the fault and the load suites again against a simulator
 //                speaking the released API 1.0 (MD_API=1.0)
@@ -78,6 +79,12 @@ function run(command, args, env = {}) {
 
 const STEPS = {
   build: () => run(process.execPath, ['scripts/build.js']),
+  // ESLint (zero warnings; the layers' import rules) and Prettier's check: a lower layer
+  // importing a higher one, editor code importing a Node built-in, or a file out of format fails.
+  lint: () =>
+    run(process.execPath, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.', '--max-warnings', '0']).then((eslint) =>
+      eslint.code !== 0 ? eslint : run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '.']),
+    ),
   mocha: () => run(process.execPath, [mocha, ...STRICT]),
   'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
   fleet: () => run(process.execPath, [mocha, '--no-config', '--timeout', '90000', '--reporter', 'spec', ...STRICT, 'dist/test/fleet/**/*.test.js']),

@@ -24,7 +24,7 @@ const CHECKS = {
   P04: 'package name',
   P05: '"node-red" keyword',
   P06: 'node-red.version satisfied by the latest Node-RED',
-  P07: 'engines.node allows the latest Node-RED\'s Node',
+  P07: "engines.node allows the latest Node-RED's Node",
   P08: 'no similarly named package',
   N01: 'unique node types',
   N02: 'examples for every node',

@@ -53,7 +53,12 @@ export async function recordMain(argv: string[]): Promise<void> {
   if (!values['--target'] || !values['--out']) fail('record needs --target and --out');
   let recorder;
   try {
-    recorder = await startRecorder({ target: values['--target'], port: port(values['--port'], 8081), host: values['--host'], insecure: !!values['--insecure'] });
+    recorder = await startRecorder({
+      target: values['--target'],
+      port: port(values['--port'], 8081),
+      host: values['--host'],
+      insecure: !!values['--insecure'],
+    });
   } catch (error) {
     fail((error as Error).message);
   }

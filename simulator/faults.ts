@@ -70,7 +70,10 @@ export class Faults {
     }
     if (b.status !== undefined && (b.status < 100 || b.status > 599)) return 'status must be an HTTP status from 100 to 599';
     if (b.body !== undefined && b.body !== null && !BODY_FAULTS.includes(b.body)) return `body must be one of ${BODY_FAULTS.join(', ')}`;
-    if (b.hang === true && ['latency_ms', 'status', 'reset', 'body', 'answer_delay_ms', 'drop_answer'].some((f) => b[f] !== undefined && b[f] !== null && b[f] !== false)) {
+    if (
+      b.hang === true &&
+      ['latency_ms', 'status', 'reset', 'body', 'answer_delay_ms', 'drop_answer'].some((f) => b[f] !== undefined && b[f] !== null && b[f] !== false)
+    ) {
       return 'hang goes alone: a frozen device neither delays, answers, resets nor processes';
     }
     const unprocessed = [b.status !== undefined && b.status !== null, b.reset === true];
@@ -78,7 +81,8 @@ export class Faults {
     if (effects.filter(Boolean).length > 1) return 'give at most one of status, reset, body and drop_answer';
     // Without processing there is no answer of the device's to hold back: latency_ms is the delay then.
     if (unprocessed.some(Boolean) && b.answer_delay_ms) return 'answer_delay_ms needs a processed request: not with status or reset (use latency_ms)';
-    if (!effects.some(Boolean) && !b.latency_ms && !b.answer_delay_ms && b.hang !== true) return 'a fault needs latency_ms, answer_delay_ms, status, reset, body, drop_answer or hang';
+    if (!effects.some(Boolean) && !b.latency_ms && !b.answer_delay_ms && b.hang !== true)
+      return 'a fault needs latency_ms, answer_delay_ms, status, reset, body, drop_answer or hang';
     const rule: FaultRule = {
       id: String(this.nextId++),
       path: b.path,

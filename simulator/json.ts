@@ -164,7 +164,10 @@ class Reader {
     this.i += m[0].length;
     // What the pattern stopped before must not continue the number: `01`, `1.`, `1e` are bad syntax.
     const next = this.text.charAt(this.i);
-    if ((m[2] === undefined && m[3] === undefined && (next === '.' || (m[1] === '0' && next >= '0' && next <= '9'))) || (m[3] === undefined && (next === 'e' || next === 'E'))) {
+    if (
+      (m[2] === undefined && m[3] === undefined && (next === '.' || (m[1] === '0' && next >= '0' && next <= '9'))) ||
+      (m[3] === undefined && (next === 'e' || next === 'E'))
+    ) {
       throw syntax();
     }
     const value = Number(m[0]);

@@ -93,7 +93,15 @@ export async function startRecorder(options: { target: string; port?: number; ho
   const client = target.protocol === 'https:' ? https : http;
   const agent = new client.Agent({ keepAlive: true, ...(options.insecure ? { rejectUnauthorized: false } : {}) });
   const started = Date.now();
-  const recording: Recording = { format: 'modular-device-recording', version: 1, api: null, target: target.origin, started: new Date(started).toISOString(), truncated: false, exchanges: [] };
+  const recording: Recording = {
+    format: 'modular-device-recording',
+    version: 1,
+    api: null,
+    target: target.origin,
+    started: new Date(started).toISOString(),
+    truncated: false,
+    exchanges: [],
+  };
 
   const server = http.createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req, RECORD_LIMITS.requestBytes).catch(() => null);

@@ -11,12 +11,21 @@ import { Exchange, Recording, RECORD_LIMITS } from './record';
 /** Checks a parsed file is a recording; a message naming the place when not. */
 export function checkRecording(value: unknown, where: string): Recording {
   const r = value as Recording;
-  if (!r || typeof r !== 'object' || r.format !== 'modular-device-recording') throw new Error(`${where}: not a recording of modular-device-sim record (no "format": "modular-device-recording")`);
+  if (!r || typeof r !== 'object' || r.format !== 'modular-device-recording')
+    throw new Error(`${where}: not a recording of modular-device-sim record (no "format": "modular-device-recording")`);
   if (r.version !== 1) throw new Error(`${where}: recording version ${JSON.stringify(r.version)}, this simulator reads version 1`);
   if (!Array.isArray(r.exchanges)) throw new Error(`${where}: "exchanges" must be a list`);
   if (r.exchanges.length > RECORD_LIMITS.exchanges) throw new Error(`${where}: ${r.exchanges.length} exchanges, at most ${RECORD_LIMITS.exchanges}`);
   r.exchanges.forEach((e: Exchange, i: number) => {
-    if (!e || typeof e.method !== 'string' || typeof e.path !== 'string' || typeof e.response !== 'string' || !Number.isInteger(e.status) || e.status < 100 || e.status > 599) {
+    if (
+      !e ||
+      typeof e.method !== 'string' ||
+      typeof e.path !== 'string' ||
+      typeof e.response !== 'string' ||
+      !Number.isInteger(e.status) ||
+      e.status < 100 ||
+      e.status > 599
+    ) {
       throw new Error(`${where}: exchanges[${i}]: needs method, path, status (100..599) and response`);
     }
   });
@@ -56,10 +65,13 @@ export async function startReplay(recording: Recording, options: { port?: number
       used.set(key, n + 1);
       const e = queue[Math.min(n, queue.length - 1)];
       served++;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        res.writeHead(e.status, e.contentType ? { 'content-type': e.contentType } : {}).end(e.response);
-      }, Math.min(Math.max(0, e.ms), RECORD_LIMITS.replayDelayMs));
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          res.writeHead(e.status, e.contentType ? { 'content-type': e.contentType } : {}).end(e.response);
+        },
+        Math.min(Math.max(0, e.ms), RECORD_LIMITS.replayDelayMs),
+      );
       timers.add(timer);
     });
   });

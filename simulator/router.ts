@@ -18,11 +18,7 @@ import { ObjectSchema } from './schema';
  * A request body: none; text that parsed as JSON (`value`, for the log and the control API)
  * or not (`bad`); bytes that are not UTF-8 (`bad` without text); or over the size limit.
  */
-export type ParsedBody =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown; text: string }
-  | { kind: 'bad'; text?: string }
-  | { kind: 'too_large' };
+export type ParsedBody = { kind: 'none' } | { kind: 'json'; value: unknown; text: string } | { kind: 'bad'; text?: string } | { kind: 'too_large' };
 
 export interface RouteContext {
   readonly device: Device;
@@ -98,7 +94,6 @@ function parseUint(text: string, max: number): number {
   const n = Number(text);
   return n <= max ? n : -1;
 }
-
 
 /** The service a device path addresses (for "service down" and logging), or undefined. */
 export function serviceOf(segments: readonly string[]): Service | undefined {

@@ -90,7 +90,9 @@ export class SimServer implements Listener {
   constructor(private readonly parts: ServerParts) {
     this.gate = new OutageGate(parts.device, this);
     const handler = (req: IncomingMessage, res: ServerResponse): void => this.onRequest(req, res);
-    this.http = parts.tls ? https.createServer({ keepAlive: true, key: parts.tls.key, cert: parts.tls.cert }, handler) : http.createServer({ keepAlive: true }, handler);
+    this.http = parts.tls
+      ? https.createServer({ keepAlive: true, key: parts.tls.key, cert: parts.tls.cert }, handler)
+      : http.createServer({ keepAlive: true }, handler);
     if (parts.nginx) {
       this.keepAlive = new KeepAlive(parts.nginx);
       this.keepAlive.install(this.http);

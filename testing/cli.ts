@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
   const opts: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--help' || arg === '-h') return process.stdout.write(USAGE), 0;
+    if (arg === '--help' || arg === '-h') return (process.stdout.write(USAGE), 0);
     if (['--api', '--credentials', '--secret', '--node-red', '--replay'].includes(arg)) {
       const value = argv[++i];
       if (value === undefined || value.startsWith('--')) throw new KitError(`${arg} needs a value`);
@@ -49,16 +49,17 @@ async function main(argv: string[]): Promise<number> {
   return report.ok ? 0 : 1;
 }
 
-main(process.argv.slice(2))
-  .then(
-    async (code) => {
-      await shutdown();
-      process.exit(code);
-    },
-    (error) => {
-      const known = error instanceof KitError;
-      process.stderr.write(`modular-device-test: ${known ? error.message : `unexpected error: ${(error as Error)?.message ?? error}`}\n${known ? '' : '(a bug: please report it with the files)\n'}`);
-      if (known && /give a flows file|needs a value|unknown option|must be 0.9/.test(error.message)) process.stderr.write(`\n${USAGE}`);
-      process.exit(2);
-    },
-  );
+main(process.argv.slice(2)).then(
+  async (code) => {
+    await shutdown();
+    process.exit(code);
+  },
+  (error) => {
+    const known = error instanceof KitError;
+    process.stderr.write(
+      `modular-device-test: ${known ? error.message : `unexpected error: ${(error as Error)?.message ?? error}`}\n${known ? '' : '(a bug: please report it with the files)\n'}`,
+    );
+    if (known && /give a flows file|needs a value|unknown option|must be 0.9/.test(error.message)) process.stderr.write(`\n${USAGE}`);
+    process.exit(2);
+  },
+);

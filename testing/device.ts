@@ -142,9 +142,13 @@ export class SimControl {
   async watchdogReset(slot?: number): Promise<void> {
     const state = await this.state();
     const bmcs = state.modules.filter((m: any) => m.service === 'bmc' && (slot === undefined || m.slot === slot));
-    if (bmcs.length !== 1) throw new KitError(slot === undefined ? `watchdogReset: the device has ${bmcs.length} bmc modules: give the slot` : `watchdogReset: no bmc module in slot ${slot}`);
+    if (bmcs.length !== 1)
+      throw new KitError(
+        slot === undefined ? `watchdogReset: the device has ${bmcs.length} bmc modules: give the slot` : `watchdogReset: no bmc module in slot ${slot}`,
+      );
     const { watchdog } = bmcs[0];
-    if (!watchdog || !watchdog.timeoutMs) throw new KitError(`watchdogReset: the watchdog of the bmc in slot ${bmcs[0].slot} is not armed (timeout 0): the flow has not set it`);
+    if (!watchdog || !watchdog.timeoutMs)
+      throw new KitError(`watchdogReset: the watchdog of the bmc in slot ${bmcs[0].slot} is not armed (timeout 0): the flow has not set it`);
     await this.advance(watchdog.leftMs + 1);
   }
 

@@ -79,7 +79,10 @@ export function modulesOf(flows: FlowNode[]): Array<{ service: 'io' | 'bmc' | 'p
     const slot = Number(node.slot);
     if (!['io', 'bmc', 'power'].includes(node.service) || !Number.isInteger(slot)) continue;
     const had = bySlot.get(slot);
-    if (had && had !== node.service) throw new KitError(`config nodes ${show(node.name || node.id)} and another both use slot ${slot}, as ${had} and ${node.service}: one device cannot have both`);
+    if (had && had !== node.service)
+      throw new KitError(
+        `config nodes ${show(node.name || node.id)} and another both use slot ${slot}, as ${had} and ${node.service}: one device cannot have both`,
+      );
     bySlot.set(slot, node.service);
   }
   return [...bySlot].map(([slot, service]) => ({ service, slot }));
@@ -117,5 +120,7 @@ export function findNode(flows: FlowNode[], ref: string, where: string): FlowNod
   if (named.length === 1) return named[0];
   if (named.length > 1) throw new KitError(`${where}: ${named.length} nodes are named ${show(ref)} (ids ${named.map((n) => n.id).join(', ')}): use an id`);
   const names = flows.filter((n) => n.name && !STRUCTURE.has(n.type)).map((n) => show(n.name));
-  throw new KitError(`${where}: no node with id or name ${show(ref)} in the flows${names.length ? `; named nodes: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', ...' : ''}` : ''}`);
+  throw new KitError(
+    `${where}: no node with id or name ${show(ref)} in the flows${names.length ? `; named nodes: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', ...' : ''}` : ''}`,
+  );
 }

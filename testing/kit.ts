@@ -52,7 +52,8 @@ export async function startFlows(options: StartOptions): Promise<FlowTest> {
   const credentials = readCredentials(options.credentials, options.credentialSecret);
   const RED = await runtime(options.nodeRed);
   const missing = missingTypes(flows, (type) => !!RED.nodes.getType(type));
-  if (missing.length) throw new KitError(`the flows use node types this Node-RED does not have: ${missing.join(', ')}. Install their packages in your project.`);
+  if (missing.length)
+    throw new KitError(`the flows use node types this Node-RED does not have: ${missing.join(', ')}. Install their packages in your project.`);
   const modules = options.modules ?? modulesOf(flows);
   let simulator: Simulator | undefined;
   let device: { url: string; close(): Promise<void> };
@@ -221,7 +222,9 @@ function readRecording(source: string | Recording, api?: string): Recording {
     recording = checkRecording(typeof source === 'string' ? JSON.parse(fs.readFileSync(source, 'utf8')) : source, where);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new KitError(code ? `${where}: cannot read it (${code})` : error instanceof SyntaxError ? `${where}: not JSON (${error.message})` : (error as Error).message);
+    throw new KitError(
+      code ? `${where}: cannot read it (${code})` : error instanceof SyntaxError ? `${where}: not JSON (${error.message})` : (error as Error).message,
+    );
   }
   if (api && recording.api && recording.api !== api) {
     throw new KitError(`${where}: recorded against API ${recording.api}, the test asks for API ${api}: replay it with api ${recording.api}, or record again`);

@@ -55,7 +55,9 @@ function describeAction(a: Action, t: FlowTest): string {
   const what = (e: Expectation) => `${e.count > 1 ? `${e.count} msgs` : 'a msg'}${e.msg ? ` with ${show(e.msg, 120)}` : ''}`;
   switch (a.kind) {
     case 'pin':
-      return `io pin ${a.pin}: ${Object.entries(a.stimulus).map(([k, v]) => `${k} ${v}`).join(', ')}`;
+      return `io pin ${a.pin}: ${Object.entries(a.stimulus)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`;
     case 'short':
       return `io pin ${a.pin} shorted`;
     case 'alert':
@@ -187,7 +189,10 @@ export async function runScenario(options: RunOptions): Promise<Report> {
       const a = step.action;
       const text = describeAction(a, t);
       if (a.kind === 'expect' || a.kind === 'expectNone' || a.kind === 'expectDevice') {
-        const failure = a.kind === 'expectDevice' ? await checkDevice(a, t, `${scenario.file}: ${step.place}`, modules, causeAt, started) : await check(a, t, since, causeAt, started);
+        const failure =
+          a.kind === 'expectDevice'
+            ? await checkDevice(a, t, `${scenario.file}: ${step.place}`, modules, causeAt, started)
+            : await check(a, t, since, causeAt, started);
         // When it held (or gave up): the moment a reader of the report wants.
         report.steps.push({ place: step.place, atMs: Date.now() - started, text, ok: !failure, detail: failure });
         if (failure) report.ok = false;

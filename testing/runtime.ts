@@ -51,7 +51,8 @@ export function resolveNodeRed(given?: string): string {
     throw new KitError(`node-red not found at ${explicit} (the nodeRed option or MD_NODE_RED): give the folder of an installed node-red package`);
   }
   const found =
-    attempt(process.cwd(), () => require.resolve('node-red', { paths: [process.cwd()] })) ?? attempt(__dirname, () => require.resolve('node-red', { paths: [__dirname] }));
+    attempt(process.cwd(), () => require.resolve('node-red', { paths: [process.cwd()] })) ??
+    attempt(__dirname, () => require.resolve('node-red', { paths: [__dirname] }));
   if (found) return found;
   throw new KitError(
     `node-red not found (looked from ${tries.join(' and ')}). The test kit runs your flows in a real Node-RED: ` +
@@ -110,7 +111,6 @@ export function runtime(nodeRed?: string): Promise<NodeRed> {
   }
   startedFrom = main;
   started = (async () => {
-     
     const RED: NodeRed = require(main);
     const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'modular-device-test-'));
     RED.init({

@@ -58,7 +58,24 @@ export interface Scenario {
 
 /** Bounds of a scenario: a timeline a CI job can wait for, and no unbounded lists. */
 export const SCENARIO_LIMITS = { maxSteps: 500, maxAtMs: 600_000, maxWithinMs: 120_000, defaultWithinMs: 5000, maxCount: 1000 };
-const ACTIONS = ['pin', 'short', 'alert', 'unplug', 'plug', 'slow', 'hang', 'fault', 'clearFaults', 'reboot', 'watchdogReset', 'advance', 'inject', 'expect', 'expectNone', 'expectDevice'];
+const ACTIONS = [
+  'pin',
+  'short',
+  'alert',
+  'unplug',
+  'plug',
+  'slow',
+  'hang',
+  'fault',
+  'clearFaults',
+  'reboot',
+  'watchdogReset',
+  'advance',
+  'inject',
+  'expect',
+  'expectNone',
+  'expectDevice',
+];
 
 class Checker {
   constructor(readonly file: string) {}
@@ -71,7 +88,8 @@ class Checker {
     return value as Record<string, any>;
   }
   int(value: unknown, place: string, min: number, max: number): number {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) this.fail(place, `must be a whole number from ${min} to ${max}, got ${show(value, 60)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      this.fail(place, `must be a whole number from ${min} to ${max}, got ${show(value, 60)}`);
     return value;
   }
   optInt(value: unknown, place: string, min: number, max: number): number | undefined {
@@ -93,7 +111,8 @@ class Checker {
       const m = /^(\d{1,7}(?:\.\d{1,3})?)\s*(ms|s)$/.exec(value.trim());
       if (m) ms = Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1));
     }
-    if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > max) this.fail(place, `must be a time from 0 to ${max} ms (a number of ms, or "2 s", "500 ms"), got ${show(value, 60)}`);
+    if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > max)
+      this.fail(place, `must be a time from 0 to ${max} ms (a number of ms, or "2 s", "500 ms"), got ${show(value, 60)}`);
     return ms;
   }
 }
@@ -104,7 +123,12 @@ function parseAction(c: Checker, key: string, value: any, place: string): Action
     case 'pin': {
       const b = c.object(value, at, ['slot', 'pin', 'voltage_mV', 'level', 'frequency_hz', 'load_mA']);
       const stimulus: Record<string, number> = {};
-      for (const [field, max] of [['voltage_mV', 65535], ['level', 1], ['frequency_hz', 1_000_000], ['load_mA', 65535]] as const) {
+      for (const [field, max] of [
+        ['voltage_mV', 65535],
+        ['level', 1],
+        ['frequency_hz', 1_000_000],
+        ['load_mA', 65535],
+      ] as const) {
         if (b[field] !== undefined) stimulus[field] = c.int(b[field], `${at}.${field}`, 0, max);
       }
       if (!Object.keys(stimulus).length) c.fail(at, 'give at least one of voltage_mV, level, frequency_hz, load_mA');
@@ -116,21 +140,34 @@ function parseAction(c: Checker, key: string, value: any, place: string): Action
     }
     case 'alert': {
       const b = c.object(value, at, ['slot', 'pin', 'alert']);
-      return { kind: 'alert', slot: c.optInt(b.slot, `${at}.slot`, 0, 255), pin: c.int(b.pin, `${at}.pin`, PIN.min, PIN.max), alert: c.oneOf(b.alert, `${at}.alert`, ALERTS) };
+      return {
+        kind: 'alert',
+        slot: c.optInt(b.slot, `${at}.slot`, 0, 255),
+        pin: c.int(b.pin, `${at}.pin`, PIN.min, PIN.max),
+        alert: c.oneOf(b.alert, `${at}.alert`, ALERTS),
+      };
     }
     case 'unplug':
     case 'plug':
       return { kind: key, service: c.oneOf(value, at, SERVICES) as Service };
     case 'slow': {
       const b = c.object(value, at, ['service', 'ms', 'count']);
-      return { kind: 'slow', service: c.oneOf(b.service, `${at}.service`, SERVICES) as Service, ms: c.time(b.ms, `${at}.ms`, 120_000), count: c.optInt(b.count, `${at}.count`, 1, 100_000) };
+      return {
+        kind: 'slow',
+        service: c.oneOf(b.service, `${at}.service`, SERVICES) as Service,
+        ms: c.time(b.ms, `${at}.ms`, 120_000),
+        count: c.optInt(b.count, `${at}.count`, 1, 100_000),
+      };
     }
     case 'hang': {
       const b = typeof value === 'string' ? { service: value } : c.object(value, at, ['service', 'count']);
       return { kind: 'hang', service: c.oneOf(b.service, `${at}.service`, SERVICES) as Service, count: c.optInt(b.count, `${at}.count`, 1, 100_000) };
     }
     case 'fault':
-      return { kind: 'fault', rule: c.object(value, at, ['path', 'method', 'count', 'latency_ms', 'status', 'message', 'reset', 'body', 'answer_delay_ms', 'drop_answer']) };
+      return {
+        kind: 'fault',
+        rule: c.object(value, at, ['path', 'method', 'count', 'latency_ms', 'status', 'message', 'reset', 'body', 'answer_delay_ms', 'drop_answer']),
+      };
     case 'clearFaults':
     case 'reboot':
       if (value !== true) c.fail(at, `write ${key}: true`);
@@ -183,14 +220,20 @@ export function checkScenario(value: unknown, file: string): Scenario {
   const top = c.object(value, 'top level', ['name', 'api', 'modules', 'rebootMs', 'steps']);
   if (!Array.isArray(top.steps) || top.steps.length === 0) c.fail('steps', 'must be a non-empty list of steps');
   if (top.steps.length > SCENARIO_LIMITS.maxSteps) c.fail('steps', `at most ${SCENARIO_LIMITS.maxSteps} steps, got ${top.steps.length}`);
-  const modules = top.modules === undefined ? undefined : Array.isArray(top.modules) ? top.modules : c.fail('modules', 'must be a list like [{service: io, slot: 2}]');
+  const modules =
+    top.modules === undefined ? undefined : Array.isArray(top.modules) ? top.modules : c.fail('modules', 'must be a list like [{service: io, slot: 2}]');
   const steps = (top.steps as unknown[]).map((raw, i): Step => {
     const place = `steps[${i}]`;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) c.fail(place, `expected an object like {at: "2 s", pin: {pin: 3, voltage_mV: 4000}}, got ${show(raw, 60)}`);
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      c.fail(place, `expected an object like {at: "2 s", pin: {pin: 3, voltage_mV: 4000}}, got ${show(raw, 60)}`);
     const keys = Object.keys(raw as object).filter((k) => k !== 'at');
     if (keys.length !== 1) c.fail(place, keys.length ? `one event per step, found ${keys.join(', ')}` : `no event; a step has one of ${ACTIONS.join(', ')}`);
     const r = raw as Record<string, unknown>;
-    return { at: r.at === undefined ? undefined : c.time(r.at, `${place}.at`, SCENARIO_LIMITS.maxAtMs), action: parseAction(c, keys[0], r[keys[0]], place), place };
+    return {
+      at: r.at === undefined ? undefined : c.time(r.at, `${place}.at`, SCENARIO_LIMITS.maxAtMs),
+      action: parseAction(c, keys[0], r[keys[0]], place),
+      place,
+    };
   });
   return {
     name: top.name === undefined ? path.basename(file) : c.string(top.name, 'name'),
@@ -215,7 +258,6 @@ export function readScenario(file: string): Scenario {
   }
   let value: unknown;
   if (/\.ya?ml$/i.test(file)) {
-     
     const YAML = require('yaml');
     try {
       // The yaml package bounds alias expansion (maxAliasCount) against "billion laughs".

@@ -17,7 +17,6 @@ const KINDS: readonly FindingKind[] = ['two-polls', 'two-keepalives', 'pin-confl
 /** The settings the rules read, as the open dialog shows them. */
 const PROPS = ['device', 'pin', 'pinType', 'pins', 'mode', 'threshold_mV', 'trigger', 'keepAlive', 'operation', 'confirm'];
 
-
 const STYLE = `.md-conflict-warning { margin: 0 0 12px; padding: 6px 10px; border-left: 3px solid #e8a33d;
   background: rgba(232,163,61,0.12); color: var(--red-ui-primary-text-color, #333); }
 .md-conflict-warning li { margin: 2px 0 2px 16px; list-style: disc; }`;

@@ -9,9 +9,9 @@ import { editorRed } from './page';
 
 type ConfigNode = { service?: unknown; valid?: boolean };
 type EditorApi = {
-    _(key: string, values?: Record<string, string>): string;
-    nodes: { node(id: string): ConfigNode | null | undefined };
-    editor: { getEditStack?(): Array<{ _def?: { defaults?: { device?: { service?: limits.Service } } } }> };
+  _(key: string, values?: Record<string, string>): string;
+  nodes: { node(id: string): ConfigNode | null | undefined };
+  editor: { getEditStack?(): Array<{ _def?: { defaults?: { device?: { service?: limits.Service } } } }> };
 };
 
 /** A service given as `${VAR}` is known only at runtime: offer it, and let the runtime check it. */

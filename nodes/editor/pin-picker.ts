@@ -70,7 +70,11 @@ export function pinNumber(value: unknown): number | undefined {
 
 function sameAddress(a: ModuleAddress | undefined, b: ModuleAddress | undefined): boolean {
   if (!a || !b) return false;
-  const url = (u: unknown) => String(u ?? '').trim().replace(/\/+$/, '').toLowerCase();
+  const url = (u: unknown) =>
+    String(u ?? '')
+      .trim()
+      .replace(/\/+$/, '')
+      .toLowerCase();
   return url(a.url) !== '' && url(a.url) === url(b.url) && String(a.service) === String(b.service) && String(a.slot).trim() === String(b.slot).trim();
 }
 
@@ -210,7 +214,10 @@ export function pinPicker(options: PinPickerOptions): void {
   };
   for (let pin = 1; pin <= FACTS.pinCount; pin++) addButton(pin);
   if (options.allowAll) addButton('all');
-  $('<span class="md-pin-picker-legend">').append($('<i>')).append($('<span>').text(t('legend'))).appendTo(holder);
+  $('<span class="md-pin-picker-legend">')
+    .append($('<i>'))
+    .append($('<span>').text(t('legend')))
+    .appendTo(holder);
   const warning = $('<div id="io-pin-warning" class="md-pin-warning" role="alert">').toggle(false);
   holder.append(warning);
   holder.appendTo(row);

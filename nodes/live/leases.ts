@@ -73,10 +73,13 @@ export class Leases {
     this.cancel = undefined;
     if (!this.expiry.size) return;
     const next = Math.min(...this.expiry.values());
-    this.cancel = this.later(() => {
-      this.cancel = undefined;
-      this.expire();
-      if (this.expiry.size && !this.cancel) this.schedule();
-    }, Math.max(0, next - this.now()));
+    this.cancel = this.later(
+      () => {
+        this.cancel = undefined;
+        this.expire();
+        if (this.expiry.size && !this.cancel) this.schedule();
+      },
+      Math.max(0, next - this.now()),
+    );
   }
 }

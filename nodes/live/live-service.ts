@@ -39,7 +39,12 @@ export class LiveService {
     // One bucket for the service's life: a sidebar opened and closed again gets no new burst.
     const bucket = new TokenBucket(this.readsPerSecond, LIVE_BOUNDS.bucketTokens);
     this.throttle = new Throttle(1000 / LIVE_BOUNDS.snapshotsPerSecond, () => this.publish(), later);
-    this.collector = new Collector(() => deployedModules(RED), bucket, () => this.throttle.poke(), later);
+    this.collector = new Collector(
+      () => deployedModules(RED),
+      bucket,
+      () => this.throttle.poke(),
+      later,
+    );
     this.leases = new Leases(LIVE_BOUNDS, (active) => (active ? this.begin() : this.end()), later);
   }
 

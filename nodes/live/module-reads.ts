@@ -9,7 +9,7 @@
  */
 import { printable } from '../lib/device/answer';
 import { LIMITS } from '../lib/pure/limits';
-import type { LiveModule, LivePin} from '../lib/pure/snapshot';
+import type { LiveModule, LivePin } from '../lib/pure/snapshot';
 import type { Service } from '../lib/pure/limits';
 
 /** What one turn of reads learnt of a module. */
@@ -70,10 +70,14 @@ export const READS: Readonly<Record<Service, readonly Read[]>> = {
     {
       endpoint: ['input', 'values'],
       fold: (r, a) =>
-        eachPin(a, (pin, type, value) => {
-          pin.type = type;
-          pin.value = value;
-        }, r),
+        eachPin(
+          a,
+          (pin, type, value) => {
+            pin.type = type;
+            pin.value = value;
+          },
+          r,
+        ),
     },
     { endpoint: ['input', 'values', 'current'], fold: (r, a) => eachPin(a, (pin, _type, value) => (pin.current_mA = value), r) },
   ],

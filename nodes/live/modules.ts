@@ -16,7 +16,7 @@ import type { NodeDef } from '../lib/base/node-red';
 import { alertsOf } from './alerts';
 import type { Reading } from './module-reads';
 import type { PluginAPI } from './plugin-api';
-import type { LiveDevice, LiveIo, LiveModule} from '../lib/pure/snapshot';
+import type { LiveDevice, LiveIo, LiveModule } from '../lib/pure/snapshot';
 import type { Service } from '../lib/pure/limits';
 
 /** A deployed config node of a usable service and slot. */
@@ -74,7 +74,9 @@ function labelOf(m: Deployed, device: string): string {
 function powerConfig(connection: Connection): LiveIo['powerConfig'] {
   const config = connection.desired.body('power-management')?.config;
   if (!Array.isArray(config)) return undefined;
-  return config.slice(0, LIMITS.pin.max).map((e: Record<string, unknown>) => ({ pin: Number(e.pin), rail: printable(String(e.rail), 16), current: Number(e.current) }));
+  return config
+    .slice(0, LIMITS.pin.max)
+    .map((e: Record<string, unknown>) => ({ pin: Number(e.pin), rail: printable(String(e.rail), 16), current: Number(e.current) }));
 }
 
 /** One module as the sidebar shows it. */
@@ -88,7 +90,8 @@ export function liveModule(m: Deployed, reading: Reading | undefined): LiveModul
   if ('reason' in state) module.reason = printable(state.reason, REASON_CHARS);
   if (state.state === 'connected') {
     module.apiVersion = state.apiVersion;
-    if (state.session || state.deviceSession) module.session = { driver: state.session?.slice(0, SESSION_CHARS), device: state.deviceSession?.slice(0, SESSION_CHARS) };
+    if (state.session || state.deviceSession)
+      module.session = { driver: state.session?.slice(0, SESSION_CHARS), device: state.deviceSession?.slice(0, SESSION_CHARS) };
   }
   if (m.service === 'io') module.io = ioOf(connection, reading);
   return module;

@@ -21,14 +21,17 @@ export class Throttle {
   }
 
   private schedule(): void {
-    this.cancel = this.later(() => {
-      this.cancel = undefined;
-      // A timer may fire a little early by the wall clock (its start is the event loop's cached time).
-      if (this.now() < this.last + this.minMs) return this.schedule();
-      this.call();
-      // Counted from the end of the call: the next one starts a full interval after this one ended.
-      this.last = this.now();
-    }, Math.max(0, this.last + this.minMs - this.now()));
+    this.cancel = this.later(
+      () => {
+        this.cancel = undefined;
+        // A timer may fire a little early by the wall clock (its start is the event loop's cached time).
+        if (this.now() < this.last + this.minMs) return this.schedule();
+        this.call();
+        // Counted from the end of the call: the next one starts a full interval after this one ended.
+        this.last = this.now();
+      },
+      Math.max(0, this.last + this.minMs - this.now()),
+    );
   }
 
   /** Drops a pending call (nobody watches any more). */

@@ -8,7 +8,10 @@ import { SPEC_09, within } from './limits';
 const bmc = (ctx: RouteContext): BmcModel => ctx.device.bmc(ctx.slot)!;
 
 /** The hub record's fields `port_slot_2..port_slot_8` (spec, bmc USB hub state) and their port numbers. */
-const PORT_FIELDS = Array.from({ length: SPEC_09.port.max - SPEC_09.port.min + 1 }, (_, i) => [`port_slot_${i + SPEC_09.port.min}`, i + SPEC_09.port.min] as const);
+const PORT_FIELDS = Array.from(
+  { length: SPEC_09.port.max - SPEC_09.port.min + 1 },
+  (_, i) => [`port_slot_${i + SPEC_09.port.min}`, i + SPEC_09.port.min] as const,
+);
 
 const routes: Array<[string, Route]> = [
   ['GET descriptor', descriptor],

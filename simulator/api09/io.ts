@@ -99,8 +99,7 @@ const routes: Array<[string, Route]> = [
     'POST input/digital/interrupt',
     {
       body: { pin: 'u8', debounce_time_ms: 'u16', trigger: 'string' },
-      check: (b) =>
-        firstFailure(within('pin', b.pin), within('interrupt_trigger', b.trigger, 'trigger'), within('debounce_time_ms', b.debounce_time_ms)),
+      check: (b) => firstFailure(within('pin', b.pin), within('interrupt_trigger', b.trigger, 'trigger'), within('debounce_time_ms', b.debounce_time_ms)),
       handle(ctx) {
         io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_ms, ctx.body.trigger);
         return SUCCESS;

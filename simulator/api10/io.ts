@@ -102,10 +102,7 @@ const routes: Array<[string, Route]> = [
     'GET input/values',
     { handle: (ctx) => ({ pins: PINS.map((pin) => ({ pin, pin_type: PIN_TYPE[io(ctx).reading(pin).kind], value: io(ctx).reading(pin).value })) }) },
   ],
-  [
-    'GET input/values/current',
-    { handle: (ctx) => ({ pins: PINS.map((pin) => ({ pin, pin_type: 'current_milliampere', value: io(ctx).currentMa(pin) })) }) },
-  ],
+  ['GET input/values/current', { handle: (ctx) => ({ pins: PINS.map((pin) => ({ pin, pin_type: 'current_milliampere', value: io(ctx).currentMa(pin) })) }) }],
   [
     'POST input/mode',
     {

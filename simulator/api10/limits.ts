@@ -26,10 +26,7 @@ export const REAL_10 = {
   pin: rule(int(1, PIN_COUNT, 'real §3.2 validate(): pin 1..6'), PVF),
   mode: rule(words(['analog', 'digital'], 'real §3.2 input/mode validate()'), PVF),
   threshold_trigger: rule(words(['disabled', 'rising', 'falling'], 'real §3.2 threshold, library, checked first'), [400, 'Invalid trigger']),
-  threshold_millivolt: rule(int(50, 25000, 'real §3.2 threshold, library, also when disabled', { unit: 'mV' }), [
-    400,
-    'Invalid threshold_mv value (50-25000)',
-  ]),
+  threshold_millivolt: rule(int(50, 25000, 'real §3.2 threshold, library, also when disabled', { unit: 'mV' }), [400, 'Invalid threshold_mv value (50-25000)']),
   interrupt_trigger: rule(words(['disabled', 'rising', 'falling', 'pulse'], 'real §3.2 interrupt, library'), [400, 'Invalid trigger']),
   /** "debunce" is how the released library spells it. */
   debounce_time_milliseconds: rule(int(0, 1000, 'real §3.2 interrupt, library', { unit: 'ms' }), [400, 'Invalid debunce_time_ms value (0-1000)']),

@@ -20,8 +20,17 @@ export type PowerRail = (typeof RAILS)[number];
 type PerRail = Record<PowerRail, number>;
 
 export const PROTECTION_EVENTS = [
-  'ovp_3v3', 'ovp_5v0', 'ovp_12v', 'uvp_3v3', 'uvp_5v0', 'uvp_12v', 'ocp_3v3', 'ocp_5v0', 'ocp_12v',
-  'pmc_temperature', 'total_power_overload',
+  'ovp_3v3',
+  'ovp_5v0',
+  'ovp_12v',
+  'uvp_3v3',
+  'uvp_5v0',
+  'uvp_12v',
+  'ocp_3v3',
+  'ocp_5v0',
+  'ocp_12v',
+  'pmc_temperature',
+  'total_power_overload',
 ] as const;
 export type ProtectionEvent = (typeof PROTECTION_EVENTS)[number];
 export type Counters = Record<ProtectionEvent, number>;

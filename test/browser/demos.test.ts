@@ -52,17 +52,34 @@ const DEMO_LANG: Record<string, string> = { 'en-US': 'en', 'de-DE': 'de' };
 function deployFlows(url: string, flows: FlowNode[]): Promise<void> {
   const body = JSON.stringify(flows);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}flows`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 204 || res.statusCode === 200 ? resolve() : reject(new Error(`POST /flows: ${res.statusCode}`))));
-    });
+    const req = http.request(
+      `${url}flows`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Content-Length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 204 || res.statusCode === 200 ? resolve() : reject(new Error(`POST /flows: ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-interface Box { l: number; t: number; r: number; b: number }
-interface Drawn { id: string; label: string; type: string; left: number; node: Box; status?: Box; statusText?: string }
+interface Box {
+  l: number;
+  t: number;
+  r: number;
+  b: number;
+}
+interface Drawn {
+  id: string;
+  label: string;
+  type: string;
+  left: number;
+  node: Box;
+  status?: Box;
+  statusText?: string;
+}
 
 /** What the editor drew on a tab, in screen pixels: nodes, their status boxes, wire points. */
 function readTab(page: Page, tab: string): Promise<{ nodes: Drawn[]; wires: Array<{ from: string; to: string; points: Array<[number, number]> }> }> {
@@ -76,8 +93,13 @@ function readTab(page: Page, tab: string): Promise<{ nodes: Drawn[]; wires: Arra
       const status = g?.querySelector('.red-ui-flow-node-status-group');
       const shown = status && status.style.display !== 'none' && n.status?.text;
       return {
-        id: n.id, type: n.type, label: `${n.type} "${n.name || ''}"`, left: n.x - n.w / 2,
-        node: box(g.querySelector('.red-ui-flow-node')), status: shown ? box(status) : undefined, statusText: n.status?.text,
+        id: n.id,
+        type: n.type,
+        label: `${n.type} "${n.name || ''}"`,
+        left: n.x - n.w / 2,
+        node: box(g.querySelector('.red-ui-flow-node')),
+        status: shown ? box(status) : undefined,
+        statusText: n.status?.text,
       };
     });
     const wires: Array<{ from: string; to: string; points: Array<[number, number]> }> = [];
@@ -104,7 +126,16 @@ function nodeSizes(page: Page, tab: string): Promise<Array<Record<string, unknow
     (z) =>
       RED.nodes.filterNodes({ z }).map((n: any) => {
         const status = document.querySelector(`#red-ui-workspace-chart [id="${n.id}"] .red-ui-flow-node-status-group`);
-        return { id: n.id, type: n.type, name: n.name, x: n.x, y: n.y, w: n.w, h: n.h, statusWidth: n.status?.text ? status?.getBoundingClientRect().width : 0 };
+        return {
+          id: n.id,
+          type: n.type,
+          name: n.name,
+          x: n.x,
+          y: n.y,
+          w: n.w,
+          h: n.h,
+          statusWidth: n.status?.text ? status?.getBoundingClientRect().width : 0,
+        };
       }),
     tab,
   );
@@ -133,7 +164,7 @@ function layoutFaults(drawn: Awaited<ReturnType<typeof readTab>>): string[] {
   return faults;
 }
 
-describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chromium, 100 % zoom)', function () {
+describe("demo tabs in a browser (npm start's flows, Node-RED 4.1, headless Chromium, 100 % zoom)", function () {
   this.timeout(180000);
   let sim: Simulator;
   let red: NodeRedServer;
@@ -174,11 +205,15 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
         const slider = document.querySelector('.v-slider');
         const group = slider.closest('.nrdb-ui-group, .v-card');
         const box = (e: any) => e && e.getBoundingClientRect();
-        return { bubble: box(slider.querySelector('.v-slider-thumb__label')), title: box(slider.querySelector('.v-input__prepend')), group: box(group?.querySelector('.v-card-title, .nrdb-ui-group-title, h2, h3, header')) };
+        return {
+          bubble: box(slider.querySelector('.v-slider-thumb__label')),
+          title: box(slider.querySelector('.v-input__prepend')),
+          group: box(group?.querySelector('.v-card-title, .nrdb-ui-group-title, h2, h3, header')),
+        };
       });
       const apart = (a: any, b: any) => !a || !b || a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
-      apart(boxes.bubble, boxes.title).should.be.true('the bubble covers the slider\'s title');
-      apart(boxes.bubble, boxes.group).should.be.true('the bubble covers the group\'s title');
+      apart(boxes.bubble, boxes.title).should.be.true("the bubble covers the slider's title");
+      apart(boxes.bubble, boxes.group).should.be.true("the bubble covers the group's title");
       // A threshold alert on io slot 3, pin 3, as the simulator's outside world raises it.
       await httpJson('POST', `${sim.url}/sim/io/3/pins/3/alert`, { alert: 'custom_voltage_alert' });
       await page.locator('table', { hasText: 'threshold or interrupt' }).first().waitFor({ state: 'visible', timeout: 30000 });
@@ -188,16 +223,23 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
       const gauge = page.locator('.nrdb-ui-gauge', { hasText: '6000' }).first();
       await gauge.waitFor({ state: 'visible', timeout: 30000 });
       // Its arc grows (animated) from the left end to the top: half of the 12000 mV scale.
-      await page.waitForFunction(() => {
-        const arc = [...document.querySelectorAll('.nrdb-ui-gauge')].find((g: any) => g.textContent.includes('6000'))?.querySelector('#arc path');
-        return arc && arc.getBBox().width > 80 && arc.getBBox().width < 120;
-      }, undefined, { timeout: 30000 });
+      await page.waitForFunction(
+        () => {
+          const arc = [...document.querySelectorAll('.nrdb-ui-gauge')].find((g: any) => g.textContent.includes('6000'))?.querySelector('#arc path');
+          return arc && arc.getBBox().width > 80 && arc.getBBox().width < 120;
+        },
+        undefined,
+        { timeout: 30000 },
+      );
       // The others, at 0 mV, show nothing coloured: no arc, and no coloured key ring around the
       // scale (a ring of no thickness: its outer and inner radius are the same).
       const others = await page.evaluate(() =>
         [...document.querySelectorAll('.nrdb-ui-gauge')]
           .filter((g: any) => /^Pin [2-6]/.test(g.textContent.trim()))
-          .map((g: any) => ({ arc: g.querySelector('#arc path')?.getBBox().width ?? 0, radii: [...new Set([...(g.querySelector('#sections path')?.getAttribute('d') ?? '').matchAll(/A([\d.]+),/g)].map((m: any) => m[1]))] })),
+          .map((g: any) => ({
+            arc: g.querySelector('#arc path')?.getBBox().width ?? 0,
+            radii: [...new Set([...(g.querySelector('#sections path')?.getAttribute('d') ?? '').matchAll(/A([\d.]+),/g)].map((m: any) => m[1]))],
+          })),
       );
       others.should.have.length(5);
       for (const o of others) {
@@ -249,9 +291,17 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
       });
 
       it('one vocabulary for polling and change-only sending in every node', async function () {
-        const words = locale === 'de-DE' ? { interval: 'Abfragen alle', onlyOnChange: 'Nur bei Änderung senden' } : { interval: 'Poll every', onlyOnChange: 'Send only on change' };
+        const words =
+          locale === 'de-DE'
+            ? { interval: 'Abfragen alle', onlyOnChange: 'Nur bei Änderung senden' }
+            : { interval: 'Poll every', onlyOnChange: 'Send only on change' };
         const said = await page.evaluate(
-          (types) => types.map((t: string) => ({ t, interval: RED._(`@modular-device/node-red/${t}:${t}.label.interval`), onlyOnChange: RED._(`@modular-device/node-red/${t}:${t}.label.onlyOnChange`) })),
+          (types) =>
+            types.map((t: string) => ({
+              t,
+              interval: RED._(`@modular-device/node-red/${t}:${t}.label.interval`),
+              onlyOnChange: RED._(`@modular-device/node-red/${t}:${t}.label.onlyOnChange`),
+            })),
           ['io-read', 'bmc-readings', 'power-readings', 'notification-poll'],
         );
         for (const s of said) {
@@ -267,11 +317,16 @@ describe('demo tabs in a browser (npm start\'s flows, Node-RED 4.1, headless Chr
           const ours = flows.filter((n) => n.z === tab.id && OURS.includes(n.type) && !n.d).map((n) => n.id);
           // The longest texts a status takes come with the values: wait until each node shows one.
           await page
-            .waitForFunction((ids) => ids.every((i: string) => RED.nodes.node(i)?.status?.text && RED.nodes.node(i).status.fill !== 'yellow'), ours, { timeout: 30000 })
+            .waitForFunction((ids) => ids.every((i: string) => RED.nodes.node(i)?.status?.text && RED.nodes.node(i).status.fill !== 'yellow'), ours, {
+              timeout: 30000,
+            })
             .catch(() => undefined);
           await page.evaluate(() => RED.view.redraw(true));
           const drawn = await readTab(page, tab.id);
-          const slug = String(tab.label).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+          const slug = String(tab.label)
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, '');
           fs.mkdirSync(editor.ARTIFACTS, { recursive: true });
           await page.locator('#red-ui-workspace-chart').screenshot({ path: path.join(editor.ARTIFACTS, `demo-${slug}-${locale}.png`) });
           // The measured boxes beside the picture, for whoever moves the nodes next.

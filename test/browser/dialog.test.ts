@@ -26,12 +26,20 @@ const ENV_PIN = 'MD_DIALOG_TEST_PIN';
 
 const LANGUAGES = [
   {
-    locale: 'en-US', inUse: 'in use', free3: 'Pin 3: no other io node on this module uses it', property: 'Property', ok: /^Connected: API 0\.9/,
+    locale: 'en-US',
+    inUse: 'in use',
+    free3: 'Pin 3: no other io node on this module uses it',
+    property: 'Property',
+    ok: /^Connected: API 0\.9/,
     tls: /^TLS: the device's certificate \(issued by “Plant CA”\) is not trusted: give the CA that issued it/,
     noneAnswered: /^No service answered at this URL: TLS: the device's certificate \(issued by “Plant CA”\) is not trusted/,
   },
   {
-    locale: 'de-DE', inUse: 'in Verwendung', free3: 'Pin 3: kein anderer io-Node dieses Moduls nutzt ihn', property: 'Eigenschaft', ok: /^Verbunden: API 0\.9/,
+    locale: 'de-DE',
+    inUse: 'in Verwendung',
+    free3: 'Pin 3: kein anderer io-Node dieses Moduls nutzt ihn',
+    property: 'Eigenschaft',
+    ok: /^Verbunden: API 0\.9/,
     tls: /^TLS: dem Zertifikat des Geräts \(ausgestellt von „Plant CA“\) wird nicht vertraut: die CA, die es ausgestellt hat/,
     noneAnswered: /^Kein Dienst hat unter dieser URL geantwortet: TLS: dem Zertifikat des Geräts \(ausgestellt von „Plant CA“\)/,
   },
@@ -139,13 +147,20 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         (await page.locator('#modular-device-result').innerText()).trim().should.match(lang.ok);
         (await page.locator('#modular-device-result .fa-check-circle').count()).should.equal(1);
         (await rows.count()).should.equal(0, 'the old Discover results are gone after Test');
-        const colours = await page.evaluate(() => ({ ok: $('#modular-device-result').css('color'), label: $('#node-config-dialog-edit-form label').first().css('color') }));
+        const colours = await page.evaluate(() => ({
+          ok: $('#modular-device-result').css('color'),
+          label: $('#node-config-dialog-edit-form label').first().css('color'),
+        }));
         colours.ok.should.not.equal(colours.label, 'a good Test reads as success, not as plain text');
         await editor.screenshotTray(page, `dialog-config-tested-${lang.locale}`);
 
         // The result speaks of the settings it was got with: typing another slot takes it away,
         // and a Test of slot 99999 fails; back at slot 2 that failure goes too.
-        const result = () => page.locator('#modular-device-result').innerText().then((t) => t.trim());
+        const result = () =>
+          page
+            .locator('#modular-device-result')
+            .innerText()
+            .then((t) => t.trim());
         await page.locator('#node-config-input-slot').fill('99999');
         (await result()).should.equal('', 'no "Connected" left once the slot changed');
         await page.click('#modular-device-test');
@@ -178,14 +193,31 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
       });
 
       it('a config node saved without an answer limit (an older flow, an example) shows the 64 KiB it runs with', async function () {
-        await editor.importNodes(page, [{ id: `md-no-limit-${lang.locale}`, type: 'modular-device', name: 'no answer limit', url: sim.url, service: 'io', slot: '3', apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '' }]);
+        await editor.importNodes(page, [
+          {
+            id: `md-no-limit-${lang.locale}`,
+            type: 'modular-device',
+            name: 'no answer limit',
+            url: sim.url,
+            service: 'io',
+            slot: '3',
+            apiVersion: 'auto',
+            timeout: '5000',
+            queueLimit: '100',
+            auth: 'none',
+            tls: '',
+          },
+        ]);
         await page.evaluate((i) => RED.editor.editConfig('', 'modular-device', i), `md-no-limit-${lang.locale}`);
         await page.waitForSelector('#node-config-dialog-ok', { state: 'visible' });
         (await page.inputValue('#node-config-input-answerLimit')).should.equal('64');
         await editor.screenshotTray(page, `dialog-config-answer-limit-${lang.locale}`);
         await page.click('#node-config-dialog-cancel');
         await page.waitForSelector('#node-config-dialog-ok', { state: 'detached' });
-        await page.evaluate((i) => { RED.nodes.remove(i); RED.nodes.dirty(true); }, `md-no-limit-${lang.locale}`);
+        await page.evaluate((i) => {
+          RED.nodes.remove(i);
+          RED.nodes.dirty(true);
+        }, `md-no-limit-${lang.locale}`);
       });
 
       it('pin picker: every pin button has an accessible name in the editor language', async function () {
@@ -207,10 +239,17 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         const id = await editor.dropNode(page, 'io-read', 300, 400);
         await editor.openDialog(page, id);
         (await page.locator('label[for="node-input-property"]').innerText()).trim().should.equal(lang.property);
-        (await page.evaluate(() => [$('#node-input-property').typedInput('type'), $('#node-input-property').typedInput('value')])).should.eql(['msg', 'payload']);
+        (await page.evaluate(() => [$('#node-input-property').typedInput('type'), $('#node-input-property').typedInput('value')])).should.eql([
+          'msg',
+          'payload',
+        ]);
         await editor.screenshotTray(page, `dialog-io-read-property-${lang.locale}`);
         await page.click('#node-dialog-cancel');
-        await page.evaluate((i) => { RED.nodes.remove(i); RED.nodes.dirty(true); RED.view.redraw(true); }, id);
+        await page.evaluate((i) => {
+          RED.nodes.remove(i);
+          RED.nodes.dirty(true);
+          RED.view.redraw(true);
+        }, id);
       });
 
       it('config dialog: a TLS problem is said in the editor language, by Test and by Discover alike', async function () {
@@ -224,12 +263,20 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         (await page.locator('#modular-device-result').innerText()).trim().should.match(lang.tls);
         await editor.screenshotTray(page, `dialog-config-tls-${lang.locale}`);
         await page.click('#modular-device-discover');
-        await page.waitForFunction(() => $('#modular-device-result').hasClass('modular-device-error') && !/TLS: /.test($('#modular-device-result').text().trim().slice(0, 5)), undefined, { timeout: 10000 });
+        await page.waitForFunction(
+          () => $('#modular-device-result').hasClass('modular-device-error') && !/TLS: /.test($('#modular-device-result').text().trim().slice(0, 5)),
+          undefined,
+          { timeout: 10000 },
+        );
         (await page.locator('#modular-device-result').innerText()).trim().should.match(lang.noneAnswered);
         await page.click('#node-config-dialog-cancel');
         await page.waitForSelector('#node-config-dialog-ok', { state: 'detached' });
         await page.click('#node-dialog-cancel');
-        await page.evaluate((i) => { RED.nodes.remove(i); RED.nodes.dirty(true); RED.view.redraw(true); }, id);
+        await page.evaluate((i) => {
+          RED.nodes.remove(i);
+          RED.nodes.dirty(true);
+          RED.view.redraw(true);
+        }, id);
       });
 
       if (lang.locale !== 'en-US') return;
@@ -250,12 +297,46 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         await typeTyped(page, '#node-input-pin', ENV_PIN);
         await editor.screenshotTray(page, 'dialog-io-output-pin-env');
         await editor.clickDone(page);
-        const saved = await page.evaluate((ids) => ids.map((i: string) => { const n = RED.nodes.node(i); return [n.pinType, n.pin, n.valid, n.validationErrors ?? []]; }), outputs);
-        saved.should.eql([['msg', 'pin', true, []], ['env', ENV_PIN, true, []]]);
+        const saved = await page.evaluate(
+          (ids) =>
+            ids.map((i: string) => {
+              const n = RED.nodes.node(i);
+              return [n.pinType, n.pin, n.valid, n.validationErrors ?? []];
+            }),
+          outputs,
+        );
+        saved.should.eql([
+          ['msg', 'pin', true, []],
+          ['env', ENV_PIN, true, []],
+        ]);
 
         await editor.importNodes(page, [
-          { id: 'inject-msg', type: 'inject', name: 'pin 4', props: [{ p: 'payload' }, { p: 'pin', v: '4', vt: 'num' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 100, y: 80, wires: [[]] },
-          { id: 'inject-env', type: 'inject', name: 'pin from env', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 100, y: 200, wires: [[]] },
+          {
+            id: 'inject-msg',
+            type: 'inject',
+            name: 'pin 4',
+            props: [{ p: 'payload' }, { p: 'pin', v: '4', vt: 'num' }],
+            payload: '',
+            payloadType: 'date',
+            repeat: '',
+            once: false,
+            x: 100,
+            y: 80,
+            wires: [[]],
+          },
+          {
+            id: 'inject-env',
+            type: 'inject',
+            name: 'pin from env',
+            props: [{ p: 'payload' }],
+            payload: '',
+            payloadType: 'date',
+            repeat: '',
+            once: false,
+            x: 100,
+            y: 200,
+            wires: [[]],
+          },
         ]);
         await editor.wire(page, 'inject-msg', outputs[0]);
         await editor.wire(page, 'inject-env', outputs[1]);
@@ -264,12 +345,18 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
         await ctl.clearLog();
         const states = async () => (await ctl.requests()).filter((e) => e.path.endsWith('/output/state')).map((e) => e.body);
         // Each click waits for its request in the simulator's log (a condition, not a time).
-        for (const [inject, count] of [['inject-msg', 1], ['inject-env', 2]] as const) {
+        for (const [inject, count] of [
+          ['inject-msg', 1],
+          ['inject-env', 2],
+        ] as const) {
           await editor.clickInject(page, inject);
           const deadline = Date.now() + 15000;
           while ((await states()).length < count && Date.now() < deadline) await page.waitForTimeout(100);
         }
-        should(await states()).eql([{ pin: 4, state: 'high' }, { pin: 5, state: 'high' }]);
+        should(await states()).eql([
+          { pin: 4, state: 'high' },
+          { pin: 5, state: 'high' },
+        ]);
         await page.screenshot({ path: `${editor.ARTIFACTS}/dialog-typed-pins-deployed.png` });
       });
     });

@@ -40,9 +40,7 @@ function markedInvalid(page: Page, form: string): Promise<string[]> {
   return page.evaluate(
     ({ f, skip }) => {
       const marked = Array.from(document.querySelectorAll(`${f} .input-error, ${f} .red-ui-input-error`)) as any[];
-      return marked
-        .map((el) => el.id || el.querySelector('input')?.id || el.previousElementSibling?.id || el.className)
-        .filter((id: string) => id !== skip);
+      return marked.map((el) => el.id || el.querySelector('input')?.id || el.previousElementSibling?.id || el.className).filter((id: string) => id !== skip);
     },
     { f: form, skip: EMPTY_BY_DESIGN },
   );

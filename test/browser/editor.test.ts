@@ -137,7 +137,11 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
       (await page.inputValue('#node-config-input-slot')).should.equal('2');
 
       await page.click('#modular-device-test');
-      await page.waitForFunction(() => /0\.9/.test($('#modular-device-result').text()) && !$('#modular-device-result').hasClass('modular-device-error'), undefined, { timeout: 10000 });
+      await page.waitForFunction(
+        () => /0\.9/.test($('#modular-device-result').text()) && !$('#modular-device-result').hasClass('modular-device-error'),
+        undefined,
+        { timeout: 10000 },
+      );
 
       for (const f of limitedFields('modular-device').filter((x) => ['slot', 'timeout', 'queueLimit', 'answerLimit'].includes(x.prop))) {
         const good = { slot: '2', timeout: '5000', queueLimit: '100', answerLimit: '64' }[f.prop as 'slot'];
@@ -156,8 +160,17 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
 
       // The other modules' config nodes, imported as a user would paste them.
       const imported: Array<Record<string, unknown>> = (['bmc', 'power', 'io3'] as Service[]).map((s) => ({
-        id: `cfg-${s}`, type: 'modular-device', name: `${s}`, url: sim.url, service: SLOTS[s].service, slot: String(SLOTS[s].slot),
-        apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '',
+        id: `cfg-${s}`,
+        type: 'modular-device',
+        name: `${s}`,
+        url: sim.url,
+        service: SLOTS[s].service,
+        slot: String(SLOTS[s].slot),
+        apiVersion: 'auto',
+        timeout: '5000',
+        queueLimit: '100',
+        auth: 'none',
+        tls: '',
       }));
       await editor.importNodes(page, imported);
       for (const s of ['bmc', 'power', 'io3'] as Service[]) configs.set(s, `cfg-${s}`);
@@ -197,8 +210,30 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
       const extra: Array<Record<string, unknown>> = [];
       CASES.forEach((c, index) => {
         const at = position(index);
-        extra.push({ id: `inject-${index}`, type: 'inject', name: '', props: [{ p: 'payload' }], payloadType: 'date', repeat: '', once: false, x: at.x - 190, y: at.y, wires: [[]] });
-        extra.push({ id: `debug-${index}`, type: 'debug', name: `out ${c.type}`, active: true, tosidebar: true, complete: 'payload', targetType: 'msg', x: at.x + 210, y: at.y, wires: [] });
+        extra.push({
+          id: `inject-${index}`,
+          type: 'inject',
+          name: '',
+          props: [{ p: 'payload' }],
+          payloadType: 'date',
+          repeat: '',
+          once: false,
+          x: at.x - 190,
+          y: at.y,
+          wires: [[]],
+        });
+        extra.push({
+          id: `debug-${index}`,
+          type: 'debug',
+          name: `out ${c.type}`,
+          active: true,
+          tosidebar: true,
+          complete: 'payload',
+          targetType: 'msg',
+          x: at.x + 210,
+          y: at.y,
+          wires: [],
+        });
       });
       await editor.importNodes(page, extra);
       for (const [index, id] of placed) {
@@ -214,7 +249,16 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
         if (c.notification) {
           await httpJson('POST', `${sim.url}/sim/io/2/pins/3/alert`, { alert: 'custom_voltage_alert' });
         } else if (!c.listens) {
-          await page.waitForFunction((i) => { const s = RED.nodes.node(i)?.status; return !s || s.fill !== 'yellow'; }, id, { timeout: 10000 }).catch(() => undefined);
+          await page
+            .waitForFunction(
+              (i) => {
+                const s = RED.nodes.node(i)?.status;
+                return !s || s.fill !== 'yellow';
+              },
+              id,
+              { timeout: 10000 },
+            )
+            .catch(() => undefined);
           await editor.clickInject(page, `inject-${index}`);
         }
         try {
@@ -224,7 +268,9 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
             { timeout: 15000 },
           );
         } catch {
-          problems.push(`${c.type} (${JSON.stringify(c.deploy)}): status ${JSON.stringify(await editor.nodeStatus(page, id))}, ${(await editor.debugMessages(page, `debug-${index}`)).length} debug message(s)`);
+          problems.push(
+            `${c.type} (${JSON.stringify(c.deploy)}): status ${JSON.stringify(await editor.nodeStatus(page, id))}, ${(await editor.debugMessages(page, `debug-${index}`)).length} debug message(s)`,
+          );
         }
       }
       await page.click('#red-ui-tab-debug-link-button').catch(() => undefined);

@@ -33,7 +33,10 @@ for (const operation of ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shu
 /** Imports `nodes` onto the canvas and answers each one's label as the editor draws it. */
 async function labelsOf(page: Page, nodes: Array<Record<string, unknown>>): Promise<string[]> {
   await editor.importNodes(page, nodes);
-  return page.evaluate((ids) => ids.map((i: string) => RED.utils.getNodeLabel(RED.nodes.node(i))), nodes.map((n) => n.id as string));
+  return page.evaluate(
+    (ids) => ids.map((i: string) => RED.utils.getNodeLabel(RED.nodes.node(i))),
+    nodes.map((n) => n.id as string),
+  );
 }
 
 function remove(page: Page, ids: string[]): Promise<void> {
@@ -76,7 +79,18 @@ describe('node labels tell the truth and stay short (Node-RED 4.1, npm-packed pa
       it(`bmc-watchdog: every operation, with and without keep-alive and confirm, at most ${MAX_LABEL} characters and clear of a node ${SPACING} px on`, async function () {
         const nodes = WATCHDOG_SETTINGS.flatMap((s, i) => [
           { id: `lbl-wd-${i}`, type: 'bmc-watchdog', ...s, x: 160 + (i % 2) * 2 * SPACING, y: 40 + Math.floor(i / 2) * 45, wires: [[`lbl-dbg-${i}`]] },
-          { id: `lbl-dbg-${i}`, type: 'debug', name: `debug ${i + 1}`, active: true, tosidebar: true, complete: 'payload', targetType: 'msg', x: 160 + (i % 2) * 2 * SPACING + SPACING, y: 40 + Math.floor(i / 2) * 45, wires: [] },
+          {
+            id: `lbl-dbg-${i}`,
+            type: 'debug',
+            name: `debug ${i + 1}`,
+            active: true,
+            tosidebar: true,
+            complete: 'payload',
+            targetType: 'msg',
+            x: 160 + (i % 2) * 2 * SPACING + SPACING,
+            y: 40 + Math.floor(i / 2) * 45,
+            wires: [],
+          },
         ]);
         const labels = await labelsOf(open.page, nodes);
         await open.page.evaluate(() => RED.view.redraw(true));
@@ -94,7 +108,10 @@ describe('node labels tell the truth and stay short (Node-RED 4.1, npm-packed pa
           return found;
         }, WATCHDOG_SETTINGS.length);
         overlaps.should.eql([]);
-        await remove(open.page, nodes.map((n) => n.id));
+        await remove(
+          open.page,
+          nodes.map((n) => n.id),
+        );
       });
     });
   }

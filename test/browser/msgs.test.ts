@@ -33,9 +33,34 @@ const LANGUAGES: Language[] = [
 
 /** Two tabs: one with a Catch node, one without (the error goes to the debug sidebar as such). */
 function flow(url: string): Array<Record<string, unknown>> {
-  const device = { id: 'msgs-io', type: 'modular-device', name: 'io slot 2', url, service: 'io', slot: '2', apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '' };
+  const device = {
+    id: 'msgs-io',
+    type: 'modular-device',
+    name: 'io slot 2',
+    url,
+    service: 'io',
+    slot: '2',
+    apiVersion: 'auto',
+    timeout: '5000',
+    queueLimit: '100',
+    auth: 'none',
+    tls: '',
+  };
   const refused = (z: string, suffix: string) => [
-    { id: `inject-${suffix}`, z, type: 'inject', name: 'pin 7', props: [{ p: 'payload' }], payload: '{"pin":7,"state":"high"}', payloadType: 'json', repeat: '', once: false, x: 140, y: 80, wires: [[`out-${suffix}`]] },
+    {
+      id: `inject-${suffix}`,
+      z,
+      type: 'inject',
+      name: 'pin 7',
+      props: [{ p: 'payload' }],
+      payload: '{"pin":7,"state":"high"}',
+      payloadType: 'json',
+      repeat: '',
+      once: false,
+      x: 140,
+      y: 80,
+      wires: [[`out-${suffix}`]],
+    },
     { id: `out-${suffix}`, z, type: 'io-output', name: '', device: 'msgs-io', pin: '1', mode: 'state', state: 'high', x: 360, y: 80, wires: [[]] },
   ];
   return [
@@ -44,7 +69,19 @@ function flow(url: string): Array<Record<string, unknown>> {
     device,
     ...refused('tab-catch', 'c'),
     { id: 'catch', z: 'tab-catch', type: 'catch', name: '', scope: null, uncaught: false, x: 140, y: 180, wires: [['caught']] },
-    { id: 'caught', z: 'tab-catch', type: 'debug', name: 'caught', active: true, tosidebar: true, complete: 'error', targetType: 'msg', x: 380, y: 180, wires: [] },
+    {
+      id: 'caught',
+      z: 'tab-catch',
+      type: 'debug',
+      name: 'caught',
+      active: true,
+      tosidebar: true,
+      complete: 'error',
+      targetType: 'msg',
+      x: 380,
+      y: 180,
+      wires: [],
+    },
     ...refused('tab-uncaught', 'u'),
   ];
 }
@@ -59,7 +96,12 @@ async function deployFlow(page: Page, url: string): Promise<void> {
 
 /** The debug sidebar's entries as text, newest last. */
 function sidebarText(page: Page): Promise<string> {
-  return page.evaluate(() => $('.red-ui-debug-content .red-ui-debug-msg').toArray().map((e: any) => $(e).text()).join('\n'));
+  return page.evaluate(() =>
+    $('.red-ui-debug-content .red-ui-debug-msg')
+      .toArray()
+      .map((e: any) => $(e).text())
+      .join('\n'),
+  );
 }
 
 describe('runtime messages in the editor (Node-RED 4.1, npm-packed package, headless Chromium)', function () {

@@ -48,10 +48,16 @@ async function showTab(page: Page, id: string): Promise<void> {
 
 /** Waits until the element's text is `expected`; the failure says what it showed. */
 async function waitForText(page: Page, selector: string, expected: string): Promise<void> {
-  await page.waitForFunction(({ s, e }) => document.querySelector(s)?.textContent.trim() === e, { s: selector, e: expected }, SEEN).catch(async () => {
-    const shown = await page.locator(selector).first().textContent().catch(() => null);
-    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${JSON.stringify(expected)}`);
-  });
+  await page
+    .waitForFunction(({ s, e }) => document.querySelector(s)?.textContent.trim() === e, { s: selector, e: expected }, SEEN)
+    .catch(async () => {
+      const shown = await page
+        .locator(selector)
+        .first()
+        .textContent()
+        .catch(() => null);
+      throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${JSON.stringify(expected)}`);
+    });
 }
 
 /** Waits for each [selector, text] in turn. */
@@ -125,10 +131,13 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
   describe('in en-US', function () {
     const open = sidebarIn(running, 'en-US');
 
-    it('names the bmc\'s and the power module\'s fields as a user reads them, values with their units', async function () {
+    it("names the bmc's and the power module's fields as a user reads them, values with their units", async function () {
       await seeTexts(open.page, [
-        [label(flow.bmc, 'ntc_0'), 'SoC (ntc_0)'], [label(flow.bmc, 'ntc_1'), 'Ambient (ntc_1)'], [label(flow.bmc, 'voltage_1v8'), '1.8 V rail'],
-        [label(flow.bmc, 'port_slot_2'), 'USB port of slot 2'], [`${field(flow.bmc, 'port_slot_2')} .md-live-value`, 'enabled'],
+        [label(flow.bmc, 'ntc_0'), 'SoC (ntc_0)'],
+        [label(flow.bmc, 'ntc_1'), 'Ambient (ntc_1)'],
+        [label(flow.bmc, 'voltage_1v8'), '1.8 V rail'],
+        [label(flow.bmc, 'port_slot_2'), 'USB port of slot 2'],
+        [`${field(flow.bmc, 'port_slot_2')} .md-live-value`, 'enabled'],
         [label(flow.power, 'ovp_cnt_3v3'), 'Over voltage, 3.3 V rail'],
       ]);
       (await open.page.locator(`${field(flow.bmc, 'ntc_0')} .md-live-value`).textContent())!.should.match(/^-?\d+(\.\d)? °C$/);
@@ -136,7 +145,7 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
       await shot(open.page, flow.power, 'names-en-US');
     });
 
-    it('counts the watchdog\'s timeout_left down between snapshots and re-syncs it from the device', async function () {
+    it("counts the watchdog's timeout_left down between snapshots and re-syncs it from the device", async function () {
       const arm = (timeout: number) => httpJson('POST', `${sim09.url}/api/bmc/0.9/0/watchdog`, { timeout });
       (await arm(300000)).status.should.equal(200);
       await waitForText(open.page, `${field(flow.bmc, 'timeout')} .md-live-value`, '300.0 s');
@@ -178,7 +187,7 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
       await shot(open.page, flow.io, 'budget-en-US');
     });
 
-    it('stops reading the device once the tab is hidden: after the lease\'s DELETE, no sidebar read beyond one already on the wire', async function () {
+    it("stops reading the device once the tab is hidden: after the lease's DELETE, no sidebar read beyond one already on the wire", async function () {
       const ctl09 = new SimControl(sim09);
       const ctl10 = new SimControl(sim10);
       const currentReads = async () => (await ctl10.wireLog()).filter((e) => e.path.endsWith('/input/values/current')).length;
@@ -191,7 +200,10 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
       const mark09 = (await ctl09.wireLog()).reduce((m, e) => Math.max(m, e.seq), 0);
       const mark10 = (await ctl10.wireLog()).reduce((m, e) => Math.max(m, e.seq), 0);
       // The flows go on: the witness reads the power module's source record again and again.
-      await until(async () => (await ctl09.wireLog(mark09 + 1)).filter((e) => e.path.endsWith('/source')).length >= WITNESS_READS, `${WITNESS_READS} witness reads`);
+      await until(
+        async () => (await ctl09.wireLog(mark09 + 1)).filter((e) => e.path.endsWith('/source')).length >= WITNESS_READS,
+        `${WITNESS_READS} witness reads`,
+      );
       const after = [...(await ctl09.wireLog(mark09 + 1)), ...(await ctl10.wireLog(mark10 + 1))].filter((e) => SIDEBAR_READ.test(e.path));
       should(after.length).be.belowOrEqual(1, `sidebar reads after the DELETE: ${after.map((e) => e.path).join(', ')}`);
     });
@@ -202,7 +214,8 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
 
     it('names the fields and the budget in German', async function () {
       await seeTexts(open.page, [
-        [label(flow.bmc, 'ntc_1'), 'Umgebung (ntc_1)'], [label(flow.bmc, 'port_slot_3'), 'USB-Port von Steckplatz 3'],
+        [label(flow.bmc, 'ntc_1'), 'Umgebung (ntc_1)'],
+        [label(flow.bmc, 'port_slot_3'), 'USB-Port von Steckplatz 3'],
         [`${field(flow.bmc, 'port_slot_3')} .md-live-value`, 'aktiviert'],
       ]);
       const use = expectedUse();

@@ -124,10 +124,15 @@ async function namesShown(page: Page, tab: Look): Promise<string[]> {
 /** Waits until the pin's value reads `expected`; says what it showed instead. */
 async function waitForPinValue(page: Page, config: string, n: number, expected: string): Promise<void> {
   const s = pinValue(config, n);
-  await page.waitForFunction(({ s, e }) => (globalThis as any).document.querySelector(s)?.textContent.trim() === e, { s, e: expected }, SEEN).catch(async () => {
-    const shown = await page.locator(s).textContent().catch(() => null);
-    throw new Error(`pin ${n} of ${config} shows ${JSON.stringify(shown)}, expected ${expected}`);
-  });
+  await page
+    .waitForFunction(({ s, e }) => (globalThis as any).document.querySelector(s)?.textContent.trim() === e, { s, e: expected }, SEEN)
+    .catch(async () => {
+      const shown = await page
+        .locator(s)
+        .textContent()
+        .catch(() => null);
+      throw new Error(`pin ${n} of ${config} shows ${JSON.stringify(shown)}, expected ${expected}`);
+    });
 }
 
 describe('device sidebar on Node-RED 3.1, 4.1 and 5.0 (npm-packed package, simulator, headless Chromium)', function () {
@@ -172,7 +177,11 @@ describe('device sidebar on Node-RED 3.1, 4.1 and 5.0 (npm-packed package, simul
         // Once the first read is in, every pin shows a value ('–' until then).
         const values = `${card(flow.io)} .md-live-pin-value`;
         await page
-          .waitForFunction((s) => [...(globalThis as any).document.querySelectorAll(s)].every((e: any) => !['', '–'].includes(e.textContent.trim())), values, SEEN)
+          .waitForFunction(
+            (s) => [...(globalThis as any).document.querySelectorAll(s)].every((e: any) => !['', '–'].includes(e.textContent.trim())),
+            values,
+            SEEN,
+          )
           .catch(async () => {
             throw new Error(`pins show ${JSON.stringify(await page.locator(values).allTextContents())}`);
           });
@@ -186,9 +195,18 @@ describe('device sidebar on Node-RED 3.1, 4.1 and 5.0 (npm-packed package, simul
             await editor.openEditor(other, red.url);
             await openSidebarTab(other, tab);
             const names = await namesShown(other, tab);
-            const clipped = await other.evaluate((s) => $(s).toArray().filter((e: any) => e.scrollWidth > e.clientWidth).length, tab.names.map((n) => n.selector).join(', '));
+            const clipped = await other.evaluate(
+              (s) =>
+                $(s)
+                  .toArray()
+                  .filter((e: any) => e.scrollWidth > e.clientWidth).length,
+              tab.names.map((n) => n.selector).join(', '),
+            );
             clipped.should.equal(0, `${series} in ${language}: the name is cut off`);
-            names.should.eql(names.map(() => NAME[language]), `${series} in ${language}: ${JSON.stringify(names)}`);
+            names.should.eql(
+              names.map(() => NAME[language]),
+              `${series} in ${language}: ${JSON.stringify(names)}`,
+            );
             await other.screenshot({ path: path.join(editor.ARTIFACTS, `sidebar-tab-${series}-${language}.png`) });
           } finally {
             await context.close();
@@ -212,7 +230,10 @@ describe('device sidebar on Node-RED 3.1, 4.1 and 5.0 (npm-packed package, simul
         (await finding.first().locator(`.md-live-node-link[data-node="${second}"]`).count()).should.equal(1);
         if (tab.sharedWith) {
           await page.locator(tab.sharedWith).click();
-          await page.locator('#red-ui-sidebar .red-ui-debug-content').first().waitFor({ state: 'hidden', ...SEEN });
+          await page
+            .locator('#red-ui-sidebar .red-ui-debug-content')
+            .first()
+            .waitFor({ state: 'hidden', ...SEEN });
         }
         await page.evaluate(() => (globalThis as any).document.querySelector('.md-live').scrollTo(0, 0));
         await page.locator('#red-ui-sidebar').screenshot({ path: path.join(editor.ARTIFACTS, `sidebar-${series}.png`) });

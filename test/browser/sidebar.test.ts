@@ -41,15 +41,28 @@ async function openSidebarTab(page: Page): Promise<void> {
 /** The sidebar's text of one pin's value, once it shows `expected`. */
 async function waitForPinValue(page: Page, config: string, n: number, expected: string): Promise<void> {
   await page
-    .waitForFunction(({ s, e }) => (globalThis as any).document.querySelector(s)?.textContent.trim() === e, { s: `${pin(config, n)} .md-live-pin-value`, e: expected }, SEEN)
+    .waitForFunction(
+      ({ s, e }) => (globalThis as any).document.querySelector(s)?.textContent.trim() === e,
+      { s: `${pin(config, n)} .md-live-pin-value`, e: expected },
+      SEEN,
+    )
     .catch(async () => {
-      const shown = await page.locator(`${pin(config, n)} .md-live-pin-value`).textContent().catch(() => null);
+      const shown = await page
+        .locator(`${pin(config, n)} .md-live-pin-value`)
+        .textContent()
+        .catch(() => null);
       throw new Error(`pin ${n} of ${config} shows ${JSON.stringify(shown)}, expected ${expected}`);
     });
 }
 
 function selectedIds(page: Page): Promise<string[]> {
-  return page.evaluate(() => RED.view.selection().nodes?.map((n: any) => n.id).sort() ?? []);
+  return page.evaluate(
+    () =>
+      RED.view
+        .selection()
+        .nodes?.map((n: any) => n.id)
+        .sort() ?? [],
+  );
 }
 
 async function clickCanvasNode(page: Page, id: string): Promise<void> {
@@ -100,7 +113,7 @@ describe('device sidebar (Node-RED 4.1, npm-packed package, simulator, headless 
       });
       after(() => page?.context().close());
 
-      it('opens the Device tab and shows the io module\'s six pins', async function () {
+      it("opens the Device tab and shows the io module's six pins", async function () {
         await openSidebarTab(page);
         (await page.locator('#red-ui-tab-modular-device .red-ui-tab-label').textContent())!.should.containEql(tab);
         await page.locator(`${pin(flow.io, 6)}`).waitFor({ state: 'visible', ...SEEN });
@@ -109,7 +122,7 @@ describe('device sidebar (Node-RED 4.1, npm-packed package, simulator, headless 
         await page.locator(`${card(flow.io)} .md-live-dot[data-state="connected"]`).waitFor({ state: 'visible', ...SEEN });
       });
 
-      it('follows a pin\'s voltage as the simulator changes it', async function () {
+      it("follows a pin's voltage as the simulator changes it", async function () {
         const base = 1000 + index * 100;
         await httpJson('POST', `${sim.url}/sim/io/${flow.ioSlot}/pins/3`, { voltage_mV: base + 234 });
         await waitForPinValue(page, flow.io, 3, `${base + 234} mV`);
@@ -119,7 +132,19 @@ describe('device sidebar (Node-RED 4.1, npm-packed package, simulator, headless 
 
       it('selects the node that uses a pin when the pin is clicked', async function () {
         await page.locator(pin(flow.io, 3)).click();
-        await page.waitForFunction((want) => JSON.stringify(RED.view.selection().nodes?.map((n: any) => n.id).sort() ?? []) === JSON.stringify(want), [flow.input], { timeout: 10000 }).catch(() => undefined);
+        await page
+          .waitForFunction(
+            (want) =>
+              JSON.stringify(
+                RED.view
+                  .selection()
+                  .nodes?.map((n: any) => n.id)
+                  .sort() ?? [],
+              ) === JSON.stringify(want),
+            [flow.input],
+            { timeout: 10000 },
+          )
+          .catch(() => undefined);
         should(await selectedIds(page)).eql([flow.input]);
       });
 

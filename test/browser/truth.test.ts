@@ -32,11 +32,18 @@ const PKG = '@modular-device/node-red';
 
 /** A pin's mode word (without its source mark), its source and its value, as the sidebar shows them. */
 function pinShown(page: Page, config: string, n: number): Promise<{ mode: string; source: string; value: string }> {
-  return page.evaluate((s) => {
-    const row = document.querySelector(s);
-    const mode = row?.querySelector('.md-live-pin-mode');
-    return { mode: mode?.firstChild?.textContent ?? '', source: mode?.getAttribute('data-source') ?? '', value: row?.querySelector('.md-live-pin-value')?.textContent ?? '' };
-  }, pinRow(config, n));
+  return page.evaluate(
+    (s) => {
+      const row = document.querySelector(s);
+      const mode = row?.querySelector('.md-live-pin-mode');
+      return {
+        mode: mode?.firstChild?.textContent ?? '',
+        source: mode?.getAttribute('data-source') ?? '',
+        value: row?.querySelector('.md-live-pin-value')?.textContent ?? '',
+      };
+    },
+    pinRow(config, n),
+  );
 }
 
 async function showDeviceTab(page: Page): Promise<void> {
@@ -59,9 +66,27 @@ const LANGUAGES = [
 
 /** Each conflict: the nodes it names, and for each node the other it must name. */
 const CONFLICTS = [
-  { kind: 'two-polls', pairs: [['poll-a', 'Mine'], ['poll-b', 'Alarms']] },
-  { kind: 'two-keepalives', pairs: [['keep-a', 'Keeper B'], ['keep-b', 'Keeper A']] },
-  { kind: 'pin-conflict', pairs: [['thr-low', 'High'], ['thr-high', 'Low']] },
+  {
+    kind: 'two-polls',
+    pairs: [
+      ['poll-a', 'Mine'],
+      ['poll-b', 'Alarms'],
+    ],
+  },
+  {
+    kind: 'two-keepalives',
+    pairs: [
+      ['keep-a', 'Keeper B'],
+      ['keep-b', 'Keeper A'],
+    ],
+  },
+  {
+    kind: 'pin-conflict',
+    pairs: [
+      ['thr-low', 'High'],
+      ['thr-high', 'Low'],
+    ],
+  },
   { kind: 'no-power-config', pairs: [['orphan', '']] },
 ];
 
@@ -78,10 +103,16 @@ describe('the editor tells the truth: pin modes, conflicts, refused settings (No
     const deployed = await httpJson('POST', `${running.red.url}flows`, flow.nodes(sim09.url, sim10.url), { 'Node-RED-Deployment-Type': 'full' });
     if (deployed.status !== 200 && deployed.status !== 204) throw new Error(`deploy: ${deployed.status} ${deployed.text}`);
     // Fire each output's inject once its module took the power configuration (an output before it is refused).
-    for (const [p, sim] of [['t09', sim09], ['t10', sim10]] as const) {
+    for (const [p, sim] of [
+      ['t09', sim09],
+      ['t10', sim10],
+    ] as const) {
       const ctl = new SimControl(sim);
       const deadline = Date.now() + SEEN.timeout;
-      for (const [inject, pin, mode] of [[`${p}-i-lamp`, 1, 'output'], [`${p}-i-dim`, 2, 'pwm']] as const) {
+      for (const [inject, pin, mode] of [
+        [`${p}-i-lamp`, 1, 'output'],
+        [`${p}-i-dim`, 2, 'pwm'],
+      ] as const) {
         while ((await ctl.pin(2, pin)).mode !== mode) {
           if (Date.now() > deadline) throw new Error(`${inject}: pin ${pin} never became ${mode}`);
           await httpJson('POST', `${running.red.url}inject/${inject}`);
@@ -100,13 +131,20 @@ describe('the editor tells the truth: pin modes, conflicts, refused settings (No
     describe(`in ${L.locale}`, function () {
       const open = editorPage(running, L.locale, { width: 1600, height: 1400 });
 
-      it('names each pin\'s mode as the simulator\'s state has it, and says whether the flows or the device tell it, on both APIs', async function () {
+      it("names each pin's mode as the simulator's state has it, and says whether the flows or the device tell it, on both APIs", async function () {
         await showDeviceTab(open.page);
-        for (const [config, sim] of [[flow.io09, sim09], [flow.io10, sim10]] as const) {
+        for (const [config, sim] of [
+          [flow.io09, sim09],
+          [flow.io10, sim10],
+        ] as const) {
           const ctl = new SimControl(sim);
-          await open.page.waitForFunction((s) => document.querySelector(s)?.getAttribute('data-source') === 'flows', `${pinRow(config, 2)} .md-live-pin-mode`, SEEN).catch(async () => {
-            throw new Error(`${config} pin 2 shows ${JSON.stringify(await pinShown(open.page, config, 2))}; the simulator has ${JSON.stringify(await ctl.pin(2, 2))}`);
-          });
+          await open.page
+            .waitForFunction((s) => document.querySelector(s)?.getAttribute('data-source') === 'flows', `${pinRow(config, 2)} .md-live-pin-mode`, SEEN)
+            .catch(async () => {
+              throw new Error(
+                `${config} pin 2 shows ${JSON.stringify(await pinShown(open.page, config, 2))}; the simulator has ${JSON.stringify(await ctl.pin(2, 2))}`,
+              );
+            });
           const state = await Promise.all([1, 2, 4].map((n) => ctl.pin(2, n)));
           state.map((p) => p.mode).should.eql(['output', 'pwm', 'digital']);
           (await pinShown(open.page, config, 1)).should.eql({ mode: L.output, source: 'flows', value: state[0].output === 'high' ? L.high : 'LOW' });
@@ -138,19 +176,25 @@ describe('the editor tells the truth: pin modes, conflicts, refused settings (No
       it('shows each conflict as a yellow status naming the other node', async function () {
         for (const c of CONFLICTS) {
           for (const [id, other] of c.pairs) {
-            await open.page.waitForFunction(({ i, o }) => {
-              const s = RED.nodes.node(i)?.status;
-              return s?.fill === 'yellow' && (!o || String(s.text).includes(o));
-            }, { i: id, o: other }, SEEN).catch(async () => {
-              throw new Error(`${id}: status ${JSON.stringify(await editor.nodeStatus(open.page, id))}, expected yellow naming "${other}"`);
-            });
+            await open.page
+              .waitForFunction(
+                ({ i, o }) => {
+                  const s = RED.nodes.node(i)?.status;
+                  return s?.fill === 'yellow' && (!o || String(s.text).includes(o));
+                },
+                { i: id, o: other },
+                SEEN,
+              )
+              .catch(async () => {
+                throw new Error(`${id}: status ${JSON.stringify(await editor.nodeStatus(open.page, id))}, expected yellow naming "${other}"`);
+              });
           }
         }
         await open.page.evaluate((tab) => RED.workspaces.show(tab), flow.tab);
         await open.page.locator('#red-ui-workspace-chart').screenshot({ path: path.join(editor.ARTIFACTS, `truth-statuses-${L.lang}.png`) });
       });
 
-      it('warns in each conflicting node\'s dialog, naming the other node', async function () {
+      it("warns in each conflicting node's dialog, naming the other node", async function () {
         for (const c of CONFLICTS) {
           const [id, other] = c.pairs[0];
           await open.page.evaluate((i) => RED.view.reveal(i, false), id);
@@ -166,11 +210,30 @@ describe('the editor tells the truth: pin modes, conflicts, refused settings (No
         }
       });
 
-      it('marks a watchdog with its keep-alive on and confirm off invalid: the red triangle, in the runtime\'s words', async function () {
+      it("marks a watchdog with its keep-alive on and confirm off invalid: the red triangle, in the runtime's words", async function () {
         const id = `unconfirmed-${L.lang}`;
-        await editor.importNodes(open.page, [{ id, type: 'bmc-watchdog', name: '', device: flow.bmc, operation: 'read', timeout: '60000', swShutdownTimeout: '60000', keepAlive: true, interval: '3000', confirm: false, x: 1000, y: 420, wires: [[]] }]);
+        await editor.importNodes(open.page, [
+          {
+            id,
+            type: 'bmc-watchdog',
+            name: '',
+            device: flow.bmc,
+            operation: 'read',
+            timeout: '60000',
+            swShutdownTimeout: '60000',
+            keepAlive: true,
+            interval: '3000',
+            confirm: false,
+            x: 1000,
+            y: 420,
+            wires: [[]],
+          },
+        ]);
         const said = inLanguage(L.lang);
-        const words = said(`${PKG}/modular-device:modular-device.runtime.common.needsConfirm`, { operation: 'keep-alive', confirm: said(`${PKG}/bmc-watchdog:bmc-watchdog.label.confirm`) });
+        const words = said(`${PKG}/modular-device:modular-device.runtime.common.needsConfirm`, {
+          operation: 'keep-alive',
+          confirm: said(`${PKG}/bmc-watchdog:bmc-watchdog.label.confirm`),
+        });
         words.should.not.match(/needsConfirm/);
         const editorWords = await open.page.evaluate((i) => {
           const node = RED.nodes.node(i);

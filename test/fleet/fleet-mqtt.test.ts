@@ -17,10 +17,7 @@ import { Broker, NodeRedInstance, Subscriber, waitFor } from '../helpers/fleet-h
 import { request } from '../helpers/http';
 import { TEST_API } from '../helpers/api';
 
- 
-const parsePrometheus = require('parse-prometheus-text-format') as (
-  text: string,
-) => Array<{
+const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => Array<{
   name: string;
   type: string;
   metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }>;
@@ -63,7 +60,7 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     const flowFile = path.join(work, 'flows.json');
     fs.copyFileSync(path.join(root, 'examples', 'fleet-mqtt.json'), flowFile);
     // bcryptjs comes with node-red: the read-only user the metrics scrape logs in as (instance 3).
-     
+
     const hash = require('bcryptjs').hashSync('scrape-secret', 4);
     const adminAuth = `adminAuth: { type: 'credentials', users: [{ username: 'prometheus', password: ${JSON.stringify(hash)}, permissions: 'read' }] },`;
     fleet.devices.forEach((device, i) => {

@@ -62,12 +62,7 @@ export interface BmcPowerLoadOptions {
  * Loads a flow with one config node `dev` for the module of `service` and the given action
  * nodes; waits until connected and clears the log (unless told otherwise).
  */
-export async function loadBmcPower(
-  ctl: SimControl,
-  service: BmcPowerService,
-  actions: ActionDef[],
-  options: BmcPowerLoadOptions = {},
-): Promise<Outcomes> {
+export async function loadBmcPower(ctl: SimControl, service: BmcPowerService, actions: ActionDef[], options: BmcPowerLoadOptions = {}): Promise<Outcomes> {
   const devices = [deviceNode({ id: 'dev', url: ctl.url, service, slot: SLOTS[service] })];
   await helper.load(BMC_POWER_MODULES, actionFlow(actions, devices, { device: 'dev', label: 'bmc and power nodes' }));
   const outcomes = new Outcomes();
@@ -115,13 +110,7 @@ export async function sendOne(outcomes: Outcomes, id: string, msg: NodeMessage, 
  * Catch (code INVALID_INPUT, message matching `message`, from this node, with the msg's
  * own properties), no output, and nothing on the wire.
  */
-export async function expectRefused(
-  ctl: SimControl,
-  outcomes: Outcomes,
-  id: string,
-  msg: NodeMessage,
-  message: string | RegExp,
-): Promise<CaughtMsg> {
+export async function expectRefused(ctl: SimControl, outcomes: Outcomes, id: string, msg: NodeMessage, message: string | RegExp): Promise<CaughtMsg> {
   const since = await lastSeq(ctl);
   msg.marker ??= `refused-${Math.random()}`;
   const caught = await send(outcomes, id, msg);
@@ -137,7 +126,10 @@ export async function expectRefused(
   error.source.id.should.equal(id);
   should(caught!.marker).equal(msg.marker, 'Catch gets the original msg');
   outcomes.caught.filter((m) => m._msgid === msg._msgid).should.have.length(1, 'exactly one error per msg');
-  outcomes.sent(id).filter((m) => m._msgid === msg._msgid).should.have.length(0, 'no output for a refused msg');
+  outcomes
+    .sent(id)
+    .filter((m) => m._msgid === msg._msgid)
+    .should.have.length(0, 'no output for a refused msg');
   (await wireSince(ctl, since)).should.eql([], `nothing sent for ${JSON.stringify(msg)}`);
   return caught!;
 }
@@ -174,7 +166,10 @@ export function watchdogNode(settings: Record<string, unknown> = {}): ActionDef 
 export async function expectFailed(outcomes: Outcomes, id: string, msg: NodeMessage, timeoutMs = 8000): Promise<CaughtMsg> {
   const caught = await send(outcomes, id, msg, timeoutMs);
   if (!caught) throw new Error(`msg ${JSON.stringify(msg)} to ${id} did not fail`);
-  outcomes.sent(id).filter((m) => m._msgid === msg._msgid).should.have.length(0, 'no output for a failed msg');
+  outcomes
+    .sent(id)
+    .filter((m) => m._msgid === msg._msgid)
+    .should.have.length(0, 'no output for a failed msg');
   return caught!;
 }
 

@@ -115,7 +115,14 @@ export function intCase(c: {
 }
 
 /** A field of listed words: each passes; another case, a blank, a number, null, an array fail. */
-export function wordCase(c: { node: NodeUnderTest; field: string; msg(value: unknown): NodeMessage; wire(value: unknown): Req[]; words: string[]; refused?: unknown[] }): FieldCase {
+export function wordCase(c: {
+  node: NodeUnderTest;
+  field: string;
+  msg(value: unknown): NodeMessage;
+  wire(value: unknown): Req[];
+  words: string[];
+  refused?: unknown[];
+}): FieldCase {
   const first = c.words[0];
   return {
     node: c.node,
@@ -169,9 +176,12 @@ export function fieldSuite(name: string, cases: FieldCase[]): void {
   describe(name, function () {
     this.timeout(30000);
     let ctl: SimControl;
-    simulatorSuite((_s, c) => {
-      ctl = c;
-    }, { server: true });
+    simulatorSuite(
+      (_s, c) => {
+        ctl = c;
+      },
+      { server: true },
+    );
     for (const c of cases) it(title(c), () => runCase(ctl, c));
   });
 }

@@ -36,12 +36,11 @@ export class Broker {
   };
   private readonly listeners: Array<[string, (...a: any[]) => void]> = [];
   private readonly sockets = new Set<net.Socket>();
-   
+
   private readonly persistence = require('aedes-persistence')();
   port = 0;
 
   async start(): Promise<void> {
-     
     const aedes = require('aedes')({ persistence: this.persistence });
     this.aedes = aedes;
     for (const [event, listener] of this.listeners) aedes.on(event, listener);

@@ -135,7 +135,10 @@ export const ATTACKS: Attack[] = [
   },
   {
     name: '40 KB of headers',
-    answer: (socket) => socket.end(`HTTP/1.1 200 OK\r\n${'X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n'.repeat(480)}Content-Length: 2\r\n\r\n{}`),
+    answer: (socket) =>
+      socket.end(
+        `HTTP/1.1 200 OK\r\n${'X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n'.repeat(480)}Content-Length: 2\r\n\r\n{}`,
+      ),
   },
 ];
 

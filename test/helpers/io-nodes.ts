@@ -200,5 +200,7 @@ export const SETTING_ACTIONS: ActionDef[] = [
 export async function settingsInPlace(ctl: SimControl, output = true): Promise<boolean> {
   const io = await ioModule(ctl);
   const pin = (n: number) => io.pins[n - 1];
-  return io.powerConfig !== null && pin(3).mode === 'digital' && pin(3).interrupt !== null && pin(2).threshold !== null && (!output || pin(1).output === 'high');
+  return (
+    io.powerConfig !== null && pin(3).mode === 'digital' && pin(3).interrupt !== null && pin(2).threshold !== null && (!output || pin(1).output === 'high')
+  );
 }

@@ -65,12 +65,7 @@ export function sleep(ms: number): Promise<void> {
  * Polls `condition` until it holds; fails naming `what` after `timeoutMs`. Generous
  * timeouts, short intervals: fast when the machine is fast, still green when it is loaded.
  */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5000,
-  intervalMs = 10,
-): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000, intervalMs = 10): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;
@@ -166,7 +161,17 @@ export function actionFlow(actions: FlowNode[], devices: FlowNode[], options: { 
   const y = 60 + 40 * actions.length;
   flow.push({ id: 'catcher', type: 'catch', z: TAB, x: 200, y, name: '', scope: null, uncaught: false, wires: [['caught']] });
   flow.push({ id: 'caught', type: 'helper', z: TAB, x: 450, y, wires: [] });
-  flow.push({ id: 'completer', type: 'complete', z: TAB, x: 200, y: y + 40, name: '', scope: actions.map((a) => a.id), uncaught: false, wires: [['completed']] });
+  flow.push({
+    id: 'completer',
+    type: 'complete',
+    z: TAB,
+    x: 200,
+    y: y + 40,
+    name: '',
+    scope: actions.map((a) => a.id),
+    uncaught: false,
+    wires: [['completed']],
+  });
   flow.push({ id: 'completed', type: 'helper', z: TAB, x: 450, y: y + 40, wires: [] });
   return flow;
 }

@@ -157,7 +157,11 @@ class RequestReader {
     const lines = part.toString('latin1').split('\r\n');
     const [method = '', target = ''] = lines[0].split(' ');
     const field = (name: string): string | undefined =>
-      lines.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim().toLowerCase();
+      lines
+        .find((l) => l.toLowerCase().startsWith(`${name}:`))
+        ?.slice(name.length + 1)
+        .trim()
+        .toLowerCase();
     if (this.onHead(method, target.split('?')[0]) === 'reset') return false;
     this.forward(part);
     const length = Number(field('content-length') ?? 0);

@@ -94,22 +94,87 @@ const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
  */
 export const KINDS: Kind[] = [
   { type: 'io-power', device: 'dev-io', settings: { pins: SIX, applyOnConnect: true }, msg: () => ({ payload: {} }) },
-  { type: 'io-output', device: 'dev-io', settings: { pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' }, msg: () => ({ payload: { pin: 1, state: 'high' } }) },
-  { type: 'io-threshold', device: 'dev-io', settings: { pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: true }, msg: () => ({ payload: {} }) },
-  { type: 'io-input', device: 'dev-io', settings: { pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true }, msg: () => ({ payload: {} }) },
-  { type: 'io-read', device: 'dev-io', settings: { source: 'values', pin: 'all', interval: '200', onlyOnChange: false, deadband: '0', output: 'record' }, msg: () => ({ payload: {} }), poll: 200, pollPath: '/input/values' },
-  { type: 'notification-poll', device: 'dev-io', settings: { interval: '200', pins: '', alerts: '', combined: false }, msg: () => ({ payload: 'now' }), poll: 200, pollPath: '/notification' },
+  {
+    type: 'io-output',
+    device: 'dev-io',
+    settings: { pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' },
+    msg: () => ({ payload: { pin: 1, state: 'high' } }),
+  },
+  {
+    type: 'io-threshold',
+    device: 'dev-io',
+    settings: { pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: true },
+    msg: () => ({ payload: {} }),
+  },
+  {
+    type: 'io-input',
+    device: 'dev-io',
+    settings: { pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true },
+    msg: () => ({ payload: {} }),
+  },
+  {
+    type: 'io-read',
+    device: 'dev-io',
+    settings: { source: 'values', pin: 'all', interval: '200', onlyOnChange: false, deadband: '0', output: 'record' },
+    msg: () => ({ payload: {} }),
+    poll: 200,
+    pollPath: '/input/values',
+  },
+  {
+    type: 'notification-poll',
+    device: 'dev-io',
+    settings: { interval: '200', pins: '', alerts: '', combined: false },
+    msg: () => ({ payload: 'now' }),
+    poll: 200,
+    pollPath: '/notification',
+  },
   { type: 'device-info', device: 'dev-io', settings: {}, msg: () => ({ payload: {} }) },
   { type: 'io-reset', device: 'dev-io3', settings: { confirm: true }, msg: () => ({ payload: {} }) },
   // The keep-alive arms the watchdog: it runs only with confirm.
-  { type: 'bmc-watchdog', device: 'dev-bmc', settings: { operation: 'read', timeout: '60000', keepAlive: true, interval: '300', confirm: true, swShutdownTimeout: '60000' }, msg: () => ({ payload: {} }), poll: 300, pollPath: '/watchdog/alive' },
-  { type: 'bmc-readings', device: 'dev-bmc', settings: { voltage: true, temperature: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' }, msg: () => ({ payload: {} }), poll: 200, pollPath: '/temperature' },
+  {
+    type: 'bmc-watchdog',
+    device: 'dev-bmc',
+    settings: { operation: 'read', timeout: '60000', keepAlive: true, interval: '300', confirm: true, swShutdownTimeout: '60000' },
+    msg: () => ({ payload: {} }),
+    poll: 300,
+    pollPath: '/watchdog/alive',
+  },
+  {
+    type: 'bmc-readings',
+    device: 'dev-bmc',
+    settings: { voltage: true, temperature: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' },
+    msg: () => ({ payload: {} }),
+    poll: 200,
+    pollPath: '/temperature',
+  },
   // "from msg.operation": its msgs name the operation, so a crafted port reaches the port check.
-  { type: 'bmc-usbhub', device: 'dev-bmc', settings: { operation: 'msg', port: '2', state: true, confirm: false }, msg: () => ({ operation: 'read', payload: {} }) },
+  {
+    type: 'bmc-usbhub',
+    device: 'dev-bmc',
+    settings: { operation: 'msg', port: '2', state: true, confirm: false },
+    msg: () => ({ operation: 'read', payload: {} }),
+  },
   { type: 'bmc-system', device: 'dev-bmc', settings: { operation: 'buzzer', mode: '2', duration: '50', confirm: false }, msg: () => ({ payload: {} }) },
-  { type: 'power-fan', device: 'dev-power', settings: { operation: 'read', fan_mode: '60', fan_forced: true, waitApplied: false }, msg: () => ({ payload: {} }) },
-  { type: 'power-limits', device: 'dev-power', settings: { operation: 'set', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' }, msg: () => ({ payload: {} }) },
-  { type: 'power-readings', device: 'dev-power', settings: { stats: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' }, msg: () => ({ payload: {} }), poll: 200, pollPath: '/stats' },
+  {
+    type: 'power-fan',
+    device: 'dev-power',
+    settings: { operation: 'read', fan_mode: '60', fan_forced: true, waitApplied: false },
+    msg: () => ({ payload: {} }),
+  },
+  {
+    type: 'power-limits',
+    device: 'dev-power',
+    settings: { operation: 'set', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' },
+    msg: () => ({ payload: {} }),
+  },
+  {
+    type: 'power-readings',
+    device: 'dev-power',
+    settings: { stats: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' },
+    msg: () => ({ payload: {} }),
+    poll: 200,
+    pollPath: '/stats',
+  },
 ];
 
 /** The action node of a kind, its id being its type. */
@@ -173,7 +238,8 @@ export function attach(flow: FlowNode[], options: CollectOptions = {}): Counted 
     outcomes.errors++;
     const code = msg.error?.code ?? '?';
     outcomes.errorCodes.set(code, (outcomes.errorCodes.get(code) ?? 0) + 1);
-    if (!outcomes.errorSamples.has(code)) outcomes.errorSamples.set(code, `${msg.error?.message ?? '?'}${msg.n === undefined ? '' : ` [msg n=${String(msg.n)}]`}`);
+    if (!outcomes.errorSamples.has(code))
+      outcomes.errorSamples.set(code, `${msg.error?.message ?? '?'}${msg.n === undefined ? '' : ` [msg n=${String(msg.n)}]`}`);
     if (keep) outcomes.caught.push(msg);
   });
   helper.getNode('completed')?.on('input', (msg: NodeMessage) => {
@@ -383,7 +449,13 @@ export interface TestCerts {
 /** A CA and a server certificate for 127.0.0.1/localhost, made now (EC P-256, ~30 ms). */
 export async function makeCerts(): Promise<TestCerts> {
   const { generate } = require('selfsigned') as typeof import('selfsigned');
-  const names = { name: 'subjectAltName' as const, altNames: [{ type: 2 as const, value: 'localhost' }, { type: 7 as const, ip: '127.0.0.1' }] };
+  const names = {
+    name: 'subjectAltName' as const,
+    altNames: [
+      { type: 2 as const, value: 'localhost' },
+      { type: 7 as const, ip: '127.0.0.1' },
+    ],
+  };
   const ca = await generate([{ name: 'commonName', value: 'modular-device test CA' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -396,12 +468,22 @@ export async function makeCerts(): Promise<TestCerts> {
     keyType: 'ec',
     algorithm: 'sha256',
     ca: { key: ca.private, cert: ca.cert },
-    extensions: [{ name: 'basicConstraints', cA: false }, { name: 'keyUsage', digitalSignature: true, keyEncipherment: true }, { name: 'extKeyUsage', serverAuth: true }, names],
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      names,
+    ],
   });
   const self = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: false }, { name: 'keyUsage', digitalSignature: true, keyEncipherment: true }, { name: 'extKeyUsage', serverAuth: true }, names],
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      names,
+    ],
   });
   return { ca: ca.cert, key: server.private, cert: server.cert, selfKey: self.private, selfCert: self.cert };
 }

@@ -50,14 +50,18 @@ describe('the kit changes the device', function () {
 
   it('a watchdog reset nobody armed is refused, saying why', async () => {
     // The same flow with its on-deploy inject disabled: nothing sets the watchdog.
-    const flows = JSON.parse(fs.readFileSync(example('watchdog-keep-alive.json'), 'utf8')).map((n: { id: string }) => (n.id === 'wdgkeep0i1' ? { ...n, d: true } : n));
+    const flows = JSON.parse(fs.readFileSync(example('watchdog-keep-alive.json'), 'utf8')).map((n: { id: string }) =>
+      n.id === 'wdgkeep0i1' ? { ...n, d: true } : n,
+    );
     const t = await startFlows({ flows });
     try {
       const error = await t.device.watchdogReset().then(
         () => null,
         (e: Error) => e,
       );
-      should(error).be.instanceOf(KitError).and.have.property('message', 'watchdogReset: the watchdog of the bmc in slot 0 is not armed (timeout 0): the flow has not set it');
+      should(error)
+        .be.instanceOf(KitError)
+        .and.have.property('message', 'watchdogReset: the watchdog of the bmc in slot 0 is not armed (timeout 0): the flow has not set it');
       should((await t.device.state()).resets).equal(0);
     } finally {
       await t.stop();

@@ -81,7 +81,12 @@ describe('record and replay', function () {
     const t = await startFlows({ flows: alarmFlowWithAuth(), credentials, replay: out, api: '1.0' });
     try {
       await t.until(() => t.received('ALARM').length >= 2, { what: 'two alarms from the replayed session' });
-      should(t.received('ALARM').slice(0, 2).map((m) => ({ topic: m.topic, payload: m.payload }))).eql(recorded);
+      should(
+        t
+          .received('ALARM')
+          .slice(0, 2)
+          .map((m) => ({ topic: m.topic, payload: m.payload })),
+      ).eql(recorded);
     } finally {
       await t.stop();
     }
@@ -102,10 +107,14 @@ describe('record and replay', function () {
     try {
       const big = JSON.stringify({ pin: 1, filler: 'x'.repeat(RECORD_LIMITS.bodyChars + 1000) });
       const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request(`${recorder.url}/api/io/0.9/2/output/state?token=${SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${SECRET}` } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = http.request(
+          `${recorder.url}/api/io/0.9/2/output/state?token=${SECRET}`,
+          { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${SECRET}` } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         req.end(big);
       });

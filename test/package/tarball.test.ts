@@ -76,11 +76,19 @@ describe('the npm-packed package', function () {
     files.filter((f) => f.startsWith('examples/') && f.endsWith('.json')).length.should.be.above(0);
   });
 
-  it('holds nothing Node-RED does not load: no source map, no editor source (its bundles hold it), no TypeScript but the test kit\'s typings, no tests', function () {
+  it("holds nothing Node-RED does not load: no source map, no editor source (its bundles hold it), no TypeScript but the test kit's typings, no tests", function () {
     // The flow test kit (@modular-device/node-red/testing) is typed: its declarations, and those
     // of the simulator and the pure limits its types name, are the only .d.ts shipped.
     const typings = (f: string) => f.endsWith('.d.ts') && ['dist/testing/', 'dist/simulator/', 'dist/nodes/lib/pure/'].some((dir) => f.startsWith(dir));
-    const stray = files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !typings(f)) || f.startsWith('dist/nodes/editor/') || f.startsWith('dist/test/') || f.startsWith('nodes/') || f.startsWith('test/'));
+    const stray = files.filter(
+      (f) =>
+        f.endsWith('.map') ||
+        (f.endsWith('.ts') && !typings(f)) ||
+        f.startsWith('dist/nodes/editor/') ||
+        f.startsWith('dist/test/') ||
+        f.startsWith('nodes/') ||
+        f.startsWith('test/'),
+    );
     stray.should.eql([]);
     files.should.containEql('dist/testing/index.d.ts');
     // Every shipped .js names no source map (its map and source are not shipped).
@@ -90,7 +98,9 @@ describe('the npm-packed package', function () {
 
   it('runs no script when installed: a palette install builds nothing and npm has nothing to warn about', function () {
     const packed = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
-    Object.keys(packed.scripts ?? {}).filter((s) => INSTALL_SCRIPTS.includes(s)).should.eql([]);
+    Object.keys(packed.scripts ?? {})
+      .filter((s) => INSTALL_SCRIPTS.includes(s))
+      .should.eql([]);
   });
 
   VERSIONS.forEach(({ series, runtime }) => {
@@ -116,7 +126,16 @@ describe('the npm-packed package', function () {
       it('the sidebar plugin loaded, its editor part and both bundles are served', async function () {
         const list = await get(`${red.url}plugins`);
         list.status.should.equal(200);
-        const ours = (JSON.parse(list.text) as Array<{ module: string; enabled: boolean; editor: boolean; runtime: boolean; err?: string; plugins: Array<{ type: string }> }>).filter((p) => p.module === MODULE);
+        const ours = (
+          JSON.parse(list.text) as Array<{
+            module: string;
+            enabled: boolean;
+            editor: boolean;
+            runtime: boolean;
+            err?: string;
+            plugins: Array<{ type: string }>;
+          }>
+        ).filter((p) => p.module === MODULE);
         ours.length.should.equal(1, list.text);
         ours[0].should.containDeep({ enabled: true, editor: true, runtime: true });
         should(ours[0].err).not.be.ok();

@@ -16,7 +16,6 @@ import { deviceNode, FlowNode, helper, NodeModule, nodeRedPackage, sleep, waitFo
 import { adminAuthOff, adminAuthOn, ALL_MODULES, loadCollect, withRealAuth } from '../helpers/reliability';
 import { startStub, StubServer, versionRecord } from '../helpers/sim-control';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const HTTP_REQUEST: NodeModule = require(path.join(nodeRedPackage('@node-red/nodes'), 'core/network/21-httprequest.js'));
 
 const STORED = 'stored-Secret-7';
@@ -73,14 +72,19 @@ describe('reliability: admin routes (adminAuth on, stub devices on loopback)', f
       { ...deviceNode({ id: 'dev', url, auth: 'basic' }), z: 't' },
       { id: 'http', type: 'http request', z: 't', method: 'GET', url: 'http://127.0.0.1:1/', authType: 'basic', ret: 'txt', wires: [] },
     ];
-    await loadCollect(flow, { dev: { username: 'op', password: STORED }, http: { user: 'op', password: OTHER_NODES_SECRET } }, withRealAuth([...ALL_MODULES, HTTP_REQUEST]));
+    await loadCollect(
+      flow,
+      { dev: { username: 'op', password: STORED }, http: { user: 'op', password: OTHER_NODES_SECRET } },
+      withRealAuth([...ALL_MODULES, HTTP_REQUEST]),
+    );
     await waitFor(() => saved.requests.length > 0, 'the config node to reach its device');
     await sleep(50);
     saved.requests.length = 0;
     other.requests.length = 0;
   }
 
-  const test = (body: Record<string, unknown>, token = 'Bearer WRITER-TOKEN') => helper.request().post('/modular-device/test').set('Authorization', token).send(body);
+  const test = (body: Record<string, unknown>, token = 'Bearer WRITER-TOKEN') =>
+    helper.request().post('/modular-device/test').set('Authorization', token).send(body);
 
   it('only users who may change the config node get an answer; the others reach no device', async () => {
     await deployBoth();
@@ -101,15 +105,22 @@ describe('reliability: admin routes (adminAuth on, stub devices on loopback)', f
     const basic = `Basic ${Buffer.from(`op:${STORED}`).toString('base64')}`;
     const placeholder = { username: 'op', password: '__PWRD__' };
     (await test({ id: 'dev', url: saved.url, service: 'io', slot: '2', auth: 'basic', credentials: placeholder })).status.should.equal(200);
-    authOf(saved).every((a) => a === basic).should.be.true(authOf(saved).join());
+    authOf(saved)
+      .every((a) => a === basic)
+      .should.be.true(authOf(saved).join());
     // Another URL with the same id: the stored password stays home.
     (await test({ id: 'dev', url: other.url, service: 'io', slot: '2', auth: 'basic', credentials: placeholder })).status.should.equal(200);
     authOf(other).should.not.containEql(basic);
     authOf(other).join().should.not.containEql(Buffer.from(STORED).toString('base64').slice(0, 8));
     // The same origin with another path prefix is another URL too.
     other.requests.length = 0;
-    (await test({ id: 'dev', url: `${saved.url}/elsewhere`, service: 'io', slot: '2', auth: 'basic', credentials: placeholder })).status.should.be.oneOf([404, 502]);
-    saved.requests.filter((r) => r.path.startsWith('/elsewhere')).map((r) => r.headers.authorization).should.not.containEql(basic);
+    (await test({ id: 'dev', url: `${saved.url}/elsewhere`, service: 'io', slot: '2', auth: 'basic', credentials: placeholder })).status.should.be.oneOf([
+      404, 502,
+    ]);
+    saved.requests
+      .filter((r) => r.path.startsWith('/elsewhere'))
+      .map((r) => r.headers.authorization)
+      .should.not.containEql(basic);
   });
 
   it("Test never uses another node's credentials (an http request node's password), whatever the URL", async () => {
@@ -130,17 +141,23 @@ describe('reliability: admin routes (adminAuth on, stub devices on loopback)', f
     for (const url of ['${MD_ADMIN_TEST_URL}', saved.url, `${saved.url}/`]) {
       saved.requests.length = 0;
       (await test({ id: 'dev', url, service: 'io', slot: '2', auth: 'basic', credentials: { username: 'op', password: '__PWRD__' } })).status.should.equal(200);
-      authOf(saved).every((a) => a === basic).should.be.true(`${url}: ${authOf(saved).join()}`);
+      authOf(saved)
+        .every((a) => a === basic)
+        .should.be.true(`${url}: ${authOf(saved).join()}`);
     }
   });
 
   it('typed credentials go to the URL typed with them; nothing at all without any', async () => {
     await deployBoth();
     await test({ url: other.url, service: 'io', slot: '2', auth: 'basic', credentials: { username: 'me', password: 'typed' } });
-    authOf(other).every((a) => a === `Basic ${Buffer.from('me:typed').toString('base64')}`).should.be.true();
+    authOf(other)
+      .every((a) => a === `Basic ${Buffer.from('me:typed').toString('base64')}`)
+      .should.be.true();
     other.requests.length = 0;
     await test({ id: 'dev', url: other.url, service: 'io', slot: '2', auth: 'basic' });
-    authOf(other).every((a) => a === 'none').should.be.true(authOf(other).join());
+    authOf(other)
+      .every((a) => a === 'none')
+      .should.be.true(authOf(other).join());
   });
 
   it('both routes ask only for version roots and answer only the parsed record, never what else the device said', async () => {

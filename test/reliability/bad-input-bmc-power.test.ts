@@ -16,13 +16,26 @@ import { boolCase, FieldCase, fieldSuite, intCase, NodeUnderTest, Refusal, wordC
 
 // "from msg.operation", confirmed: every operation a case needs can be chosen by its msg.
 const WATCHDOG: NodeUnderTest = {
-  type: 'bmc-watchdog', service: 'bmc',
+  type: 'bmc-watchdog',
+  service: 'bmc',
   settings: { operation: 'msg', timeout: '0', keepAlive: false, interval: '1000', confirm: true, swShutdownTimeout: '60000' },
 };
 const USBHUB: NodeUnderTest = { type: 'bmc-usbhub', service: 'bmc', settings: { operation: 'msg', port: '2', state: true, confirm: false } };
-const SYSTEM: NodeUnderTest = { type: 'bmc-system', service: 'bmc', settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: true } };
-const FAN: NodeUnderTest = { type: 'power-fan', service: 'power', settings: { operation: 'msg', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false } };
-const LIMITS: NodeUnderTest = { type: 'power-limits', service: 'power', settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' } };
+const SYSTEM: NodeUnderTest = {
+  type: 'bmc-system',
+  service: 'bmc',
+  settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: true },
+};
+const FAN: NodeUnderTest = {
+  type: 'power-fan',
+  service: 'power',
+  settings: { operation: 'msg', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false },
+};
+const LIMITS: NodeUnderTest = {
+  type: 'power-limits',
+  service: 'power',
+  settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000' },
+};
 
 const op = (operation: unknown, payload: Record<string, unknown> = {}): NodeMessage => ({ operation, payload, topic: 'bad-input' });
 
@@ -30,7 +43,12 @@ const op = (operation: unknown, payload: Record<string, unknown> = {}): NodeMess
 const LIMIT_SETTINGS = { limit_3v3: 3000, limit_5v0: 3000, limit_12v: 1000 };
 const limitCase = (rail: keyof typeof LIMIT_SETTINGS, lowest: number, highest: number): FieldCase =>
   intCase({
-    node: LIMITS, field: rail, msg: (v) => op('set', { [rail]: v }), wire: (v) => [['POST', 'limits', { ...LIMIT_SETTINGS, [rail]: v }]], lowest, highest,
+    node: LIMITS,
+    field: rail,
+    msg: (v) => op('set', { [rail]: v }),
+    wire: (v) => [['POST', 'limits', { ...LIMIT_SETTINGS, [rail]: v }]],
+    lowest,
+    highest,
   });
 
 /**
@@ -45,50 +63,115 @@ const CASES: FieldCase[] = [
   // ---- bmc-watchdog ----
   // spec Limits: "0 (disabled) or 1000..600000 ms"; real §3.3 the same. 0 comes last, so the
   // watchdog is off again at once (a 1000 ms watchdog would reset the device).
-  intCase({ node: WATCHDOG, field: 'timeout', msg: (timeout) => op('timeout', { timeout }), wire: (timeout) => [['POST', 'watchdog', { timeout }]], lowest: 1000, highest: 600000, also: [0] }),
+  intCase({
+    node: WATCHDOG,
+    field: 'timeout',
+    msg: (timeout) => op('timeout', { timeout }),
+    wire: (timeout) => [['POST', 'watchdog', { timeout }]],
+    lowest: 1000,
+    highest: 600000,
+    also: [0],
+  }),
   // spec Limits: sw_shutdown_timeout 10000..600000 ms; real §3.3 the same.
   intCase({
-    node: WATCHDOG, field: 'timeout', msg: (timeout) => op('sw_shutdown_timeout', { timeout }),
-    wire: (timeout) => [['POST', 'watchdog/sw_shutdown_timeout', { timeout }]], lowest: 10000, highest: 600000,
+    node: WATCHDOG,
+    field: 'timeout',
+    msg: (timeout) => op('sw_shutdown_timeout', { timeout }),
+    wire: (timeout) => [['POST', 'watchdog/sw_shutdown_timeout', { timeout }]],
+    lowest: 10000,
+    highest: 600000,
   }),
   wordCase({
-    node: WATCHDOG, field: 'msg.operation', msg: (operation) => op(operation), wire: () => [['GET', 'watchdog', null]],
-    words: ['read'], refused: ['READ', ' read', '', null, 1, ['read'], 'reboot'],
+    node: WATCHDOG,
+    field: 'msg.operation',
+    msg: (operation) => op(operation),
+    wire: () => [['GET', 'watchdog', null]],
+    words: ['read'],
+    refused: ['READ', ' read', '', null, 1, ['read'], 'reboot'],
   }),
 
   // ---- bmc-usbhub ----
   intCase({
-    node: USBHUB, field: 'port', msg: (port) => op('port', { port, state: true }), wire: (port) => [['POST', `usbhub/port/${port}`, { state: true }]],
-    lowest: 2, highest: PORT_HIGHEST, above: 9, range: [2, 8], refusedSaying: PORT_ON_10,
+    node: USBHUB,
+    field: 'port',
+    msg: (port) => op('port', { port, state: true }),
+    wire: (port) => [['POST', `usbhub/port/${port}`, { state: true }]],
+    lowest: 2,
+    highest: PORT_HIGHEST,
+    above: 9,
+    range: [2, 8],
+    refusedSaying: PORT_ON_10,
   }),
   boolCase({ node: USBHUB, field: 'state', msg: (state) => op('hub', { state }), wire: (state) => [['POST', 'usbhub', { state }]] }),
 
   // ---- bmc-system ----
   // spec Limits: buzzer mode 0..5, duration 1..1000 ms; real §3.3: both required for every mode.
-  intCase({ node: SYSTEM, field: 'mode', msg: (mode) => op('buzzer', { mode, duration: 50 }), wire: (mode) => [['POST', 'buzzer', { mode, duration: 50 }]], lowest: 0, highest: 5 }),
-  intCase({ node: SYSTEM, field: 'duration', msg: (duration) => op('buzzer', { mode: 2, duration }), wire: (duration) => [['POST', 'buzzer', { mode: 2, duration }]], lowest: 1, highest: 1000 }),
+  intCase({
+    node: SYSTEM,
+    field: 'mode',
+    msg: (mode) => op('buzzer', { mode, duration: 50 }),
+    wire: (mode) => [['POST', 'buzzer', { mode, duration: 50 }]],
+    lowest: 0,
+    highest: 5,
+  }),
+  intCase({
+    node: SYSTEM,
+    field: 'duration',
+    msg: (duration) => op('buzzer', { mode: 2, duration }),
+    wire: (duration) => [['POST', 'buzzer', { mode: 2, duration }]],
+    lowest: 1,
+    highest: 1000,
+  }),
   // spec Limits: bootloader timeout "at most 3600000 ms", lower bound not shown; real §6: 0 allowed.
   intCase({
-    node: SYSTEM, field: 'timeout', msg: (timeout) => op('usb_bootloader', { enabled: false, timeout }),
-    wire: (timeout) => [['POST', 'usb_bootloader', { enabled: false, timeout }]], lowest: 0, highest: 3600000,
+    node: SYSTEM,
+    field: 'timeout',
+    msg: (timeout) => op('usb_bootloader', { enabled: false, timeout }),
+    wire: (timeout) => [['POST', 'usb_bootloader', { enabled: false, timeout }]],
+    lowest: 0,
+    highest: 3600000,
   }),
-  boolCase({ node: SYSTEM, field: 'enabled', msg: (enabled) => op('usb_bootloader', { enabled, timeout: 0 }), wire: (enabled) => [['POST', 'usb_bootloader', { enabled, timeout: 0 }]] }),
+  boolCase({
+    node: SYSTEM,
+    field: 'enabled',
+    msg: (enabled) => op('usb_bootloader', { enabled, timeout: 0 }),
+    wire: (enabled) => [['POST', 'usb_bootloader', { enabled, timeout: 0 }]],
+  }),
 
   // ---- power-fan ----
   // spec: fan modes 0, 20, 40, 60, 80, 100 percent; real §3.4 the same.
   {
-    node: FAN, field: 'fan_mode', msg: (fan_mode) => op('set', { fan_forced: true, fan_mode }), wire: (fan_mode) => [['POST', 'fan', { fan_forced: true, fan_mode }]],
-    accepted: [0, 20, 40, 60, 80, 100], refused: [10, 101, -20, '60', null, NaN, 60.5, [60]], range: [0, 20, 40, 60, 80, 100],
+    node: FAN,
+    field: 'fan_mode',
+    msg: (fan_mode) => op('set', { fan_forced: true, fan_mode }),
+    wire: (fan_mode) => [['POST', 'fan', { fan_forced: true, fan_mode }]],
+    accepted: [0, 20, 40, 60, 80, 100],
+    refused: [10, 101, -20, '60', null, NaN, 60.5, [60]],
+    range: [0, 20, 40, 60, 80, 100],
   },
-  boolCase({ node: FAN, field: 'fan_forced', msg: (fan_forced) => op('set', { fan_forced, fan_mode: 60 }), wire: (fan_forced) => [['POST', 'fan', { fan_forced, fan_mode: 60 }]] }),
   boolCase({
-    node: FAN, field: 'measurement_enabled', msg: (measurement_enabled) => op('measurement', { measurement_enabled }),
+    node: FAN,
+    field: 'fan_forced',
+    msg: (fan_forced) => op('set', { fan_forced, fan_mode: 60 }),
+    wire: (fan_forced) => [['POST', 'fan', { fan_forced, fan_mode: 60 }]],
+  }),
+  boolCase({
+    node: FAN,
+    field: 'measurement_enabled',
+    msg: (measurement_enabled) => op('measurement', { measurement_enabled }),
     wire: (measurement_enabled) => [['POST', 'fan/rpm', { measurement_enabled }]],
   }),
   wordCase({
-    node: FAN, field: 'msg.operation', msg: (operation) => op(operation), words: ['read', 'set', 'rpm', 'measurement'],
+    node: FAN,
+    field: 'msg.operation',
+    msg: (operation) => op(operation),
+    words: ['read', 'set', 'rpm', 'measurement'],
     wire: (operation) =>
-      operation === 'set' ? [['POST', 'fan', { fan_forced: true, fan_mode: 60 }]] : operation === 'measurement' ? [['POST', 'fan/rpm', { measurement_enabled: true }]] : [['GET', operation === 'rpm' ? 'fan/rpm' : 'fan', null]],
+      operation === 'set'
+        ? [['POST', 'fan', { fan_forced: true, fan_mode: 60 }]]
+        : operation === 'measurement'
+          ? [['POST', 'fan/rpm', { measurement_enabled: true }]]
+          : [['GET', operation === 'rpm' ? 'fan/rpm' : 'fan', null]],
   }),
 
   // ---- power-limits ----
@@ -100,7 +183,10 @@ const CASES: FieldCase[] = [
   // spec: > 100 and < 2400, sample sets 2400; real §3.4: 100..2400. Both accept 101..2400.
   limitCase('limit_12v', 101, 2400),
   wordCase({
-    node: LIMITS, field: 'msg.operation', msg: (operation) => op(operation), words: ['set', 'read'],
+    node: LIMITS,
+    field: 'msg.operation',
+    msg: (operation) => op(operation),
+    words: ['set', 'read'],
     wire: (operation) => (operation === 'set' ? [['POST', 'limits', LIMIT_SETTINGS]] : [['GET', 'stats', null]]),
   }),
 ];

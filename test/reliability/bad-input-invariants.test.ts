@@ -48,21 +48,99 @@ const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
 
 // Dangerous operations stay without confirm: a random msg choosing one must be refused with nothing sent.
 const SUBJECTS: Subject[] = [
-  { type: 'io-output', service: 'io', settings: { pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' }, fields: ['pin', 'state', 'prescaler', 'period', 'time_on'], prepare: (ctl) => ctl.powerConfig(2) },
-  { type: 'io-threshold', service: 'io', settings: { pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: false }, fields: ['pin', 'threshold_mV', 'trigger'] },
-  { type: 'io-input', service: 'io', settings: { pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: false }, fields: ['pin', 'mode', 'trigger', 'debounce_time_ms', 'state'] },
-  { type: 'io-read', service: 'io', settings: { source: 'values', pin: 'all', interval: '0', onlyOnChange: false, deadband: '0', output: 'record' }, fields: ['pin'] },
+  {
+    type: 'io-output',
+    service: 'io',
+    settings: { pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' },
+    fields: ['pin', 'state', 'prescaler', 'period', 'time_on'],
+    prepare: (ctl) => ctl.powerConfig(2),
+  },
+  {
+    type: 'io-threshold',
+    service: 'io',
+    settings: { pin: '2', threshold_mV: '1000', trigger: 'rising', analogFirst: true, applyOnConnect: false },
+    fields: ['pin', 'threshold_mV', 'trigger'],
+  },
+  {
+    type: 'io-input',
+    service: 'io',
+    settings: { pin: '3', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: false },
+    fields: ['pin', 'mode', 'trigger', 'debounce_time_ms', 'state'],
+  },
+  {
+    type: 'io-read',
+    service: 'io',
+    settings: { source: 'values', pin: 'all', interval: '0', onlyOnChange: false, deadband: '0', output: 'record' },
+    fields: ['pin'],
+  },
   { type: 'io-power', service: 'io', settings: { pins: SIX, applyOnConnect: false }, fields: ['config'] },
-  { type: 'io-reset', service: 'io', slot: SLOT.io2, settings: { confirm: false }, fields: ['confirm'], operations: ['reset', 'hard_reset'], always: 'refused' },
-  { type: 'notification-poll', service: 'io', settings: { interval: '3600000', pins: '', alerts: '', combined: false }, fields: ['pin'], always: 'accepted', anyOutputs: true },
+  {
+    type: 'io-reset',
+    service: 'io',
+    slot: SLOT.io2,
+    settings: { confirm: false },
+    fields: ['confirm'],
+    operations: ['reset', 'hard_reset'],
+    always: 'refused',
+  },
+  {
+    type: 'notification-poll',
+    service: 'io',
+    settings: { interval: '3600000', pins: '', alerts: '', combined: false },
+    fields: ['pin'],
+    always: 'accepted',
+    anyOutputs: true,
+  },
   { type: 'device-info', service: 'io', settings: {}, fields: ['slot', 'service'], always: 'accepted' },
-  { type: 'bmc-watchdog', service: 'bmc', settings: { operation: 'msg', timeout: '0', keepAlive: false, interval: '1000', confirm: false, swShutdownTimeout: '60000' }, fields: ['timeout'], operations: ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] },
-  { type: 'bmc-readings', service: 'bmc', settings: { voltage: true, temperature: true, interval: '0', deadband: '0', onlyOnChange: false, output: 'record' }, fields: ['voltage', 'temperature'], always: 'accepted' },
-  { type: 'bmc-usbhub', service: 'bmc', settings: { operation: 'msg', port: '2', state: true, confirm: false }, fields: ['port', 'state'], operations: ['read', 'hub', 'port', 'reset', 'devices'] },
-  { type: 'bmc-system', service: 'bmc', settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: false }, fields: ['mode', 'duration', 'enabled', 'timeout'], operations: ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] },
-  { type: 'power-fan', service: 'power', settings: { operation: 'msg', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false }, fields: ['fan_forced', 'fan_mode', 'measurement_enabled'], operations: ['read', 'set', 'rpm', 'measurement'] },
-  { type: 'power-limits', service: 'power', settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000', confirm: false }, fields: ['limit_3v3', 'limit_5v0', 'limit_12v'], operations: ['set', 'read', 'module_reset'] },
-  { type: 'power-readings', service: 'power', settings: { stats: true, interval: '0', deadband: '0', onlyOnChange: false, output: 'record' }, fields: ['stats', 'source'], always: 'accepted' },
+  {
+    type: 'bmc-watchdog',
+    service: 'bmc',
+    settings: { operation: 'msg', timeout: '0', keepAlive: false, interval: '1000', confirm: false, swShutdownTimeout: '60000' },
+    fields: ['timeout'],
+    operations: ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'],
+  },
+  {
+    type: 'bmc-readings',
+    service: 'bmc',
+    settings: { voltage: true, temperature: true, interval: '0', deadband: '0', onlyOnChange: false, output: 'record' },
+    fields: ['voltage', 'temperature'],
+    always: 'accepted',
+  },
+  {
+    type: 'bmc-usbhub',
+    service: 'bmc',
+    settings: { operation: 'msg', port: '2', state: true, confirm: false },
+    fields: ['port', 'state'],
+    operations: ['read', 'hub', 'port', 'reset', 'devices'],
+  },
+  {
+    type: 'bmc-system',
+    service: 'bmc',
+    settings: { operation: 'msg', mode: '2', duration: '50', enabled: false, timeout: '0', confirm: false },
+    fields: ['mode', 'duration', 'enabled', 'timeout'],
+    operations: ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'],
+  },
+  {
+    type: 'power-fan',
+    service: 'power',
+    settings: { operation: 'msg', fan_forced: true, fan_mode: '60', measurement_enabled: true, waitApplied: false },
+    fields: ['fan_forced', 'fan_mode', 'measurement_enabled'],
+    operations: ['read', 'set', 'rpm', 'measurement'],
+  },
+  {
+    type: 'power-limits',
+    service: 'power',
+    settings: { operation: 'msg', limit_3v3: '3000', limit_5v0: '3000', limit_12v: '1000', confirm: false },
+    fields: ['limit_3v3', 'limit_5v0', 'limit_12v'],
+    operations: ['set', 'read', 'module_reset'],
+  },
+  {
+    type: 'power-readings',
+    service: 'power',
+    settings: { stats: true, interval: '0', deadband: '0', onlyOnChange: false, output: 'record' },
+    fields: ['stats', 'source'],
+    always: 'accepted',
+  },
 ];
 
 // ---- random msgs ---------------------------------------------------------------------------
@@ -70,9 +148,56 @@ const SUBJECTS: Subject[] = [
 /** Values of every kind: some a node takes, most it must refuse. */
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    NaN, Infinity, -Infinity, -0, -1, 0, 1, 2, 6, 7, 1.5, 20, 60, 100, 1000, 2400, 5950, 25000, 65535, 65536, 600000, 1e21, 2 ** 53 + 2,
-    '', ' ', '1', '1e3', '0x10', 'high', 'low', 'rising', 'pulse', 'digital', 'analog', 'enabled', '5_volt', '12_volt', 'true',
-    '../reset', '1/../../hard_reset', '%2e%2e', '__proto__', 'constructor', null, true, false, [], {}, [1], { a: 1 },
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    -1,
+    0,
+    1,
+    2,
+    6,
+    7,
+    1.5,
+    20,
+    60,
+    100,
+    1000,
+    2400,
+    5950,
+    25000,
+    65535,
+    65536,
+    600000,
+    1e21,
+    2 ** 53 + 2,
+    '',
+    ' ',
+    '1',
+    '1e3',
+    '0x10',
+    'high',
+    'low',
+    'rising',
+    'pulse',
+    'digital',
+    'analog',
+    'enabled',
+    '5_volt',
+    '12_volt',
+    'true',
+    '../reset',
+    '1/../../hard_reset',
+    '%2e%2e',
+    '__proto__',
+    'constructor',
+    null,
+    true,
+    false,
+    [],
+    {},
+    [1],
+    { a: 1 },
   ),
   fc.integer(),
   fc.double(),
@@ -96,17 +221,29 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype', 'polluted', 
 
 function payloads(s: Subject): fc.Arbitrary<unknown> {
   const fields = Object.fromEntries(s.fields.map((f) => [f, f === 'config' ? configs : anyValue]));
-  const object = fc.tuple(fc.record(fields, { requiredKeys: [] }), fc.dictionary(fc.constantFrom(...DECOYS), anyValue, { maxKeys: 2 }), fc.boolean()).map(([own, decoys, polluting]) => {
-    // Own keys named __proto__ and constructor, as JSON.parse makes them from a network payload.
-    const p: Record<string, unknown> = polluting ? JSON.parse('{"__proto__": {"polluted": "yes", "pin": 5}, "constructor": {"prototype": {"polluted": "yes"}}}') : {};
-    return Object.assign(p, decoys, own);
-  });
-  return fc.oneof({ weight: 6, arbitrary: object }, { weight: 2, arbitrary: anyValue }, { weight: 1, arbitrary: fc.constantFrom<unknown>('stop', 'start', 'now', undefined) });
+  const object = fc
+    .tuple(fc.record(fields, { requiredKeys: [] }), fc.dictionary(fc.constantFrom(...DECOYS), anyValue, { maxKeys: 2 }), fc.boolean())
+    .map(([own, decoys, polluting]) => {
+      // Own keys named __proto__ and constructor, as JSON.parse makes them from a network payload.
+      const p: Record<string, unknown> = polluting
+        ? JSON.parse('{"__proto__": {"polluted": "yes", "pin": 5}, "constructor": {"prototype": {"polluted": "yes"}}}')
+        : {};
+      return Object.assign(p, decoys, own);
+    });
+  return fc.oneof(
+    { weight: 6, arbitrary: object },
+    { weight: 2, arbitrary: anyValue },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>('stop', 'start', 'now', undefined) },
+  );
 }
 
 function msgs(s: Subject): fc.Arbitrary<NodeMessage> {
   const operation = s.operations
-    ? fc.oneof({ weight: 6, arbitrary: fc.constantFrom<unknown>(...s.operations) }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: anyValue })
+    ? fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom<unknown>(...s.operations) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: anyValue },
+      )
     : fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: anyValue });
   return fc.tuple(payloads(s), operation).map(([payload, op]) => (op === undefined ? { payload, topic: 'fuzz' } : { payload, operation: op, topic: 'fuzz' }));
 }
@@ -127,7 +264,10 @@ function keysOf(value: unknown, into: Set<string> = new Set()): Set<string> {
 
 function show(msg: NodeMessage): string {
   try {
-    return JSON.stringify({ operation: msg.operation, payload: msg.payload }, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x)).slice(0, 300);
+    return JSON.stringify({ operation: msg.operation, payload: msg.payload }, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x)).slice(
+      0,
+      300,
+    );
   } catch {
     return String(msg.payload);
   }
@@ -136,9 +276,12 @@ function show(msg: NodeMessage): string {
 describe('reliability: bad input, invariants over random msgs (fast-check, runtime, simulator)', function () {
   this.timeout(120000);
   let ctl: SimControl;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_s, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
   const protoKeys = Object.getOwnPropertyNames(Object.prototype).sort();
   const totals = { msgs: 0, refused: 0, polluting: 0 };
   after(() => {

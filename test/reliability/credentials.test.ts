@@ -16,7 +16,10 @@ const USER = 'operator';
 const PASSWORD = 'right-password';
 const DEVICES = ['dev-io', 'dev-io3', 'dev-bmc', 'dev-power'];
 /** Every kind, msg-driven only: nothing polls, so every device request is the test's. */
-const QUIET = KINDS.map((k) => ({ ...k, settings: { ...k.settings, applyOnConnect: false, interval: k.type === 'notification-poll' ? '3600000' : '0', keepAlive: false } }));
+const QUIET = KINDS.map((k) => ({
+  ...k,
+  settings: { ...k.settings, applyOnConnect: false, interval: k.type === 'notification-poll' ? '3600000' : '0', keepAlive: false },
+}));
 const IDS = QUIET.map((k) => k.type);
 
 describe(`reliability: credentials proved on connect (API ${TEST_API})`, function () {
@@ -37,9 +40,18 @@ describe(`reliability: credentials proved on connect (API ${TEST_API})`, functio
     await waitAllStatus(IDS, isRed(/^credentials refused: 401 /), 'every node: credentials refused');
     // One refused descriptor read per module proved it; besides, only notification-poll's
     // first round (a poller reads once at start) met the door.
-    const refused = sim.log.entries().filter((e) => e.status === 401).map((e) => e.path.replace(/^\/api\/\w+\/\d\.\d\//, ''));
-    refused.filter((p) => p.endsWith('/descriptor')).sort().should.eql(['0/descriptor', '1/descriptor', '2/descriptor', '3/descriptor']);
-    refused.filter((p) => !p.endsWith('/descriptor')).every((p) => p.startsWith('2/notification')).should.be.true(refused.join(', '));
+    const refused = sim.log
+      .entries()
+      .filter((e) => e.status === 401)
+      .map((e) => e.path.replace(/^\/api\/\w+\/\d\.\d\//, ''));
+    refused
+      .filter((p) => p.endsWith('/descriptor'))
+      .sort()
+      .should.eql(['0/descriptor', '1/descriptor', '2/descriptor', '3/descriptor']);
+    refused
+      .filter((p) => !p.endsWith('/descriptor'))
+      .every((p) => p.startsWith('2/notification'))
+      .should.be.true(refused.join(', '));
     // No msg, no error; but the poller's refused first round (told once, as any failing
     // poll): waited for, so that the count below is the msg's alone.
     await waitFor(() => outcomes.errors > 0, "notification-poll's refused first round at Catch");
@@ -52,7 +64,9 @@ describe(`reliability: credentials proved on connect (API ${TEST_API})`, functio
     const [fate] = await settle(outcomes, [['io-read', ids[0]]]);
     outcomes.errors.should.equal(before + 1);
     should(fate.errors[0].error.code).equal('DEVICE_ERROR');
-    fate.errors[0].error.message.should.match(/failed: 401 Unauthorized \(the device refused the credentials: check the user name and password of the config node\)$/);
+    fate.errors[0].error.message.should.match(
+      /failed: 401 Unauthorized \(the device refused the credentials: check the user name and password of the config node\)$/,
+    );
     await waitAllStatus(['io-read'], isRed(/^credentials refused/), 'io-read: still credentials refused');
   });
 

@@ -141,7 +141,12 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     const pollMs = await pollsResumed(since);
     // Polling nodes turn green by themselves; a msg-driven node keeps the red of its last
     // failed msg until its next msg (unless the connection itself was down): that is the truth.
-    await waitAllStatus(POLLING.map((k) => k.type), isGreen, 'polling nodes green again', 15000);
+    await waitAllStatus(
+      POLLING.map((k) => k.type),
+      isGreen,
+      'polling nodes green again',
+      15000,
+    );
     const green = Date.now() - start;
     allSucceeded(await oneEach(outcomes));
     await waitAllStatus(ALL, isGreen, 'every node green after a successful msg', 5000);
@@ -176,7 +181,9 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     await sleep(1500); // an outage of a while: backoffs have grown
     await sim.resume();
     const { green, polls } = await recovers(outcomes, await lastSeq(ctl));
-    figures.push(`down mid-flow → red after ${red} ms (poll intervals ${LONGEST_POLL} ms or less), green ${green} ms and polls back ${polls} ms after recovery`);
+    figures.push(
+      `down mid-flow → red after ${red} ms (poll intervals ${LONGEST_POLL} ms or less), green ${green} ms and polls back ${polls} ms after recovery`,
+    );
   });
 
   it('answers slower than the timeout: each msg fails once (TIMEOUT, or NOT_SENT behind a request not answered), nothing answers twice', async () => {
@@ -223,7 +230,9 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     await ctl.clearFaults();
     const more = await oneEach(outcomes);
     allSucceeded(more);
-    figures.push(`500s → polls back ${polls} ms after the burst; a 20-answer burst failed ${failed} of ${KINDS.length} msgs, the next ${KINDS.length} all passed`);
+    figures.push(
+      `500s → polls back ${polls} ms after the burst; a 20-answer burst failed ${failed} of ${KINDS.length} msgs, the next ${KINDS.length} all passed`,
+    );
   });
 
   it('connection resets: each msg fails once (UNREACHABLE: connection reset), then recovers', async () => {
@@ -250,12 +259,17 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     // round still under way here, which took the fault meant for the next one).
     const reads = async () => (await ctl.wireLog()).filter((e) => e.path.includes('/notification')).length;
     let seen = await reads();
-    await waitFor(async () => {
-      const now = await reads();
-      const quiet = now === seen;
-      seen = now;
-      return quiet;
-    }, 'no notification read for 300 ms', 10000, 300);
+    await waitFor(
+      async () => {
+        const now = await reads();
+        const quiet = now === seen;
+        seen = now;
+        return quiet;
+      },
+      'no notification read for 300 ms',
+      10000,
+      300,
+    );
     // Pin 5 is read after the failing request on 1.0. (Flags of the pins read before the
     // failure are delivered too: notifications-lost.test.ts shows it.)
     await raiseAlert(ctl, SLOT.io, 5, 'custom_voltage_alert');
@@ -272,7 +286,10 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     const wire = (await ctl.wireLog(since)).filter((e) => e.path.includes('/notification'));
     if (IS_API10) {
       // Partway: pins 1 to 3 were read (and cleared on the device) before pin 4 failed.
-      wire.slice(0, 4).map((e) => `${e.path.replace(/.*\/notification/, 'notification')} ${e.status}`).should.eql(['notification/1 200', 'notification/2 200', 'notification/3 200', 'notification/4 500']);
+      wire
+        .slice(0, 4)
+        .map((e) => `${e.path.replace(/.*\/notification/, 'notification')} ${e.status}`)
+        .should.eql(['notification/1 200', 'notification/2 200', 'notification/3 200', 'notification/4 500']);
     }
     // The unread flag is delivered once, by a later round.
     const topics = () => outcomes.sent('notification-poll').map((m) => m.topic);
@@ -313,9 +330,17 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
     // io-power's msg (sent first) configures the module again; then every msg passes.
     allSucceeded(await oneEach(outcomes));
     await pollsResumed(since);
-    await waitAllStatus(POLLING.map((k) => k.type), isGreen, 'polling nodes green after the restart');
+    await waitAllStatus(
+      POLLING.map((k) => k.type),
+      isGreen,
+      'polling nodes green after the restart',
+    );
     // The keep-alive found the watchdog off after the restart and armed it again.
-    await waitFor(async () => (await ctl.log(since)).some((e) => e.method === 'POST' && e.path.endsWith('/bmc/0.9/0/watchdog') && e.status === 200), 'the watchdog re-armed', 5000);
+    await waitFor(
+      async () => (await ctl.log(since)).some((e) => e.method === 'POST' && e.path.endsWith('/bmc/0.9/0/watchdog') && e.status === 200),
+      'the watchdog re-armed',
+      5000,
+    );
 
     // A restart as a real device does it: gone for a while, back with factory state.
     since = await lastSeq(ctl);
@@ -359,7 +384,7 @@ describe(`reliability: an outage with the queue full ends with every setting bac
   const inPlace = () => settingsInPlace(ctl);
   const inPlaceNoOutput = () => settingsInPlace(ctl, false);
 
-  it('the device down and back at factory state while users\' msgs fill the queue: every setting back, every node green', async () => {
+  it("the device down and back at factory state while users' msgs fill the queue: every setting back, every node green", async () => {
     const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES, devices: [{ url: ctl.url, queueLimit: QUEUE_LIMIT, timeout: 2000 }] });
     should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
     await waitFor(inPlace, 'the settings on the module', 10000);
@@ -367,7 +392,8 @@ describe(`reliability: an outage with the queue full ends with every setting bac
     await ctl.fault({ path: '/api/io/0.9/2/input/values', latency_ms: 300 });
     let queuedAtReset = -1;
     const stop = subscribe((e) => {
-      if (e.kind === 'reset' || (e.kind === 'connection' && e.detail?.state === 'connected')) queuedAtReset = Math.max(queuedAtReset, device().connection!.client.queued);
+      if (e.kind === 'reset' || (e.kind === 'connection' && e.detail?.state === 'connected'))
+        queuedAtReset = Math.max(queuedAtReset, device().connection!.client.queued);
     });
     try {
       await sim.pause();
@@ -400,20 +426,23 @@ describe(`reliability: an outage with the queue full ends with every setting bac
     await ctl.restart();
     await waitFor(inPlaceNoOutput, 'the settings back after the retries', 20000);
     const thresholds = (await ctl.log(since)).filter((e) => e.path.endsWith('/input/analog/threshold'));
-    thresholds.map((e) => e.status).slice(-1).should.eql([200]);
+    thresholds
+      .map((e) => e.status)
+      .slice(-1)
+      .should.eql([200]);
     thresholds.length.should.equal(3);
     await waitAllStatus(SETTERS.slice(0, 3), isGreen, 'every node green', 15000);
   });
 
-  it('a setting the device refuses is shown on its node in the device\'s words, and not repeated', async () => {
+  it("a setting the device refuses is shown on its node in the device's words, and not repeated", async () => {
     const outcomes = await loadIo(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
     await waitFor(inPlaceNoOutput, 'the settings on the module', 10000);
     await ctl.fault({ path: '/api/io/0.9/2/input/analog/threshold', status: 400, message: 'Invalid mode' });
     const since = await lastSeq(ctl);
     await ctl.restart();
-    await waitAllStatus(['thr'], isRed(/Invalid mode/), 'io-threshold red in the device\'s words', 15000);
+    await waitAllStatus(['thr'], isRed(/Invalid mode/), "io-threshold red in the device's words", 15000);
     await waitAllStatus(['pwr', 'in'], isGreen, 'the others green', 15000);
-    await waitFor(() => outcomes.caughtFrom('thr').some((m) => /Invalid mode/.test(m.error.message)), 'Catch told in the device\'s words', 5000);
+    await waitFor(() => outcomes.caughtFrom('thr').some((m) => /Invalid mode/.test(m.error.message)), "Catch told in the device's words", 5000);
     const tries = async () => (await ctl.log(since)).filter((e) => e.path.endsWith('/input/analog/threshold')).length;
     const once = await tries();
     once.should.equal(1);

@@ -88,10 +88,21 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
 
   it('baseline: the same flow against a plain device (each msg ends once; the event-loop delay to compare with)', async () => {
     const outcomes = await loadCollect(flowFor(device.url));
-    await waitAllStatus(KINDS_QUIET.map((k) => k.type), isGreen, 'every node connected');
+    await waitAllStatus(
+      KINDS_QUIET.map((k) => k.type),
+      isGreen,
+      'every node connected',
+    );
     baseline = await longestDelay(async () => {
-      const ids = fire(KINDS_QUIET.map((k) => [k.type, k.msg()]), 'healthy');
-      await settle(outcomes, KINDS_QUIET.map((k, i) => [k.type, ids[i]]), 20000);
+      const ids = fire(
+        KINDS_QUIET.map((k) => [k.type, k.msg()]),
+        'healthy',
+      );
+      await settle(
+        outcomes,
+        KINDS_QUIET.map((k, i) => [k.type, ids[i]]),
+        20000,
+      );
     });
     // The plain answer suits most nodes; a few refuse it (a missing field): either way each msg ended once.
     outcomes.completed.length.should.be.above(KINDS_QUIET.length / 2);
@@ -102,11 +113,18 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
       it('every node kind: each msg ends once at Catch, BAD_RESPONSE (or NOT_SENT when its timeout passed in the queue); nothing is sent on; the next healthy answer passes', async () => {
         const flow = flowFor(device.url);
         const outcomes = await loadCollect(flow);
-        await waitAllStatus(KINDS_QUIET.map((k) => k.type), isGreen, 'every node connected');
+        await waitAllStatus(
+          KINDS_QUIET.map((k) => k.type),
+          isGreen,
+          'every node connected',
+        );
         device.attack = attack;
         let sent: Array<[string, string]> = [];
         const ms = await longestDelay(async () => {
-          const ids = fire(KINDS_QUIET.map((k) => [k.type, k.msg()]), 'hostile');
+          const ids = fire(
+            KINDS_QUIET.map((k) => [k.type, k.msg()]),
+            'hostile',
+          );
           sent = KINDS_QUIET.map((k, i) => [k.type, ids[i]]);
           await settle(outcomes, sent, 20000);
         });
@@ -133,7 +151,10 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
         device.attack = undefined;
         const [id] = fire([['io-output', { payload: { pin: 1, state: 'high' } }]], 'healthy');
         await settle(outcomes, [['io-output', id]]);
-        outcomes.sent('io-output').map((m) => m._msgid).should.eql([id]);
+        outcomes
+          .sent('io-output')
+          .map((m) => m._msgid)
+          .should.eql([id]);
       });
 
       it('the health check shows a short red status; Discover and Test answer 502 with a short printable error', async () => {
@@ -145,7 +166,10 @@ describe('reliability: hostile device answers (runtime, hostile server on loopba
           await waitFor(() => lastStatus(helper.getNode('io-output'))?.fill === 'red', 'io-output red', 10000);
           const discover = await helper.request().post('/modular-device/discover').send({ url: device.url });
           discover.status.should.equal(502);
-          const test = await helper.request().post('/modular-device/test').send({ url: device.url, service: 'io', slot: '2', timeout: String(TIMEOUT_MS) });
+          const test = await helper
+            .request()
+            .post('/modular-device/test')
+            .send({ url: device.url, service: 'io', slot: '2', timeout: String(TIMEOUT_MS) });
           test.status.should.equal(502);
           for (const text of [discover.body.error, ...Object.values(discover.body.errors as Record<string, string>), test.body.error]) {
             should(text).be.a.String();

@@ -63,7 +63,20 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
   // refusals, so it gives them a timeout longer than the flood (deadlines: hung-device.test.ts).
   const output = (queueLimit: number) =>
     reliabilityFlow(
-      [{ id: 'out', type: 'io-output', device: 'dev', pin: '1', mode: 'state', state: 'low', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' }],
+      [
+        {
+          id: 'out',
+          type: 'io-output',
+          device: 'dev',
+          pin: '1',
+          mode: 'state',
+          state: 'low',
+          pwmInput: 'raw',
+          prescaler: '47',
+          period: '1000',
+          time_on: '500',
+        },
+      ],
       [deviceNode({ id: 'dev', url: sim.url, service: 'io', slot: 2, queueLimit, timeout: 120000 })],
     );
 
@@ -83,11 +96,22 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
     await waitFor(() => outcomes.errors + outcomes.completes >= N, `${N} msgs to end`, 120000, 50);
     const ms = Date.now() - start;
     outcomes.errors.should.equal(0);
-    outcomes.sent('out').map((m) => m.n).should.eql(plan.map((_, n) => n), 'outputs in msg order');
+    outcomes
+      .sent('out')
+      .map((m) => m.n)
+      .should.eql(
+        plan.map((_, n) => n),
+        'outputs in msg order',
+      );
     // The connection's health checks read the version root meanwhile: only writes count here.
     const log = specView(sim.log.entries()).filter((e) => e.path.endsWith('/output/state'));
     log.should.have.length(N);
-    log.map((e) => JSON.stringify(e.body)).should.eql(plan.map((p) => JSON.stringify(p)), 'requests on the wire in msg order');
+    log
+      .map((e) => JSON.stringify(e.body))
+      .should.eql(
+        plan.map((p) => JSON.stringify(p)),
+        'requests on the wire in msg order',
+      );
     log.every((e) => e.status === 200).should.be.true();
     for (let pin = 1; pin <= 6; pin++) {
       const last = [...plan].reverse().find((p) => p.pin === pin)!;
@@ -162,13 +186,79 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
         { id: A, type: 'tab', label: 'io', disabled: variant.aDisabled ?? false },
         { id: B, type: 'tab', label: 'bmc and power' },
         ...dev,
-        node(A, 40, { id: 'poll', type: 'notification-poll', device: 'dev-io', interval: '100', pins: '', alerts: '', combined: false, name: variant.name ?? '' }),
-        node(A, 80, { id: 'read', type: 'io-read', device: 'dev-io', source: 'values', pin: 'all', interval: '200', onlyOnChange: false, deadband: '0', output: 'record' }),
-        node(A, 120, { id: 'power', type: 'io-power', device: 'dev-io', pins: [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' })), applyOnConnect: true }),
-        node(A, 160, { id: 'out', type: 'io-output', device: 'dev-io', pin: '1', mode: 'state', state: 'high', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500' }),
-        node(B, 40, { id: 'dog', type: 'bmc-watchdog', device: 'dev-bmc', operation: 'read', timeout: '60000', keepAlive: true, interval: '200', confirm: true, swShutdownTimeout: '60000' }),
-        node(B, 80, { id: 'bmcr', type: 'bmc-readings', device: 'dev-bmc', voltage: true, temperature: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record', name: variant.bName ?? '' }),
-        node(B, 120, { id: 'pwr', type: 'power-readings', device: 'dev-power', stats: true, interval: '200', deadband: '0', onlyOnChange: false, output: 'record' }),
+        node(A, 40, {
+          id: 'poll',
+          type: 'notification-poll',
+          device: 'dev-io',
+          interval: '100',
+          pins: '',
+          alerts: '',
+          combined: false,
+          name: variant.name ?? '',
+        }),
+        node(A, 80, {
+          id: 'read',
+          type: 'io-read',
+          device: 'dev-io',
+          source: 'values',
+          pin: 'all',
+          interval: '200',
+          onlyOnChange: false,
+          deadband: '0',
+          output: 'record',
+        }),
+        node(A, 120, {
+          id: 'power',
+          type: 'io-power',
+          device: 'dev-io',
+          pins: [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' })),
+          applyOnConnect: true,
+        }),
+        node(A, 160, {
+          id: 'out',
+          type: 'io-output',
+          device: 'dev-io',
+          pin: '1',
+          mode: 'state',
+          state: 'high',
+          pwmInput: 'raw',
+          prescaler: '47',
+          period: '1000',
+          time_on: '500',
+        }),
+        node(B, 40, {
+          id: 'dog',
+          type: 'bmc-watchdog',
+          device: 'dev-bmc',
+          operation: 'read',
+          timeout: '60000',
+          keepAlive: true,
+          interval: '200',
+          confirm: true,
+          swShutdownTimeout: '60000',
+        }),
+        node(B, 80, {
+          id: 'bmcr',
+          type: 'bmc-readings',
+          device: 'dev-bmc',
+          voltage: true,
+          temperature: true,
+          interval: '200',
+          deadband: '0',
+          onlyOnChange: false,
+          output: 'record',
+          name: variant.bName ?? '',
+        }),
+        node(B, 120, {
+          id: 'pwr',
+          type: 'power-readings',
+          device: 'dev-power',
+          stats: true,
+          interval: '200',
+          deadband: '0',
+          onlyOnChange: false,
+          output: 'record',
+        }),
       ];
     }
 
@@ -225,7 +315,10 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
       attach(flow()); // the flow runs and answers msgs after all that
       const after = await rate();
       for (const path of POLLED) {
-        after[path].should.be.belowOrEqual(Math.ceil(before[path] * 1.3) + 2, `${path}: ${before[path]} per 2 s before, ${after[path]} after (duplicated polling?)`);
+        after[path].should.be.belowOrEqual(
+          Math.ceil(before[path] * 1.3) + 2,
+          `${path}: ${before[path]} per 2 s before, ${after[path]} after (duplicated polling?)`,
+        );
         after[path].should.be.aboveOrEqual(Math.floor(before[path] * 0.6), `${path}: ${before[path]} before, ${after[path]} after (polling stopped?)`);
       }
       // The same timers and at most the same sockets as the first deploy (a socket may be
@@ -241,14 +334,20 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
       await helper.unload();
       await sleep(300);
       let left: string[] = [];
-      await waitFor(async () => (left = grown(idle, await resources(), 0)).length === 0, 'resources back to what they were before the first deploy', 8000).catch(() => {
+      await waitFor(
+        async () => (left = grown(idle, await resources(), 0)).length === 0,
+        'resources back to what they were before the first deploy',
+        8000,
+      ).catch(() => {
         throw new Error(`still active after stopping: ${left.join(', ')}`);
       });
       should(grown(idleListeners, listeners(), 0)).eql([], 'listeners after stopping');
       await helper.load(ALL_MODULES, [deviceNode({ url: sim.url })]); // afterEach unloads it again
       const show = (r: Record<string, number>) => POLLED.map((p) => `${p.slice(1)} ${r[p]}`).join(', ');
       figures.push(
-        `${DEPLOYS + 1} deploys (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(', ')}, 1 back to the start) in ${(ms / 1000).toFixed(1)} s: ` +
+        `${DEPLOYS + 1} deploys (${Object.entries(kinds)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}, 1 back to the start) in ${(ms / 1000).toFixed(1)} s: ` +
           `polls per 2 s before [${show(before)}], after [${show(after)}]; active resources ${JSON.stringify(running)} running, back to ${JSON.stringify(idle)} when stopped`,
       );
     });

@@ -33,7 +33,10 @@ describe(`reliability: behind nginx with a ${IDLE_MS} ms keep-alive timeout (API
       // Idle for the server's timeout, give or take the scheduler: the race of a reused connection the server is closing.
       await sleep(IDLE_MS + (round % 4) * 5 - 10);
       const ids = fire(kinds.map((k) => [k.type, k.msg()] as [string, ReturnType<typeof k.msg>]));
-      const fates = await settle(outcomes, kinds.map((k, i) => [k.type, ids[i]] as [string, string]));
+      const fates = await settle(
+        outcomes,
+        kinds.map((k, i) => [k.type, ids[i]] as [string, string]),
+      );
       failed += fates.filter((f) => f.errors.length > 0).length;
     }
     const writes = sim.log.entries().filter((e) => e.method === 'POST' && e.path.endsWith('/output/state'));

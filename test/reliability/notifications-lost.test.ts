@@ -113,7 +113,9 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
       await new Promise((r) => setTimeout(r, 300));
       await helper.unload();
       const figures = conserved(raised, seen, await stillOnDevice(ctl));
-      console.log(`      [lost] ${what} mid-read: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`);
+      console.log(
+        `      [lost] ${what} mid-read: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`,
+      );
       figures.delivered.should.equal(raised.length, 'all delivered: the held answer was handed to the new node');
     });
   }
@@ -133,7 +135,11 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
     // On 1.0 the round stopped at pin 4's timeout: pins 5 and 6 were not asked,
     // so their flags are still on the device, and the next read delivers them.
     np.receive({ payload: 'read again' });
-    await waitFor(() => raised.every((k) => seen.delivered().has(k) || seen.announcedPins().has(Number(k.split(':')[0]))), 'every flag delivered or announced', 10000);
+    await waitFor(
+      () => raised.every((k) => seen.delivered().has(k) || seen.announcedPins().has(Number(k.split(':')[0]))),
+      'every flag delivered or announced',
+      10000,
+    );
     const lost = seen.msgs.find((m) => m.topic === 'notifications-lost')!;
     const payload = lost.payload as { pins: number[]; from: string; to: string; reason: string };
     payload.pins.should.eql(IS_API10 ? [4] : PINS);
@@ -141,7 +147,9 @@ describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
     payload.reason.should.match(/may have cleared these flags/);
     await helper.unload();
     const figures = conserved(raised, seen, await stillOnDevice(ctl));
-    console.log(`      [lost] answer lost after processing: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`);
+    console.log(
+      `      [lost] answer lost after processing: ${raised.length} handed out = ${figures.delivered} delivered + ${figures.announced} announced + ${figures.left} left on the device`,
+    );
     // On 1.0 the other five pins were delivered (1 to 3 in the round, 5 and 6 in the next), not thrown away.
     figures.should.eql(IS_API10 ? { delivered: 5, announced: 1, left: 0 } : { delivered: 0, announced: 6, left: 0 });
   });

@@ -15,7 +15,11 @@ describe('reliability: security, admin routes (runtime, stub device)', function 
     let stub: StubServer;
     before(async () => {
       adminAuthOn();
-      stub = await startStub((req) => (/\/api\/[a-z]+\/0\.9$/.test(req.path) ? { status: 200, body: versionRecord([0, 9, 0], [2]) } : { status: 404, body: { status: 'error', code: 404, message: 'Not Found' } }));
+      stub = await startStub((req) =>
+        /\/api\/[a-z]+\/0\.9$/.test(req.path)
+          ? { status: 200, body: versionRecord([0, 9, 0], [2]) }
+          : { status: 404, body: { status: 'error', code: 404, message: 'Not Found' } },
+      );
     });
     after(async () => {
       adminAuthOff();

@@ -9,7 +9,24 @@ import should from 'should';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { deviceNode, FlowNode, helper, statusHistory, waitConnected } from '../helpers/node-red';
 import { closedPort, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
-import { ALL_MODULES, attach, deploy, fire, isRed, kindNode, KINDS, loadCollect, makeCerts, reliabilityFlow, runtime, serverSuite, settle, TestCerts, TLS_MODULE, waitAllStatus } from '../helpers/reliability';
+import {
+  ALL_MODULES,
+  attach,
+  deploy,
+  fire,
+  isRed,
+  kindNode,
+  KINDS,
+  loadCollect,
+  makeCerts,
+  reliabilityFlow,
+  runtime,
+  serverSuite,
+  settle,
+  TestCerts,
+  TLS_MODULE,
+  waitAllStatus,
+} from '../helpers/reliability';
 
 const MARKER = 'Pw-MARKER-7f3a9c';
 const TOKEN = 'Tk-MARKER-51be02';
@@ -19,7 +36,9 @@ const FORMS = [MARKER, TOKEN, Buffer.from(`operator:${MARKER}`).toString('base64
 function leaks(where: string, value: unknown): string[] {
   let text: string;
   try {
-    text = JSON.stringify(value, (_k, v) => (v instanceof Error ? Object.assign({}, v, { message: v.message, stack: v.stack }) : typeof v === 'bigint' ? String(v) : v));
+    text = JSON.stringify(value, (_k, v) =>
+      v instanceof Error ? Object.assign({}, v, { message: v.message, stack: v.stack }) : typeof v === 'bigint' ? String(v) : v,
+    );
   } catch {
     text = String(value);
   }
@@ -35,10 +54,22 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
     certs = await makeCerts();
   });
 
-
   /** A tls-config node as the editor saves it, the CA pasted in (credentials). */
   function tlsNode(id: string, verify: boolean): FlowNode {
-    return { id, type: 'tls-config', name: '', cert: '', key: '', ca: '', certname: '', keyname: '', caname: '', servername: '', verifyservercert: verify, alpnprotocol: '' };
+    return {
+      id,
+      type: 'tls-config',
+      name: '',
+      cert: '',
+      key: '',
+      ca: '',
+      certname: '',
+      keyname: '',
+      caname: '',
+      servername: '',
+      verifyservercert: verify,
+      alpnprotocol: '',
+    };
   }
 
   function ioRead(device = 'dev'): FlowNode {
@@ -93,7 +124,11 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
         'DeviceError: GET /api/io/0.9/2/input/values failed: 401 Unauthorized (the device refused the credentials: check the user name and password of the config node)',
       );
       await waitAllStatus(['read'], isRed(/^credentials refused: 401 Unauthorized$/), 'still red: credentials refused');
-      sim.log.entries().filter((e) => e.status === 401).map((e) => e.path).should.eql(['/api/io/0.9/2/descriptor', '/api/io/0.9/2/input/values']);
+      sim.log
+        .entries()
+        .filter((e) => e.status === 401)
+        .map((e) => e.path)
+        .should.eql(['/api/io/0.9/2/descriptor', '/api/io/0.9/2/input/values']);
     });
 
     it('the CA not given: the certificate is refused (TLS, "not trusted"), nothing reaches the device', async () => {
@@ -102,18 +137,27 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
       await waitAllStatus(['read'], isRed(/^TLS: certificate not trusted: give its CA$/), 'red: certificate not trusted');
       const fate = await readOnce(outcomes);
       should(fate.errors[0].error.code).equal('TLS');
-      fate.errors[0].error.message.should.match(/TLS: the device's certificate \(issued by “modular-device test CA”\) is not trusted: give the CA that issued it/);
+      fate.errors[0].error.message.should.match(
+        /TLS: the device's certificate \(issued by “modular-device test CA”\) is not trusted: give the CA that issued it/,
+      );
       sim.log.entries().should.eql([], 'no HTTP request got through the refused handshake');
       // The same with a tls-config node that has no CA and verification on.
       await helper.unload();
-      const again = await loadCollect(reliabilityFlow([ioRead()], [tlsNode('tls', true), { ...deviceNode({ id: 'dev', url: sim.url, auth: 'basic' }), tls: 'tls' }]), {
-        dev: { username: 'operator', password: MARKER },
-      }, [TLS_MODULE, ...ALL_MODULES]);
+      const again = await loadCollect(
+        reliabilityFlow([ioRead()], [tlsNode('tls', true), { ...deviceNode({ id: 'dev', url: sim.url, auth: 'basic' }), tls: 'tls' }]),
+        {
+          dev: { username: 'operator', password: MARKER },
+        },
+        [TLS_MODULE, ...ALL_MODULES],
+      );
       should((await readOnce(again)).errors[0].error.code).equal('TLS');
     });
 
     it('verification turned off explicitly in the tls-config node: the unknown certificate is accepted', async () => {
-      const outcomes = await loadCollect(flow({ tls: tlsNode('tls', false) }), { dev: { username: 'operator', password: MARKER } }, [TLS_MODULE, ...ALL_MODULES]);
+      const outcomes = await loadCollect(flow({ tls: tlsNode('tls', false) }), { dev: { username: 'operator', password: MARKER } }, [
+        TLS_MODULE,
+        ...ALL_MODULES,
+      ]);
       await waitConnected('dev');
       should((await readOnce(outcomes)).errors).have.length(0);
     });
@@ -127,13 +171,21 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
         should(fate.errors[0].error.code).equal('TLS');
         fate.errors[0].error.message.should.match(/TLS: the device's certificate is self-signed \(“localhost”\)/);
         await helper.unload();
-        outcomes = await loadCollect(reliabilityFlow([ioRead()], [tlsNode('tls', true), device('tls')]), { dev: { token: TOKEN }, tls: { cadata: certs.selfCert } }, [TLS_MODULE, ...ALL_MODULES]);
+        outcomes = await loadCollect(
+          reliabilityFlow([ioRead()], [tlsNode('tls', true), device('tls')]),
+          { dev: { token: TOKEN }, tls: { cadata: certs.selfCert } },
+          [TLS_MODULE, ...ALL_MODULES],
+        );
         await waitConnected('dev');
         fate = await readOnce(outcomes);
         should(fate.errors).have.length(0);
         // A wrong token: 401 with the hint to check the token.
         await helper.unload();
-        outcomes = await loadCollect(reliabilityFlow([ioRead()], [tlsNode('tls', true), device('tls')]), { dev: { token: 'not-the-token' }, tls: { cadata: certs.selfCert } }, [TLS_MODULE, ...ALL_MODULES]);
+        outcomes = await loadCollect(
+          reliabilityFlow([ioRead()], [tlsNode('tls', true), device('tls')]),
+          { dev: { token: 'not-the-token' }, tls: { cadata: certs.selfCert } },
+          [TLS_MODULE, ...ALL_MODULES],
+        );
         await waitAllStatus(['read'], isRed(/^credentials refused/), 'red: credentials refused');
         fate = await readOnce(outcomes);
         fate.errors[0].error.message.should.match(/failed: 401 Unauthorized \(the device refused the credentials: check the token of the config node\)$/);
@@ -202,12 +254,27 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
           ...leaks('exported flows', runtime().nodes.getFlows()),
           ...leaks('outputs', [...outcomes.out.values()]),
           ...leaks('msgs at Catch (error messages, stacks)', outcomes.caught),
-          ...leaks('status', ['read', 'read-wrong', 'read-down', 'device-info'].map((id) => statusHistory(helper.getNode(id)))),
-          ...leaks('log', helper.log().getCalls().map((c: { args: unknown[] }) => c.args)),
-          ...leaks('node.error/warn calls', ['error', 'warn'].flatMap((m) => ((helper as any)._NodePrototype[m].getCalls?.() ?? []).map((c: { args: unknown[] }) => c.args))),
+          ...leaks(
+            'status',
+            ['read', 'read-wrong', 'read-down', 'device-info'].map((id) => statusHistory(helper.getNode(id))),
+          ),
+          ...leaks(
+            'log',
+            helper
+              .log()
+              .getCalls()
+              .map((c: { args: unknown[] }) => c.args),
+          ),
+          ...leaks(
+            'node.error/warn calls',
+            ['error', 'warn'].flatMap((m) => ((helper as any)._NodePrototype[m].getCalls?.() ?? []).map((c: { args: unknown[] }) => c.args)),
+          ),
         ];
         // The admin route's answers, with the stored password and a wrong typed one.
-        for (const body of [{ id: 'dev', url: sim.url, service: 'io', slot: '2', auth: 'basic', credentials: { username: 'operator', password: '__PWRD__' } }, { url: sim.url, service: 'io', slot: '2', auth: 'bearer', credentials: { token: TOKEN.slice(0, 5) } }]) {
+        for (const body of [
+          { id: 'dev', url: sim.url, service: 'io', slot: '2', auth: 'basic', credentials: { username: 'operator', password: '__PWRD__' } },
+          { url: sim.url, service: 'io', slot: '2', auth: 'bearer', credentials: { token: TOKEN.slice(0, 5) } },
+        ]) {
           const res = await helper.request().post('/modular-device/test').send(body);
           problems.push(...leaks(`POST /modular-device/test answer (${res.status})`, res.body));
         }

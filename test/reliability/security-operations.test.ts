@@ -60,11 +60,14 @@ describe('reliability: security, dangerous operations and path segments (runtime
       (await touched()).should.eql([]);
     });
 
-    it('refused without the node\'s confirm setting (nothing sent); sent with it', async () => {
+    it("refused without the node's confirm setting (nothing sent); sent with it", async () => {
       let outcomes = await loadCollect(dangerousFlow(false));
       for (const id of ['dev-io3', 'dev-bmc', 'dev-power']) await waitConnected(id);
       let ids = fire(DANGEROUS.map((d) => [d.id, { payload: { confirm: true, reset: 'yes' }, operation: d.operation }]));
-      let fates = await settle(outcomes, DANGEROUS.map((d, i) => [d.id, ids[i]]));
+      let fates = await settle(
+        outcomes,
+        DANGEROUS.map((d, i) => [d.id, ids[i]]),
+      );
       for (const fate of fates) {
         should(fate.errors[0]?.error.code).equal('INVALID_INPUT');
         fate.errors[0].error.message.should.match(/^InvalidInputError: "[^"]+" refused: tick ".+" in the node's dialog to allow it$/);
@@ -74,19 +77,24 @@ describe('reliability: security, dangerous operations and path segments (runtime
       outcomes = await loadCollect(dangerousFlow(true));
       for (const id of ['dev-io3', 'dev-bmc', 'dev-power']) await waitConnected(id);
       ids = fire(DANGEROUS.map((d) => [d.id, { payload: {}, operation: d.operation }]));
-      fates = await settle(outcomes, DANGEROUS.map((d, i) => [d.id, ids[i]]));
+      fates = await settle(
+        outcomes,
+        DANGEROUS.map((d, i) => [d.id, ids[i]]),
+      );
       // On this 0.9 device the bmc and power module resets are refused before sending, confirm or not.
       for (const [i, d] of DANGEROUS.entries()) {
         if (d.operation === 'module_reset') should(fates[i].errors[0]?.error.message).match(/needs a device with API 1\.0/);
       }
-      (await touched()).sort().should.eql([
-        'GET /api/bmc/0.9/0/watchdog/save',
-        'GET /api/io/0.9/3/reset',
-        'POST /api/bmc/0.9/0/hard_reset',
-        'POST /api/bmc/0.9/0/usb_bootloader',
-        'POST /api/bmc/0.9/0/usbhub/reset',
-        'POST /api/bmc/0.9/0/watchdog/shutdown',
-      ]);
+      (await touched())
+        .sort()
+        .should.eql([
+          'GET /api/bmc/0.9/0/watchdog/save',
+          'GET /api/io/0.9/3/reset',
+          'POST /api/bmc/0.9/0/hard_reset',
+          'POST /api/bmc/0.9/0/usb_bootloader',
+          'POST /api/bmc/0.9/0/usbhub/reset',
+          'POST /api/bmc/0.9/0/watchdog/shutdown',
+        ]);
     });
 
     it('path segments only from validated integers and fixed words: a crafted pin, port, slot or operation sends nothing', async () => {
@@ -98,7 +106,10 @@ describe('reliability: security, dangerous operations and path segments (runtime
       const sent: Array<[string, string]> = [];
       for (const value of crafted) {
         for (const kind of KINDS) {
-          const msg = { payload: { pin: value, port: value, slot: value, path: value, endpoint: value }, operation: kind.type === 'bmc-usbhub' ? 'port' : undefined } as NodeMessage;
+          const msg = {
+            payload: { pin: value, port: value, slot: value, path: value, endpoint: value },
+            operation: kind.type === 'bmc-usbhub' ? 'port' : undefined,
+          } as NodeMessage;
           if (msg.operation === undefined) delete msg.operation;
           sent.push([kind.type, fire([[kind.type, msg]])[0]]);
           const op = { payload: {}, operation: value } as NodeMessage;
@@ -116,9 +127,16 @@ describe('reliability: security, dangerous operations and path segments (runtime
         }
       }
       const log = (await ctl.log(since)).filter((e) => e.seq > since);
-      const bad = log.filter((e) => /\.\.|\?|%|#|hard_reset|\/reset$/.test(e.path) || !/^\/api\/(io\/0\.9(\/[23](\/[a-z_/0-9-]+)?)?|bmc\/0\.9(\/0\/[a-z_/0-9-]+)?|power\/0\.9(\/1\/[a-z_/0-9-]+)?)$/.test(e.path));
+      const bad = log.filter(
+        (e) =>
+          /\.\.|\?|%|#|hard_reset|\/reset$/.test(e.path) ||
+          !/^\/api\/(io\/0\.9(\/[23](\/[a-z_/0-9-]+)?)?|bmc\/0\.9(\/0\/[a-z_/0-9-]+)?|power\/0\.9(\/1\/[a-z_/0-9-]+)?)$/.test(e.path),
+      );
       // io-reset (confirm on) may send its own fixed `reset`: the crafted values changed nothing of its path.
-      bad.filter((e) => e.path !== '/api/io/0.9/3/reset').map((e) => `${e.method} ${e.path}`).should.eql([]);
+      bad
+        .filter((e) => e.path !== '/api/io/0.9/3/reset')
+        .map((e) => `${e.method} ${e.path}`)
+        .should.eql([]);
 
       // And the client itself refuses such a segment if a node ever forgot to validate.
       const client = new DeviceClient({ url: sim.url, service: 'io', slot: 2, apiVersion: '0.9', timeout: 1000 });

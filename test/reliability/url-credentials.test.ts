@@ -16,7 +16,22 @@ import { fire, guardProcess, kindDevices, loadCollect, reliabilityFlow, settle }
 const MARKER = 'q7MARKERpw';
 
 const shapes = fc.record({
-  scheme: fc.constantFrom('http://', 'https://', 'HTTP://', 'http:', 'http:/', 'https:/', 'http:\\\\', 'http:\\', '//', '', 'ftp://', 'javascript:', ' http://', 'http:///'),
+  scheme: fc.constantFrom(
+    'http://',
+    'https://',
+    'HTTP://',
+    'http:',
+    'http:/',
+    'https:/',
+    'http:\\\\',
+    'http:\\',
+    '//',
+    '',
+    'ftp://',
+    'javascript:',
+    ' http://',
+    'http:///',
+  ),
   user: fc.constantFrom('admin', '', 'a b', 'a%40b', 'x:y', '\t'),
   password: fc.constantFrom(MARKER, ` ${MARKER}`, `${MARKER}:`, `${MARKER}%20`, `pre${MARKER}`, `${MARKER}@x`),
   host: fc.constantFrom('127.0.0.1', '[::1', '[::1]', 'device', 'bad host', '127.0.0.1:8080', '127.0.0.1:port', '', '[fe80::1%eth0]', '127.0.0.1:99999'),
@@ -59,7 +74,9 @@ describe('reliability: a password in the URL never gets anywhere (runtime)', fun
     for (const url of sample) {
       it(`${JSON.stringify(url)}: not in statuses, msg.error, the log or the admin routes' answers`, async () => {
         const devices = kindDevices(url);
-        const outcomes = await loadCollect(reliabilityFlow([{ id: 'out', type: 'io-output', device: 'dev-io', pin: '1', mode: 'state', state: 'high' }], devices));
+        const outcomes = await loadCollect(
+          reliabilityFlow([{ id: 'out', type: 'io-output', device: 'dev-io', pin: '1', mode: 'state', state: 'high' }], devices),
+        );
         await waitFor(() => lastStatus(helper.getNode('out'))?.fill === 'red', 'a red status');
         const [id] = fire([['out', { payload: true }]]);
         await settle(outcomes, [['out', id]]);
@@ -69,7 +86,10 @@ describe('reliability: a password in the URL never gets anywhere (runtime)', fun
         const seen = JSON.stringify([
           statusHistory(helper.getNode('out')),
           outcomes.caught,
-          helper.log().getCalls().map((c: { args: unknown[] }) => c.args),
+          helper
+            .log()
+            .getCalls()
+            .map((c: { args: unknown[] }) => c.args),
           ['error', 'warn'].flatMap((m) => ((helper as any)._NodePrototype[m].getCalls?.() ?? []).map((c: { args: unknown[] }) => c.args)),
           discover.body,
           tested.body,

@@ -17,9 +17,12 @@ const TEMPERATURE = apiPath('bmc', 'temperature');
 describe('bmc-readings (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   const readings = (settings: Record<string, unknown> = {}) => ({
     id: 'rd',
@@ -90,10 +93,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     });
 
     it('an interval below 20 ms and a negative deadband', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [
-        readings({ id: 'fast', interval: '10' }),
-        readings({ id: 'band', interval: '0', deadband: '-1' }),
-      ]);
+      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ id: 'fast', interval: '10' }), readings({ id: 'band', interval: '0', deadband: '-1' })]);
       const interval = 'Poll every (interval) must be 0 or an integer from 20 to 86400000 ms, got 10';
       await waitStatus('fast', 'red', 'ring', 'Poll every (interval) must be 0 or an integer from 20');
       await expectRefused(ctl, outcomes, 'fast', { payload: true }, interval);
@@ -126,7 +126,10 @@ describe('bmc-readings (runtime, simulator)', function () {
       // At most one round in flight: never more voltage requests than the time allows.
       voltage.length.should.be.belowOrEqual(Math.floor(elapsed / LATENCY) + 2);
       // Requests alternate: voltage, temperature, voltage, ... (the log is in answer order).
-      log.slice(0, 4).map((e) => e.path).should.eql([VOLTAGE, TEMPERATURE, VOLTAGE, TEMPERATURE]);
+      log
+        .slice(0, 4)
+        .map((e) => e.path)
+        .should.eql([VOLTAGE, TEMPERATURE, VOLTAGE, TEMPERATURE]);
       outcomes.caught.should.have.length(0);
     });
 
@@ -151,15 +154,24 @@ describe('bmc-readings (runtime, simulator)', function () {
     });
 
     it('per field with "only on change": only the field that moved past the deadband is sent', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '50', onlyOnChange: true, deadband: '20', output: 'per-field' })], { clearLog: false });
+      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '50', onlyOnChange: true, deadband: '20', output: 'per-field' })], {
+        clearLog: false,
+      });
       await waitFor(() => outcomes.sent('rd').length >= 4, 'the first round (4 fields)', 5000);
       await waitRequests(ctl, '/voltage', 10, await lastSeq(ctl), 8000);
-      outcomes.sent('rd').map((m) => m.topic).should.eql(['voltage_1v8', 'voltage_rtc', 'ntc_0', 'ntc_1']);
+      outcomes
+        .sent('rd')
+        .map((m) => m.topic)
+        .should.eql(['voltage_1v8', 'voltage_rtc', 'ntc_0', 'ntc_1']);
       // One deadband for every field (mV and °C alike): the ambient must move by more than 20 °C.
       await setBmcWorld(ctl, { ntc_1: 60 });
       await waitFor(() => outcomes.sent('rd').length >= 5, 'the changed field', 5000);
       await waitRequests(ctl, '/voltage', 10, await lastSeq(ctl), 8000);
-      outcomes.sent('rd').slice(4).map((m) => m.topic).should.eql(['ntc_1']);
+      outcomes
+        .sent('rd')
+        .slice(4)
+        .map((m) => m.topic)
+        .should.eql(['ntc_1']);
       (outcomes.sent('rd')[4].payload as number).should.be.within(59.8, 60.2);
     });
 

@@ -6,7 +6,19 @@
  * choose; validation failures (one error at Catch, nothing sent) and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, needsConfirm, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  needsConfirm,
+  operationFixed,
+  sendOk,
+  sendOne,
+  simModule,
+  wireSince,
+} from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { wirePath } from '../helpers/api';
@@ -20,9 +32,12 @@ const CONFIRM = 'Allow this node to hard reset the device, to reset the bmc modu
 describe('bmc-system (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   const system = (settings: Record<string, unknown> = {}) => ({
     id: 'sys',
@@ -97,16 +112,31 @@ describe('bmc-system (runtime, simulator)', function () {
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: 3600001 } }, `${range}, got 3600001`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: -1 } }, `${range}, got -1`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: '1000' } }, `${range}, got "1000"`);
-      await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: 'true' } }, 'Start the USB bootloader at the next reset (enabled) must be true or false, got "true"');
+      await expectRefused(
+        ctl,
+        outcomes,
+        'sys',
+        { payload: { enabled: 'true' } },
+        'Start the USB bootloader at the next reset (enabled) must be true or false, got "true"',
+      );
       (await simModule(ctl, 'bmc')).bootloader.armed.should.equal(false);
     });
   });
 
   describe('hard reset', () => {
     it('is refused without "confirm" (nothing sent, no reset), sent as {reset: "yes"} with it', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'hard_reset' }), system({ id: 'yes', operation: 'hard_reset', confirm: true })]);
+      const outcomes = await loadBmcPower(ctl, 'bmc', [
+        system({ id: 'no', operation: 'hard_reset' }),
+        system({ id: 'yes', operation: 'hard_reset', confirm: true }),
+      ]);
       await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
-      await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset', payload: { reset: 'yes', confirm: true } }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
+      await expectRefused(
+        ctl,
+        outcomes,
+        'no',
+        { operation: 'hard_reset', payload: { reset: 'yes', confirm: true } },
+        needsConfirm('bmc-system', 'hard_reset', CONFIRM),
+      );
       await waitStatus('no', 'red', 'ring', '"hard reset the device" refused: tick');
       (await simModule(ctl, 'bmc')).resets.should.equal(0);
 
@@ -122,7 +152,13 @@ describe('bmc-system (runtime, simulator)', function () {
   describe('which operation a msg may choose', () => {
     it('a buzzer node refuses usb_bootloader with a one-hour window and hard_reset by msg, even with confirm ticked', async () => {
       const outcomes = await loadBmcPower(ctl, 'bmc', [system({ confirm: true })]);
-      await expectRefused(ctl, outcomes, 'sys', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 3600000 } }, operationFixed('bmc-system', '"usb_bootloader"', 'buzzer'));
+      await expectRefused(
+        ctl,
+        outcomes,
+        'sys',
+        { operation: 'usb_bootloader', payload: { enabled: true, timeout: 3600000 } },
+        operationFixed('bmc-system', '"usb_bootloader"', 'buzzer'),
+      );
       await expectRefused(ctl, outcomes, 'sys', { operation: 'hard_reset' }, operationFixed('bmc-system', '"hard_reset"', 'buzzer'));
       await waitStatus('sys', 'red', 'ring', 'msg.operation "hard_reset" refused');
       (await wireSince(ctl)).should.eql([]);
@@ -138,7 +174,13 @@ describe('bmc-system (runtime, simulator)', function () {
       const ops = 'buzzer, usb_bootloader, hard_reset, module_reset';
       await expectRefused(ctl, outcomes, 'no', { payload: true }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
       await expectRefused(ctl, outcomes, 'no', { operation: 'beep' }, `Operation (msg.operation) must be one of ${ops}, got "beep"`);
-      await expectRefused(ctl, outcomes, 'no', { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } }, needsConfirm('bmc-system', 'usb_bootloader', CONFIRM));
+      await expectRefused(
+        ctl,
+        outcomes,
+        'no',
+        { operation: 'usb_bootloader', payload: { enabled: true, timeout: 60000 } },
+        needsConfirm('bmc-system', 'usb_bootloader', CONFIRM),
+      );
       await expectRefused(ctl, outcomes, 'no', { operation: 'hard_reset' }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
       await sendOk(outcomes, 'no', { operation: 'buzzer', payload: { mode: 3 } });
       (await wireSince(ctl)).should.eql([['POST', BUZZER, { mode: 3, duration: 200 }]]);

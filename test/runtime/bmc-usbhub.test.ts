@@ -6,7 +6,19 @@
  * refused, ports 2..8 only, and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, needsConfirm, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  needsConfirm,
+  operationFixed,
+  sendOk,
+  sendOne,
+  simModule,
+  wireSince,
+} from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, wirePath, wireRequest } from '../helpers/api';
@@ -28,9 +40,12 @@ const FACTORY = {
 describe('bmc-usbhub (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   const usbhub = (settings: Record<string, unknown> = {}) => ({
     id: 'hub',
@@ -81,7 +96,10 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('bare msgs use the settings: port 5 off, hub on', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ id: 'port', operation: 'port', port: '5', state: false }), usbhub({ id: 'on', operation: 'hub', state: true })]);
+    const outcomes = await loadBmcPower(ctl, 'bmc', [
+      usbhub({ id: 'port', operation: 'port', port: '5', state: false }),
+      usbhub({ id: 'on', operation: 'hub', state: true }),
+    ]);
     await sendOk(outcomes, 'port', { payload: 1732170000000 });
     await sendOk(outcomes, 'on', { payload: '' });
     (await wireSince(ctl)).should.eql([
@@ -98,7 +116,13 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     if (IS_API10) {
       (await ctl.wireLog()).map((e) => e.path).should.eql(ports.map((port) => `/api/bmc/1.0/0/usbhub/slot/${port}`));
       // The released service has USB ports 2..7: port 8 is refused before anything is sent.
-      await expectRefused(ctl, outcomes, 'hub', { payload: { port: 8, state: true } }, 'Port (port) must be an integer from 2 to 7, got 8 (API 1.0 devices have USB ports 2 to 7)');
+      await expectRefused(
+        ctl,
+        outcomes,
+        'hub',
+        { payload: { port: 8, state: true } },
+        'Port (port) must be an integer from 2 to 7, got 8 (API 1.0 devices have USB ports 2 to 7)',
+      );
     }
     await ctl.clearLog();
     const range = 'Port (port) must be an integer from 2 to 8';
@@ -121,7 +145,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     await expectRefused(ctl, outcomes, 'hub', { payload: { state: true } }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
   });
 
-  it('a msg.operation other than the dialog\'s is refused, even reset with confirm ticked: nothing sent', async () => {
+  it("a msg.operation other than the dialog's is refused, even reset with confirm ticked: nothing sent", async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ id: 'read', confirm: true }), usbhub({ id: 'port', operation: 'port', confirm: true })]);
     await expectRefused(ctl, outcomes, 'read', { operation: 'reset' }, operationFixed('bmc-usbhub', '"reset"', 'read'));
     await expectRefused(ctl, outcomes, 'read', { operation: 'hub', payload: { state: false } }, operationFixed('bmc-usbhub', '"hub"', 'read'));

@@ -6,7 +6,18 @@
  * after the device came back.
  */
 import 'should';
-import { apiPath, deviceErrorStatus, deviceRequests, expectRefused, loadBmcPower, needsConfirm, simModule, WATCHDOG_CONFIRM, watchdogNode as watchdog, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  deviceRequests,
+  expectRefused,
+  loadBmcPower,
+  needsConfirm,
+  simModule,
+  WATCHDOG_CONFIRM,
+  watchdogNode as watchdog,
+  wireSince,
+} from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
@@ -18,10 +29,13 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
   let ctl: SimControl;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
 
   it('without "confirm" it is a settings problem: red status at deploy, nothing sent on connect or later, every msg refused', async () => {
     const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, timeout: '2000', interval: '200' })], { clearLog: false });
@@ -60,7 +74,9 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
 
   it('sets the timeout on connect, keeps it armed over 3 timeouts, and the device resets once closed', async () => {
     const TIMEOUT = 2000;
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT), interval: '500' })], { clearLog: false });
+    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT), interval: '500' })], {
+      clearLog: false,
+    });
     await waitRequests(ctl, '/watchdog/alive', 1);
     // The first request of the node sets the timeout; the alive rounds follow it.
     const first = (await deviceRequests(ctl))[0];

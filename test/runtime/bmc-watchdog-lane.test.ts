@@ -51,7 +51,9 @@ describe('bmc-watchdog keep-alive lane (runtime, simulator)', function () {
     for (let i = 0; i < 12; i++) rd.receive({ payload: {} });
     await sleep(3 * TIMEOUT_MS);
     const gaps = await aliveGaps(ctl, since);
-    console.log(`      [lane] ${gaps.count} alives in ${3 * TIMEOUT_MS} ms under a slow flood; largest gap ${gaps.largest} ms (interval ${INTERVAL_MS}, watchdog ${TIMEOUT_MS})`);
+    console.log(
+      `      [lane] ${gaps.count} alives in ${3 * TIMEOUT_MS} ms under a slow flood; largest gap ${gaps.largest} ms (interval ${INTERVAL_MS}, watchdog ${TIMEOUT_MS})`,
+    );
     gaps.count.should.be.above(3, 'alives kept going');
     gaps.largest.should.be.below(TIMEOUT_MS, 'no gap as long as the watchdog timeout');
     (await simModule(ctl, 'bmc')).resets.should.equal(resetsBefore, 'the watchdog never reset the device');
@@ -68,7 +70,9 @@ describe('bmc-watchdog keep-alive lane (runtime, simulator)', function () {
     payload.timeout_ms.should.equal(TIMEOUT_MS);
     payload.since_ms.should.be.within(1, TIMEOUT_MS);
     (payload.since_ms + payload.reset_in_ms).should.equal(TIMEOUT_MS);
-    statusHistory(helper.getNode('wd')).some((s) => s.fill === 'yellow' && /^keep-alive late: \d+ ms, reset in \d+ ms$/.test(s.text ?? '')).should.be.true();
+    statusHistory(helper.getNode('wd'))
+      .some((s) => s.fill === 'yellow' && /^keep-alive late: \d+ ms, reset in \d+ ms$/.test(s.text ?? ''))
+      .should.be.true();
     // The late alive went through in time; the keep-alive goes on, green again.
     await waitFor(() => statusHistory(helper.getNode('wd')).slice(-1)[0]?.fill === 'green', 'green again', 5000);
     should(outcomes.caught).have.length(0);

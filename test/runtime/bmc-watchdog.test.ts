@@ -8,8 +8,20 @@
  */
 import should from 'should';
 import {
-  apiPath, deviceErrorStatus, deviceRequests, expectFailed, expectRefused, loadBmcPower, needsConfirm, operationFixed, sendOk, sendOne, simModule,
-  WATCHDOG_CONFIRM, watchdogNode as watchdog, wireSince,
+  apiPath,
+  deviceErrorStatus,
+  deviceRequests,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  needsConfirm,
+  operationFixed,
+  sendOk,
+  sendOne,
+  simModule,
+  WATCHDOG_CONFIRM,
+  watchdogNode as watchdog,
+  wireSince,
 } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
@@ -21,9 +33,12 @@ const OPS = 'read, timeout, alive, save, shutdown, sw_shutdown_timeout';
 describe('bmc-watchdog (runtime, simulator)', function () {
   this.timeout(30000);
   let ctl: SimControl;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_s, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   describe('operations', () => {
     it('"from msg.operation" with confirm: msg.operation and msg.payload.timeout choose timeout, read, alive, save, sw_shutdown_timeout, shutdown', async () => {
@@ -89,9 +104,18 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('shutdown is refused without "confirm" and sent as {shutdown: "start"} with it', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ id: 'no', operation: 'shutdown' }), watchdog({ id: 'yes', operation: 'shutdown', confirm: true })]);
+      const outcomes = await loadBmcPower(ctl, 'bmc', [
+        watchdog({ id: 'no', operation: 'shutdown' }),
+        watchdog({ id: 'yes', operation: 'shutdown', confirm: true }),
+      ]);
       await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('bmc-watchdog', 'shutdown', WATCHDOG_CONFIRM));
-      await expectRefused(ctl, outcomes, 'no', { operation: 'shutdown', payload: { shutdown: 'start', confirm: true } }, needsConfirm('bmc-watchdog', 'shutdown', WATCHDOG_CONFIRM));
+      await expectRefused(
+        ctl,
+        outcomes,
+        'no',
+        { operation: 'shutdown', payload: { shutdown: 'start', confirm: true } },
+        needsConfirm('bmc-watchdog', 'shutdown', WATCHDOG_CONFIRM),
+      );
       await waitStatus('no', 'red', 'ring', '"start a shutdown" refused: tick');
       should((await simModule(ctl, 'bmc')).shutdown.at).be.null();
 
@@ -123,7 +147,10 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       // Its own operation, named or not, still runs.
       await sendOk(outcomes, 'wd', { operation: 'read' });
       await sendOk(outcomes, 'wd', { payload: 1 });
-      (await wireSince(ctl)).should.eql([['GET', WD, null], ['GET', WD, null]]);
+      (await wireSince(ctl)).should.eql([
+        ['GET', WD, null],
+        ['GET', WD, null],
+      ]);
     });
 
     it('with "from msg.operation", msg.operation is required and must be one of the node\'s operations', async () => {

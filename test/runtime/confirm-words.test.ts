@@ -17,7 +17,9 @@ import { SimControl, simulatorSuite } from '../helpers/sim-control';
 /** Each guarded type's refused settings: its dangerous operations, and the watchdog's keep-alive. */
 const CASES = (Object.keys(DANGEROUS_OPERATIONS) as GuardedType[]).flatMap((type) => [
   ...DANGEROUS_OPERATIONS[type].map((operation) => ({ type, operation, settings: type === 'io-reset' ? {} : { operation, keepAlive: false } })),
-  ...(type === 'bmc-watchdog' ? [{ type, operation: KEEP_ALIVE_OPERATION, settings: { operation: 'read', keepAlive: true, timeout: '60000', interval: '3000' } }] : []),
+  ...(type === 'bmc-watchdog'
+    ? [{ type, operation: KEEP_ALIVE_OPERATION, settings: { operation: 'read', keepAlive: true, timeout: '60000', interval: '3000' } }]
+    : []),
 ]);
 
 function editorSays(node: Record<string, unknown>): true | string {

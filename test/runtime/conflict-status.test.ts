@@ -25,10 +25,58 @@ function devices(url: string): FlowNode[] {
   ];
 }
 
-const poll = (id: string, name: string, pins: string) => ({ id, type: 'notification-poll', name, device: 'dev-io', interval: '1000', pins, alerts: '', combined: false, ...at(40) });
-const keeper = (id: string, name: string) => ({ id, type: 'bmc-watchdog', name, device: 'dev-bmc', operation: 'read', timeout: '60000', keepAlive: true, interval: '3000', confirm: true, swShutdownTimeout: '60000', ...at(80) });
-const threshold = (id: string, name: string, mv: string) => ({ id, type: 'io-threshold', name, device: 'dev-io', pin: '3', threshold_mV: mv, trigger: 'rising', analogFirst: true, applyOnConnect: true, ...at(120) });
-const output = { id: 'out', type: 'io-output', name: 'Lamp', device: 'dev-io3', pin: '1', pinType: 'num', mode: 'state', state: 'high', stateType: 'str', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '500', ...at(160) };
+const poll = (id: string, name: string, pins: string) => ({
+  id,
+  type: 'notification-poll',
+  name,
+  device: 'dev-io',
+  interval: '1000',
+  pins,
+  alerts: '',
+  combined: false,
+  ...at(40),
+});
+const keeper = (id: string, name: string) => ({
+  id,
+  type: 'bmc-watchdog',
+  name,
+  device: 'dev-bmc',
+  operation: 'read',
+  timeout: '60000',
+  keepAlive: true,
+  interval: '3000',
+  confirm: true,
+  swShutdownTimeout: '60000',
+  ...at(80),
+});
+const threshold = (id: string, name: string, mv: string) => ({
+  id,
+  type: 'io-threshold',
+  name,
+  device: 'dev-io',
+  pin: '3',
+  threshold_mV: mv,
+  trigger: 'rising',
+  analogFirst: true,
+  applyOnConnect: true,
+  ...at(120),
+});
+const output = {
+  id: 'out',
+  type: 'io-output',
+  name: 'Lamp',
+  device: 'dev-io3',
+  pin: '1',
+  pinType: 'num',
+  mode: 'state',
+  state: 'high',
+  stateType: 'str',
+  pwmInput: 'raw',
+  prescaler: '47',
+  period: '1000',
+  time_on: '500',
+  ...at(160),
+};
 
 const isConflict = (id: string) => /conflict|Konflikt|io-power/.test(lastStatus(helper.getNode(id))?.text ?? '');
 
@@ -44,9 +92,12 @@ describe(`conflicts as yellow statuses after deploy (runtime, simulator, API ${T
   it('two polls, two keep-alives, two thresholds on one pin, an output without power: yellow, naming the other node; gone after a redeploy without them', async () => {
     const flow = [
       ...devices(ctl.url),
-      poll('p1', 'Alarms', ''), poll('p2', 'Mine', '3'),
-      keeper('k1', 'Keeper A'), keeper('k2', 'Keeper B'),
-      threshold('t1', 'Low', '2500'), threshold('t2', 'High', '3000'),
+      poll('p1', 'Alarms', ''),
+      poll('p2', 'Mine', '3'),
+      keeper('k1', 'Keeper A'),
+      keeper('k2', 'Keeper B'),
+      threshold('t1', 'Low', '2500'),
+      threshold('t2', 'High', '3000'),
       output,
     ];
     await helper.load(MODULES, flow);
@@ -75,7 +126,10 @@ describe(`conflicts as yellow statuses after deploy (runtime, simulator, API ${T
       // Both polling (their rounds run after the connection, whose event ran the check with
       // the API known): no conflict was ever shown.
       for (const id of ['p1', 'p2']) await waitStatus(id, 'green', 'dot', /./, 10000);
-      for (const id of ['p1', 'p2']) statusHistory(helper.getNode(id)).filter((s) => s.fill === 'yellow' && /conflict/.test(s.text ?? '')).should.eql([]);
+      for (const id of ['p1', 'p2'])
+        statusHistory(helper.getNode(id))
+          .filter((s) => s.fill === 'yellow' && /conflict/.test(s.text ?? ''))
+          .should.eql([]);
     } else {
       await waitStatus('p1', 'yellow', 'ring', "conflict: notification-poll 'Right'");
       await waitStatus('p2', 'yellow', 'ring', "conflict: notification-poll 'Left'");

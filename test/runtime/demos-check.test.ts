@@ -24,22 +24,45 @@ import fleetPublish = require('../../nodes/fleet-publish');
 const OURS = new Set(Object.keys(JSON.parse(fs.readFileSync(path.join(path.resolve(__dirname, '..', '..', '..'), 'package.json'), 'utf8'))['node-red'].nodes));
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const CORE = ['common/25-catch.js', 'common/25-status.js', 'common/90-comment.js', 'network/21-httprequest.js', 'network/10-mqtt.js', 'common/20-inject.js', 'common/21-debug.js', 'function/10-switch.js', 'function/15-change.js', 'function/10-function.js'];
+const CORE = [
+  'common/25-catch.js',
+  'common/25-status.js',
+  'common/90-comment.js',
+  'network/21-httprequest.js',
+  'network/10-mqtt.js',
+  'common/20-inject.js',
+  'common/21-debug.js',
+  'function/10-switch.js',
+  'function/15-change.js',
+  'function/10-function.js',
+];
 /** What scripts/start.js deploys, read from it so that the two never part. */
-const START_DEMOS = JSON.parse(/DEMO_FLOWS = (\[[^\]]*\])/.exec(fs.readFileSync(path.join(root, 'scripts', 'start.js'), 'utf8'))![1].replace(/'/g, '"')) as string[];
-const EXAMPLES = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json')).sort();
+const START_DEMOS = JSON.parse(
+  /DEMO_FLOWS = (\[[^\]]*\])/.exec(fs.readFileSync(path.join(root, 'scripts', 'start.js'), 'utf8'))![1].replace(/'/g, '"'),
+) as string[];
+const EXAMPLES = fs
+  .readdirSync(path.join(root, 'examples'))
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 /** The fleet example's environment (its info text says how it is run). */
 const FLEET_ENV = { IO_SLOT: '2', BMC_SLOT: '0', POWER_SLOT: '1', DEVICE_NAME: 'sim-1', MQTT_BROKER: '127.0.0.1' };
 
 function flowOf(files: string[], url: string): FlowNode[] {
-  const nodes = files.flatMap((file) => JSON.parse(fs.readFileSync(path.join(root, 'examples', file), 'utf8').split('http://127.0.0.1:8080').join(url)) as FlowNode[]);
+  const nodes = files.flatMap(
+    (file) =>
+      JSON.parse(
+        fs
+          .readFileSync(path.join(root, 'examples', file), 'utf8')
+          .split('http://127.0.0.1:8080')
+          .join(url),
+      ) as FlowNode[],
+  );
   // A module's config node shared by demos (as npm start deploys it): once.
   const unique = [...new Map(nodes.map((n) => [n.id, n])).values()];
   return unique.map((n) => (/^ui-/.test(n.type) ? { id: n.id, type: 'comment', z: n.z, name: `stand-in for ${n.type}` } : n));
 }
 
 async function load(flow: FlowNode[]): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const core = CORE.map((file) => require(path.join(nodeRedPackage('@node-red/nodes'), 'core', file)) as NodeModule);
   // The test helper loads a core module once per node of its type otherwise (see demos-recover).
   const own = helper as unknown as { _nodeModules: Record<string, unknown> };
@@ -72,7 +95,10 @@ describe(`the flow check finds nothing on the shipped demos and examples (runtim
     EXAMPLES.length.should.be.above(15);
   });
 
-  const cases = [{ title: `npm start's demos together (${START_DEMOS.join(', ')})`, files: START_DEMOS }, ...EXAMPLES.map((file) => ({ title: `examples/${file}`, files: [file] }))];
+  const cases = [
+    { title: `npm start's demos together (${START_DEMOS.join(', ')})`, files: START_DEMOS },
+    ...EXAMPLES.map((file) => ({ title: `examples/${file}`, files: [file] })),
+  ];
   for (const { title, files } of cases) {
     it(`${title}: deployed, connected and read, the deployed check is empty`, async () => {
       process.env.DEVICE_URL = ctl.url;
@@ -82,7 +108,10 @@ describe(`the flow check finds nothing on the shipped demos and examples (runtim
       // An example without a config node of ours (the fleet's central overview, MQTT only)
       // has nothing for the check to judge: it must then hold no node of ours at all.
       if (!configs.length) {
-        flow.filter((n) => OURS.has(n.type)).map((n) => n.type).should.eql([]);
+        flow
+          .filter((n) => OURS.has(n.type))
+          .map((n) => n.type)
+          .should.eql([]);
         return;
       }
       for (const id of configs) await waitConnected(id, 15000);

@@ -30,14 +30,31 @@ describe(`demos recover after the keep-alive demo's reset (runtime, simulator, A
 
   it('"stop keep-alive", the device resets, then the io-output and alarm tabs work again without a redeploy', async () => {
     await loadExamples(ctl.url, DEMOS);
-    const successes = async (suffix: string, since: number) => (await ctl.log(since)).filter((e) => e.method === 'POST' && e.path.endsWith(suffix) && e.status === 200);
+    const successes = async (suffix: string, since: number) =>
+      (await ctl.log(since)).filter((e) => e.method === 'POST' && e.path.endsWith(suffix) && e.status === 200);
     // The demos are running: the threshold set, pin 1 toggling, the watchdog kept alive.
-    await waitFor(async () => (await successes('/input/analog/threshold', 0)).length > 0 && (await successes('/output/state', 0)).length > 1, 'the demos running', 15000);
+    await waitFor(
+      async () => (await successes('/input/analog/threshold', 0)).length > 0 && (await successes('/output/state', 0)).length > 1,
+      'the demos running',
+      15000,
+    );
     const resetsBefore = (await ctl.state()).resets;
     helper.getNode('wdgkeep0i4').receive({}); // the "stop keep-alive" inject
     // The reset takes the device down for REBOOT_MS (its port refuses); then it is back.
-    await waitFor(async () => (await ctl.state().catch(() => ({ resets: resetsBefore + 1 }))).resets > resetsBefore, 'the watchdog reset the device', WATCHDOG_MS + 5000);
-    await waitFor(async () => (await ctl.state().then(() => true, () => false)), 'the device up again', REBOOT_MS + 5000);
+    await waitFor(
+      async () => (await ctl.state().catch(() => ({ resets: resetsBefore + 1 }))).resets > resetsBefore,
+      'the watchdog reset the device',
+      WATCHDOG_MS + 5000,
+    );
+    await waitFor(
+      async () =>
+        await ctl.state().then(
+          () => true,
+          () => false,
+        ),
+      'the device up again',
+      REBOOT_MS + 5000,
+    );
     const after = (await ctl.log()).slice(-1)[0]?.seq ?? 0;
     // No redeploy: the io-output tab toggles again, the alarm tab's threshold is back.
     await waitFor(async () => (await successes('/output/state', after)).length > 1, 'io-output tab: pin 1 toggles again', 2 * HEALTH_INTERVAL_MS);

@@ -32,10 +32,13 @@ describe('io-output device errors (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
   let ctl: SimControl;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
   beforeEach(async () => {
     await ctl.powerConfig(2);
     await ctl.clearLog();
@@ -283,7 +286,9 @@ describe('io-output device errors (runtime, simulator)', function () {
         // A device of the API under test; the config node is fixed to it (no detection round).
         const [major, minor] = TEST_API.split('.').map(Number);
         stub = await startStub((req) =>
-          req.method === 'GET' && req.path === ROOT ? { status: 200, body: versionRecord([major, minor, 0], [2]) } : { status: 200, body: { status: 'success' } },
+          req.method === 'GET' && req.path === ROOT
+            ? { status: 200, body: versionRecord([major, minor, 0], [2]) }
+            : { status: 200, body: { status: 'success' } },
         );
       });
       afterEach(async () => {

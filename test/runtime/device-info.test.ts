@@ -44,10 +44,12 @@ describe('device-info (runtime, simulator)', function () {
       const outcomes = await loadThree();
       should(await send(outcomes, service, { payload: 'info', topic: 'who', keep: 'me' })).be.undefined();
       const log = await ctl.log();
-      log.map((e) => [e.method, e.path, e.status]).should.eql([
-        ['GET', `/api/${service}/0.9`, 200],
-        ['GET', `/api/${service}/0.9/${slot}/descriptor`, 200],
-      ]);
+      log
+        .map((e) => [e.method, e.path, e.status])
+        .should.eql([
+          ['GET', `/api/${service}/0.9`, 200],
+          ['GET', `/api/${service}/0.9/${slot}/descriptor`, 200],
+        ]);
       const [out] = outcomes.sent(service);
       out.should.containEql({ topic: 'who', keep: 'me' });
       const payload = out.payload as Record<string, any>;
@@ -90,13 +92,19 @@ describe('device-info (runtime, simulator)', function () {
       const caught = await send(outcomes, 'io', { topic: 'x' });
       should(caught).be.ok();
       caught!.topic!.should.equal('x');
-      (await ctl.log()).map((e) => [e.path, e.status]).should.eql([
-        ['/api/io/0.9', 200],
-        ['/api/io/0.9/2/descriptor', 404],
-        ['/api/io/0.9/descriptor', 404],
-      ]);
+      (await ctl.log())
+        .map((e) => [e.path, e.status])
+        .should.eql([
+          ['/api/io/0.9', 200],
+          ['/api/io/0.9/2/descriptor', 404],
+          ['/api/io/0.9/descriptor', 404],
+        ]);
       expectCode(caught!.error, 'DEVICE_ERROR');
-      caught!.error.cause!.should.containEql({ statusCode: 404, deviceMessage: 'Could not find device on this slot', path: wirePath('/api/io/0.9/2/descriptor') });
+      caught!.error.cause!.should.containEql({
+        statusCode: 404,
+        deviceMessage: 'Could not find device on this slot',
+        path: wirePath('/api/io/0.9/2/descriptor'),
+      });
     });
 
     it('a failing version record stops the read: one error, no descriptor request', async () => {
@@ -112,7 +120,11 @@ describe('device-info (runtime, simulator)', function () {
       const outcomes = await loadIo(sim.url, [info('io', 'dev')], { devices: [{ url: sim.url, id: 'dev', service: 'io', slot: 5 }], waitFor: [] });
       const caught = await send(outcomes, 'io', {});
       should(caught).be.ok();
-      caught!.error.cause!.should.containEql({ statusCode: 404, deviceMessage: 'Could not find device on this slot', path: wirePath('/api/io/0.9/5/descriptor') });
+      caught!.error.cause!.should.containEql({
+        statusCode: 404,
+        deviceMessage: 'Could not find device on this slot',
+        path: wirePath('/api/io/0.9/5/descriptor'),
+      });
       outcomes.sent('io').should.have.length(0);
     });
   });

@@ -6,7 +6,23 @@
  */
 import should from 'should';
 import deviceStatus = require('../../nodes/device-status');
-import { ALL_NODES, deviceNode, FlowNode, helper, inject, ioFlow, loadFlow, NODE_RED_MAIN, NodeModule, Received, TAB, waitConnected, waitFor, waitOutcomes, waitStatus } from '../helpers/node-red';
+import {
+  ALL_NODES,
+  deviceNode,
+  FlowNode,
+  helper,
+  inject,
+  ioFlow,
+  loadFlow,
+  NODE_RED_MAIN,
+  NodeModule,
+  Received,
+  TAB,
+  waitConnected,
+  waitFor,
+  waitOutcomes,
+  waitStatus,
+} from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { TEST_API } from '../helpers/api';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
@@ -46,7 +62,7 @@ describe('device-status (runtime, simulator)', function () {
   simulatorSuite((sim, ctl) => Object.assign(at, { sim, ctl }));
   beforeEach(() => at.ctl.powerConfig(2).then(() => at.ctl.clearLog()));
 
-  it("a connection change msg when the device goes away and comes back; status the last event", async () => {
+  it('a connection change msg when the device goes away and comes back; status the last event', async () => {
     const { seen } = await load([...ioFlow({ url: at.sim.url }), ...statusNode('st', { device: 'dev' })], ['st']);
     await waitFor(() => states(seen.st).includes('connected'), 'the connected event');
     // The device stops listening: the next request fails to connect, and says so at once.
@@ -124,7 +140,9 @@ describe('device-status (runtime, simulator)', function () {
         m.nodeid!.should.equal('dev');
         should(m.value).be.a.Number().and.aboveOrEqual(0);
       }
-      of('error').map((m) => m.value).should.eql(wire.filter((e) => e.status >= 400).map(() => 'DEVICE_ERROR'));
+      of('error')
+        .map((m) => m.value)
+        .should.eql(wire.filter((e) => e.status >= 400).map(() => 'DEVICE_ERROR'));
       of('error').length.should.be.aboveOrEqual(1);
       of('queue').length.should.equal(of('request').length);
       for (const m of of('queue')) should(m.value).be.a.Number().and.aboveOrEqual(0);
@@ -141,4 +159,3 @@ describe('device-status (runtime, simulator)', function () {
     });
   });
 });
-

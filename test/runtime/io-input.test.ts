@@ -13,7 +13,17 @@ import { ActionDef, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from
 const P = '/api/io/0.9/2/input';
 
 function input(settings: Record<string, unknown> = {}): ActionDef {
-  return { id: 'in', type: 'io-input', pin: '2', mode: 'digital', trigger: 'rising', debounce_time_ms: '250', counter: 'enabled', applyOnConnect: false, ...settings };
+  return {
+    id: 'in',
+    type: 'io-input',
+    pin: '2',
+    mode: 'digital',
+    trigger: 'rising',
+    debounce_time_ms: '250',
+    counter: 'enabled',
+    applyOnConnect: false,
+    ...settings,
+  };
 }
 
 describe('io-input (runtime, simulator)', function () {
@@ -63,7 +73,10 @@ describe('io-input (runtime, simulator)', function () {
   });
 
   it('an analog input sends the mode alone; interrupt and counter left empty send nothing for them', async () => {
-    const outcomes = await loadIoQuiet(ctl, [input({ id: 'a', mode: 'analog', trigger: '', counter: '' }), input({ id: 'd', pin: '4', trigger: '', counter: '' })]);
+    const outcomes = await loadIoQuiet(ctl, [
+      input({ id: 'a', mode: 'analog', trigger: '', counter: '' }),
+      input({ id: 'd', pin: '4', trigger: '', counter: '' }),
+    ]);
     await send(outcomes, 'a', {});
     await send(outcomes, 'd', {});
     (await wire(ctl)).should.eql([
@@ -148,11 +161,17 @@ describe('io-input (runtime, simulator)', function () {
       const caught = await send(outcomes, 'in', { payload: {} });
       should(caught).be.ok();
       expectCode(caught!.error, 'DEVICE_ERROR');
-      caught!.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal driver communication failed', path: wirePath(`${P}/digital/interrupt`) });
-      (await ctl.requests()).map((e) => [e.path, e.status]).should.eql([
-        [`${P}/mode`, 200],
-        [`${P}/digital/interrupt`, 500],
-      ]);
+      caught!.error.cause!.should.containEql({
+        statusCode: 500,
+        deviceMessage: 'Internal driver communication failed',
+        path: wirePath(`${P}/digital/interrupt`),
+      });
+      (await ctl.requests())
+        .map((e) => [e.path, e.status])
+        .should.eql([
+          [`${P}/mode`, 200],
+          [`${P}/digital/interrupt`, 500],
+        ]);
       outcomes.sent('in').should.have.length(0);
       await waitStatus('in', 'red', 'ring', httpStatus(500));
     });

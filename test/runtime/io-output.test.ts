@@ -12,10 +12,13 @@ describe('io-output (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
   let ctl: SimControl;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
   beforeEach(async () => {
     await ctl.powerConfig(2);
     await ctl.clearLog();
@@ -68,11 +71,13 @@ describe('io-output (runtime, simulator)', function () {
       const received = await load({ pin: '1', state: 'high' });
       await sendEach(received, [{ payload: { pin: 4, state: 'low' } }, { payload: { pin: 5 } }, { payload: { state: 'low' } }]);
       received.caught.should.have.length(0);
-      (await ctl.requests()).map((e) => e.body).should.eql([
-        { pin: 4, state: 'low' },
-        { pin: 5, state: 'high' },
-        { pin: 1, state: 'low' },
-      ]);
+      (await ctl.requests())
+        .map((e) => e.body)
+        .should.eql([
+          { pin: 4, state: 'low' },
+          { pin: 5, state: 'high' },
+          { pin: 1, state: 'low' },
+        ]);
     });
 
     it('PWM from raw settings sends prescaler, period and time_on as configured', async () => {
@@ -96,13 +101,19 @@ describe('io-output (runtime, simulator)', function () {
 
     it('msg.payload with prescaler/period/time_on switches a state node to PWM for that msg', async () => {
       const received = await load({ pin: '2', mode: 'state', state: 'high' });
-      await sendEach(received, [{ payload: { prescaler: 479, period: 100, time_on: 10 } }, { payload: { pin: 3, period: 200, prescaler: 479, time_on: 150 } }, { payload: true }]);
-      received.caught.should.have.length(0);
-      (await ctl.requests()).map((e) => [e.path, e.body]).should.eql([
-        ['/api/io/0.9/2/output/pwm', { pin: 2, prescaler: 479, period: 100, time_on: 10 }],
-        ['/api/io/0.9/2/output/pwm', { pin: 3, prescaler: 479, period: 200, time_on: 150 }],
-        ['/api/io/0.9/2/output/state', { pin: 2, state: 'high' }],
+      await sendEach(received, [
+        { payload: { prescaler: 479, period: 100, time_on: 10 } },
+        { payload: { pin: 3, period: 200, prescaler: 479, time_on: 150 } },
+        { payload: true },
       ]);
+      received.caught.should.have.length(0);
+      (await ctl.requests())
+        .map((e) => [e.path, e.body])
+        .should.eql([
+          ['/api/io/0.9/2/output/pwm', { pin: 2, prescaler: 479, period: 100, time_on: 10 }],
+          ['/api/io/0.9/2/output/pwm', { pin: 3, prescaler: 479, period: 200, time_on: 150 }],
+          ['/api/io/0.9/2/output/state', { pin: 2, state: 'high' }],
+        ]);
     });
 
     it('keeps every other msg property, sets payload to the answer and msg.request to what was sent', async () => {

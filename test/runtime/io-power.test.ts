@@ -79,7 +79,11 @@ describe('io-power (runtime, simulator)', function () {
     };
     const cases: Array<[string, unknown, RegExp]> = [
       ['5_volt above 300 mA', six((r) => (r[2].current = 301)), /Current of pin 3 \(config\[2\]\.current\) must be an integer from 0 to 300 mA, got 301/],
-      ['12_volt above 500 mA', six((r) => Object.assign(r[5], { rail: '12_volt', current: 501 })), /Current of pin 6 \(config\[5\]\.current\) must be an integer from 0 to 500 mA, got 501/],
+      [
+        '12_volt above 500 mA',
+        six((r) => Object.assign(r[5], { rail: '12_volt', current: 501 })),
+        /Current of pin 6 \(config\[5\]\.current\) must be an integer from 0 to 500 mA, got 501/,
+      ],
       ['5_volt at the 12_volt cap', six((r) => (r[0].current = 500)), /Current of pin 1 \(config\[0\]\.current\) must be an integer from 0 to 300 mA, got 500/],
       ['negative current', six((r) => (r[1].current = -1)), /Current of pin 2 \(config\[1\]\.current\) must be an integer from 0 to 300 mA, got -1/],
       ['current as text', six((r) => (r[1].current = '100')), /Current of pin 2 \(config\[1\]\.current\) must be an integer from 0 to 300 mA, got "100"/],
@@ -88,7 +92,11 @@ describe('io-power (runtime, simulator)', function () {
       ['seven rows', six((r) => r.push(row(6))), /config must be an array of 6 entries \(one per pin\), got 7 entries/],
       ['a pin twice', six((r) => (r[5].pin = 1)), /config\[5\]\.pin must name each pin once, got 1 twice/],
       ['pin 7', six((r) => (r[5].pin = 7)), /Pin of row 6 \(config\[5\]\.pin\) must be an integer from 1 to 6, got 7/],
-      ['a row that is not an object', six((r) => (r[4] = null as unknown as Record<string, unknown>)), /config\[4\] must be an object \{pin, rail, current\}, got null/],
+      [
+        'a row that is not an object',
+        six((r) => (r[4] = null as unknown as Record<string, unknown>)),
+        /config\[4\] must be an object \{pin, rail, current\}, got null/,
+      ],
       ['config not an array', { a: 1 }, /config must be an array of 6 entries \(one per pin\), got an object/],
     ];
 
@@ -185,7 +193,10 @@ describe('io-power (runtime, simulator)', function () {
 
     it('again after the device was away and came back restarted (config node reconnects)', async () => {
       // io-read polls so that the config node learns of the outage (it probes on failures).
-      const outcomes = await loadIo(sim.url, [power({ applyOnConnect: true }), { id: 'rd', type: 'io-read', source: 'values', pin: '1', interval: '50', output: 'record' }]);
+      const outcomes = await loadIo(sim.url, [
+        power({ applyOnConnect: true }),
+        { id: 'rd', type: 'io-read', source: 'values', pin: '1', interval: '50', output: 'record' },
+      ]);
       await waitFor(async () => (await ioModule(ctl)).powerConfig !== null, 'the first power configuration');
       await sim.pause();
       await waitFor(() => device().connection!.state.state === 'unreachable', 'the config node to see the outage');
@@ -195,7 +206,10 @@ describe('io-power (runtime, simulator)', function () {
       await waitFor(async () => (await ioModule(ctl)).powerConfig !== null, 'the configuration to be re-applied', 10000);
       should((await ioModule(ctl)).powerConfig).eql(MODEL);
       // Once on deploy, once on reconnection.
-      (await ctl.requests()).filter((e) => e.path === PM).map((e) => e.body).should.eql([{ config: CONFIG }, { config: CONFIG }]);
+      (await ctl.requests())
+        .filter((e) => e.path === PM)
+        .map((e) => e.body)
+        .should.eql([{ config: CONFIG }, { config: CONFIG }]);
       outcomes.caughtFrom('pw').should.have.length(0);
       await waitStatus('pw', 'green', 'dot', '6 pins, 1170 mA in all');
     });

@@ -59,16 +59,19 @@ describe('io-read (runtime, simulator)', function () {
       const outcomes = await loadIoQuiet(ctl, [reader({ output: 'per-pin' })]);
       await send(outcomes, 'rd', { payload: 0, custom: 'kept' });
       const out = outcomes.sent('rd');
-      out.map((m) => [m.topic, m.payload, m.unit, m.pin_type, m.custom]).should.eql(
-        [0, 1234, 0, 0, 24000, 0].map((v, i) => [`pin/${i + 1}`, v, 'mV', 'voltage_mV', 'kept']),
-      );
+      out
+        .map((m) => [m.topic, m.payload, m.unit, m.pin_type, m.custom])
+        .should.eql([0, 1234, 0, 0, 24000, 0].map((v, i) => [`pin/${i + 1}`, v, 'mV', 'voltage_mV', 'kept']));
       (await wire(ctl)).should.eql([['GET', VALUES, null]]);
     });
 
     it('per pin, one pin: a single msg', async () => {
       const outcomes = await loadIoQuiet(ctl, [reader({ output: 'per-pin', pin: '5' })]);
       await send(outcomes, 'rd', {});
-      outcomes.sent('rd').map((m) => [m.topic, m.payload]).should.eql([['pin/5', 24000]]);
+      outcomes
+        .sent('rd')
+        .map((m) => [m.topic, m.payload])
+        .should.eql([['pin/5', 24000]]);
     });
 
     it('currents from input/values/current (an output driving its load)', async () => {
@@ -91,10 +94,12 @@ describe('io-read (runtime, simulator)', function () {
       const outcomes = await loadIoQuiet(ctl, [reader({ output: 'per-pin' })]);
       await send(outcomes, 'rd', {});
       const out = outcomes.sent('rd');
-      [out[0], out[5]].map((m) => [m.topic, m.payload, m.pin_type, m.unit]).should.eql([
-        ['pin/1', 1, 'digital_input', ''],
-        ['pin/6', 440, 'frequency_hz', 'Hz'],
-      ]);
+      [out[0], out[5]]
+        .map((m) => [m.topic, m.payload, m.pin_type, m.unit])
+        .should.eql([
+          ['pin/1', 1, 'digital_input', ''],
+          ['pin/6', 440, 'frequency_hz', 'Hz'],
+        ]);
     });
 
     it('msg.payload {pin} picks one pin; {pin: 0} all six', async () => {
@@ -162,7 +167,11 @@ describe('io-read (runtime, simulator)', function () {
     it('polls input/values every interval and sends each round', async () => {
       const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
       await waitFor(() => outcomes.sent('rd').length >= 4, 'four polled msgs');
-      outcomes.sent('rd').slice(0, 4).map((m) => m.payload).should.eql([1, 2, 3, 4].map(() => volts(2, 1234)));
+      outcomes
+        .sent('rd')
+        .slice(0, 4)
+        .map((m) => m.payload)
+        .should.eql([1, 2, 3, 4].map(() => volts(2, 1234)));
       (await requestsTo(ctl, '/input/values')).length.should.be.aboveOrEqual(3);
       (await ctl.requests()).every((e) => e.path === VALUES && e.method === 'GET').should.be.true();
       outcomes.caught.should.have.length(0);
@@ -253,7 +262,10 @@ describe('io-read (runtime, simulator)', function () {
         await setPin(ctl, 2, 1, { voltage_mV: mv });
         await polls(3);
       }
-      outcomes.sent('rd').map((m) => m.payload).should.eql([1000]);
+      outcomes
+        .sent('rd')
+        .map((m) => m.payload)
+        .should.eql([1000]);
       await setPin(ctl, 2, 1, { voltage_mV: 1051 });
       await waitFor(() => outcomes.sent('rd').length >= 2, 'the value past the deadband');
       // Now the reference is 1051: 1010 and 1020 stay inside, 1000 leaves.
@@ -261,10 +273,16 @@ describe('io-read (runtime, simulator)', function () {
       await polls(3);
       await setPin(ctl, 2, 1, { voltage_mV: 1020 });
       await polls(3);
-      outcomes.sent('rd').map((m) => m.payload).should.eql([1000, 1051]);
+      outcomes
+        .sent('rd')
+        .map((m) => m.payload)
+        .should.eql([1000, 1051]);
       await setPin(ctl, 2, 1, { voltage_mV: 1000 });
       await waitFor(() => outcomes.sent('rd').length >= 3, 'the next value past the deadband');
-      outcomes.sent('rd').map((m) => m.payload).should.eql([1000, 1051, 1000]);
+      outcomes
+        .sent('rd')
+        .map((m) => m.payload)
+        .should.eql([1000, 1051, 1000]);
       outcomes.caught.should.have.length(0);
     });
 
@@ -287,10 +305,13 @@ describe('io-read (runtime, simulator)', function () {
       await polls(2);
       await setPin(ctl, 2, 3, { level: 1 });
       await waitFor(() => outcomes.sent('rd').length >= 2, 'the new level');
-      outcomes.sent('rd').map((m) => [m.payload, m.pin_type]).should.eql([
-        [0, 'digital_input'],
-        [1, 'digital_input'],
-      ]);
+      outcomes
+        .sent('rd')
+        .map((m) => [m.payload, m.pin_type])
+        .should.eql([
+          [0, 'digital_input'],
+          [1, 'digital_input'],
+        ]);
     });
 
     it('msg-triggered reads obey it too: an unchanged value sends nothing, the msg still completes', async () => {
@@ -299,10 +320,13 @@ describe('io-read (runtime, simulator)', function () {
       await send(outcomes, 'rd', { topic: 'b' });
       await setPin(ctl, 2, 2, { voltage_mV: 1240 });
       await send(outcomes, 'rd', { topic: 'c' });
-      outcomes.sent('rd').map((m) => [m.topic, m.payload]).should.eql([
-        ['a', volts(2, 1234)],
-        ['c', volts(2, 1240)],
-      ]);
+      outcomes
+        .sent('rd')
+        .map((m) => [m.topic, m.payload])
+        .should.eql([
+          ['a', volts(2, 1234)],
+          ['c', volts(2, 1240)],
+        ]);
       (await requestsTo(ctl, '/input/values')).should.have.length(3);
       outcomes.caught.should.have.length(0);
     });

@@ -38,7 +38,9 @@ describe('io-reset (runtime, simulator)', function () {
     expectCode(caught!.error, 'INVALID_INPUT');
     caught!.error.source.id.should.equal('rs');
     // The shared refusal, quoting the dialog's checkbox.
-    caught!.error.message.should.equal('InvalidInputError: "reset" refused: tick "Confirm: reset the module when a msg arrives" in the node\'s dialog to allow it');
+    caught!.error.message.should.equal(
+      'InvalidInputError: "reset" refused: tick "Confirm: reset the module when a msg arrives" in the node\'s dialog to allow it',
+    );
     outcomes.caught.should.have.length(1);
     outcomes.sent('rs').should.have.length(0);
     (await wire(ctl)).should.eql([]);

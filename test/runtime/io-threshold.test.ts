@@ -94,7 +94,11 @@ describe('io-threshold (runtime, simulator)', function () {
       ['threshold 25001 mV', { threshold_mV: 25001 }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 25001/],
       ['threshold 2000.5 mV', { threshold_mV: 2000.5 }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 2000.5/],
       ['threshold as text', { threshold_mV: '2000' }, /Threshold \(threshold_mV\) must be an integer .* got "2000"/],
-      ['threshold out of range with trigger disabled', { threshold_mV: 0, trigger: 'disabled' }, /Threshold \(threshold_mV\) must be an integer from 50 to 25000/],
+      [
+        'threshold out of range with trigger disabled',
+        { threshold_mV: 0, trigger: 'disabled' },
+        /Threshold \(threshold_mV\) must be an integer from 50 to 25000/,
+      ],
       ['trigger "both"', { trigger: 'both' }, /Trigger \(trigger\) must be one of disabled, rising, falling, got "both"/],
     ];
     it('every invalid override', async () => {
@@ -119,7 +123,9 @@ describe('io-threshold (runtime, simulator)', function () {
       caught!.error.message.should.match(/Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 10/);
       (await wire(ctl)).should.eql([]);
       outcomes.caught.should.have.length(1);
-      statusHistory(helper.getNode('thr')).some((s) => s.fill === 'red' && /threshold_mV/.test(s.text ?? '')).should.be.true();
+      statusHistory(helper.getNode('thr'))
+        .some((s) => s.fill === 'red' && /threshold_mV/.test(s.text ?? ''))
+        .should.be.true();
     });
   });
 

@@ -18,7 +18,6 @@ import { isProbe, LogEntry, SimControl, simulatorSuite } from '../helpers/sim-co
 import { raiseAlert } from '../helpers/io-nodes';
 import { READS } from '../../nodes/live/module-reads';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { events } = require(nodeRedPackage('@node-red/util')) as { events: NodeJS.EventEmitter };
 
 const SIDEBAR_PATH = /\/(input\/values(\/current)?|watchdog|temperature|voltage|usbhub|stats|protectionlog|fan(\/rpm)?)$/;
@@ -32,7 +31,20 @@ function liveFlow(url: string): FlowNode[] {
     deviceNode({ id: 'dev-io3', url, service: 'io', slot: SLOT.io2 }),
     deviceNode({ id: 'dev-bmc', url, service: 'bmc', slot: SLOT.bmc }),
     deviceNode({ id: 'dev-power', url, service: 'power', slot: SLOT.power, auth: 'bearer' }),
-    { id: 'poll', type: 'notification-poll', z: 'live-tab', x: 200, y: 60, name: '', device: 'dev-io', interval: '200', pins: '', alerts: '', combined: false, wires: [[]] },
+    {
+      id: 'poll',
+      type: 'notification-poll',
+      z: 'live-tab',
+      x: 200,
+      y: 60,
+      name: '',
+      device: 'dev-io',
+      interval: '200',
+      pins: '',
+      alerts: '',
+      combined: false,
+      wires: [[]],
+    },
   ];
 }
 
@@ -77,7 +89,14 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
     statuses.every((s) => s === 401 || s === 403).should.be.true(`answers ${statuses}`);
     const plugin = (sidebarPlugin as unknown as { liveService(): { leases: { size: number } } }).liveService();
     plugin.leases.size.should.equal(0, 'no refused caller holds a lease');
-    (await reader(helper.request().post(WATCH_ROUTE).send({ id: 'x'.repeat(LIVE_BOUNDS.watcherIdChars + 1) }))).status.should.equal(400);
+    (
+      await reader(
+        helper
+          .request()
+          .post(WATCH_ROUTE)
+          .send({ id: 'x'.repeat(LIVE_BOUNDS.watcherIdChars + 1) }),
+      )
+    ).status.should.equal(400);
     const ok = await reader(helper.request().post(WATCH_ROUTE).send({ id: 'w1' }));
     ok.status.should.equal(200);
     ok.body.should.eql({ leaseMs: LIVE_BOUNDS.leaseMs, readsPerSecond: 4 });
@@ -121,7 +140,9 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
       const io = snapshot.modules.find((m) => m.config === 'dev-io')!;
       io.should.match({ label: 'pins', service: 'io', slot: SLOT.io, state: 'connected', apiVersion: TEST_API });
       Object.keys(io).should.not.containEql('maxPower');
-      io.io!.pins.map((p) => [p.pin, p.type, typeof p.value, typeof p.current_mA]).should.eql([1, 2, 3, 4, 5, 6].map((pin) => [pin, 'voltage_mV', 'number', 'number']));
+      io.io!.pins.map((p) => [p.pin, p.type, typeof p.value, typeof p.current_mA]).should.eql(
+        [1, 2, 3, 4, 5, 6].map((pin) => [pin, 'voltage_mV', 'number', 'number']),
+      );
       snapshot.modules.find((m) => m.config === 'dev-bmc')!.bmc!.should.match({ watchdog: { timeout: 0 }, usbhub: { hub_state: 'enabled' } });
       const power = snapshot.modules.find((m) => m.config === 'dev-power')!.power!;
       power.should.match({ fan: { rpm: 0, fan_current_mode: 60 } });
@@ -154,8 +175,11 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
       comms.stop();
     }
   });
-  it('shows the alerts the flow\'s notification-poll delivered, the power configuration the package applied and the deployed flow check; never reads notifications itself', async () => {
-    Object.values(READS).flat().map((r) => r.endpoint[0]).should.not.containEql('notification');
+  it("shows the alerts the flow's notification-poll delivered, the power configuration the package applied and the deployed flow check; never reads notifications itself", async () => {
+    Object.values(READS)
+      .flat()
+      .map((r) => r.endpoint[0])
+      .should.not.containEql('notification');
     const comms = listen();
     try {
       const pins = [1, 2, 3, 4, 5].map(() => ({ rail: '5_volt', current: '100' })).concat([{ rail: '12_volt', current: '200' }]);
@@ -170,10 +194,20 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
       await raiseAlert(ctl, SLOT.io, 3, 'high_voltage_alert');
       (await reader(helper.request().post(WATCH_ROUTE).send({ id: 'editor-2' }))).status.should.equal(200);
       const io = () => comms.snapshots.map((s) => s.data.modules.find((m) => m.config === 'dev-io')?.io).filter(Boolean);
-      await waitFor(() => io().some((m) => m!.pins.find((p) => p.pin === 3)?.alerts?.includes('high_voltage_alert') && m!.powerConfig), 'the alert and the power configuration in a snapshot', 20000, 50);
+      await waitFor(
+        () => io().some((m) => m!.pins.find((p) => p.pin === 3)?.alerts?.includes('high_voltage_alert') && m!.powerConfig),
+        'the alert and the power configuration in a snapshot',
+        20000,
+        50,
+      );
       const shown = io().find((m) => m!.powerConfig)!;
       shown.powerConfig!.should.eql([1, 2, 3, 4, 5].map((pin) => ({ pin, rail: '5_volt', current: 100 })).concat([{ pin: 6, rail: '12_volt', current: 200 }]));
-      await waitFor(() => comms.snapshots.some((s) => s.data.deployed.some((f) => f.kind === 'slot-missing' && f.nodes.includes('dev-io9'))), 'the deployed flow check finding the missing slot', 20000, 50);
+      await waitFor(
+        () => comms.snapshots.some((s) => s.data.deployed.some((f) => f.kind === 'slot-missing' && f.nodes.includes('dev-io9'))),
+        'the deployed flow check finding the missing slot',
+        20000,
+        50,
+      );
       const missing = comms.snapshots.map((s) => s.data.modules.find((m) => m.config === 'dev-io9')).find((m) => m?.state === 'incompatible');
       should(missing?.reason).match(/slot 9/);
       (await reader(helper.request().delete(WATCH_ROUTE).send({ id: 'editor-2' }))).status.should.equal(204);

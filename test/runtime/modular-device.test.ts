@@ -32,10 +32,13 @@ describe('modular-device config node (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
   let ctl: SimControl;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
   beforeEach(async () => {
     await ctl.powerConfig(2);
     await ctl.clearLog();
@@ -59,9 +62,13 @@ describe('modular-device config node (runtime, simulator)', function () {
       } else state.should.eql({ state: 'connected', apiVersion: '0.9' });
       // "auto" asks the newest version first: a 0.9 device refuses 1.0 with 400. Then one
       // read of the descriptor proves the credentials (the version root is public).
-      (await ctl.wireLog()).map((e) => `${e.method} ${e.path} ${e.status}`).should.eql(
-        IS_API10 ? ['GET /api/io/1.0 200', 'GET /api/io/1.0/2/descriptor 200'] : ['GET /api/io/1.0 400', 'GET /api/io/0.9 200', 'GET /api/io/0.9/2/descriptor 200'],
-      );
+      (await ctl.wireLog())
+        .map((e) => `${e.method} ${e.path} ${e.status}`)
+        .should.eql(
+          IS_API10
+            ? ['GET /api/io/1.0 200', 'GET /api/io/1.0/2/descriptor 200']
+            : ['GET /api/io/1.0 400', 'GET /api/io/0.9 200', 'GET /api/io/0.9/2/descriptor 200'],
+        );
     });
 
     it('a msg arriving during the first version probe waits for it: one detection, not two', async () => {
@@ -195,7 +202,11 @@ describe('modular-device config node (runtime, simulator)', function () {
     it('POST /modular-device/discover answers 502 naming each service when nothing answers', async () => {
       const port = await closedPort();
       await loadFlow([deviceNode({ url: sim.url })]);
-      const res = await helper.request().post('/modular-device/discover').send({ url: `http://127.0.0.1:${port}` }).expect(502);
+      const res = await helper
+        .request()
+        .post('/modular-device/discover')
+        .send({ url: `http://127.0.0.1:${port}` })
+        .expect(502);
       res.body.error.should.match(/no service answered/);
       Object.keys(res.body.errors).sort().should.eql(['bmc', 'io', 'power']);
     });
@@ -239,13 +250,13 @@ describe('modular-device config node (runtime, simulator)', function () {
       }
     });
 
-    describe('with adminAuth on (Node-RED\'s own needsPermission)', () => {
+    describe("with adminAuth on (Node-RED's own needsPermission)", () => {
       // Node-RED's editor-api auth: what RED.auth is in a real runtime. The test helper gives
       // nodes a pass-through stub instead, so the real one is handed to the config node here.
       const editorApi = nodeRedPackage('@node-red/editor-api');
-      // eslint-disable-next-line @typescript-eslint/no-var-requires
+
       const auth = require(path.join(editorApi, 'lib/auth'));
-      // eslint-disable-next-line @typescript-eslint/no-var-requires
+
       const passport = require(require.resolve('passport', { paths: [editorApi] }));
       const storage = { getSessions: async () => ({}), saveSessions: async () => undefined };
       // A bcrypt hash (of "password"); login is not exercised: static API tokens stand for

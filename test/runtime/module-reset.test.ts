@@ -7,7 +7,18 @@
  * never runs on deploy.
  */
 import should from 'should';
-import { apiPath, BmcPowerService, expectRefused, loadBmcPower, needsConfirm, operationWords, sendOne, simModule, SLOTS, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  BmcPowerService,
+  expectRefused,
+  loadBmcPower,
+  needsConfirm,
+  operationWords,
+  sendOne,
+  simModule,
+  SLOTS,
+  wireSince,
+} from '../helpers/bmc-power';
 import { waitStatus } from '../helpers/node-red';
 import { deviceCall } from '../helpers/io-nodes';
 import { IS_API10, wireRequest } from '../helpers/api';
@@ -51,9 +62,12 @@ const CASES: Case[] = [
 describe('module reset of bmc and power modules (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   for (const c of CASES) {
     const RESET = apiPath(c.service, 'reset');
@@ -90,9 +104,10 @@ describe('module reset of bmc and power modules (runtime, simulator)', function 
           const out = await sendOne(outcomes, 'rs', { payload: 'go', topic: 'maintenance' });
           out.should.containEql({ payload: { status: 'success' }, topic: 'maintenance' });
           should(out.request).eql(wireRequest({ method: 'GET', path: RESET }));
-          (await ctl.wireLog()).filter((e) => e.path.endsWith('/reset')).map((e) => [e.method, e.path, e.body]).should.eql([
-            ['POST', `/api/${c.service}/1.0/${SLOTS[c.service]}/reset`, { reset: 'yes' }],
-          ]);
+          (await ctl.wireLog())
+            .filter((e) => e.path.endsWith('/reset'))
+            .map((e) => [e.method, e.path, e.body])
+            .should.eql([['POST', `/api/${c.service}/1.0/${SLOTS[c.service]}/reset`, { reset: 'yes' }]]);
           const module = await simModule(ctl, c.service);
           c.changed(module).should.be.false();
           module.session.should.not.equal(before);

@@ -88,7 +88,10 @@ describe('notification-poll (runtime, simulator)', function () {
     entries.every((e) => e.method === 'GET' && e.path === NOTIFICATION).should.be.true();
     (await ctl.requests()).every((e) => e.path === NOTIFICATION).should.be.true();
     const times = entries.map((e) => e.time);
-    times.slice(1).every((t, i) => t - times[i] >= INTERVAL - 5).should.be.true(`receipt times ${times.join(', ')}`);
+    times
+      .slice(1)
+      .every((t, i) => t - times[i] >= INTERVAL - 5)
+      .should.be.true(`receipt times ${times.join(', ')}`);
   });
 
   it('several flags of one pin come in one msg, flags in the spec order', async () => {
@@ -97,7 +100,10 @@ describe('notification-poll (runtime, simulator)', function () {
     await raiseAlert(ctl, 2, 6, 'custom_voltage_alert');
     await raiseAlert(ctl, 2, 6, 'under_voltage_alert');
     await send(outcomes, 'np', { payload: 'read' });
-    outcomes.sent('np').map((m) => [m.topic, m.alerts]).should.eql([['pin/6', ['under_voltage_alert', 'custom_voltage_alert']]]);
+    outcomes
+      .sent('np')
+      .map((m) => [m.topic, m.alerts])
+      .should.eql([['pin/6', ['under_voltage_alert', 'custom_voltage_alert']]]);
   });
 
   describe('filters', () => {
@@ -111,7 +117,10 @@ describe('notification-poll (runtime, simulator)', function () {
       await send(outcomes, 'np', { payload: 'start' });
       await waitFor(() => outcomes.sent('np').length >= 1, 'the pin 4 msg');
       await polls(3);
-      outcomes.sent('np').map((m) => [m.topic, m.alerts]).should.eql([['pin/4', ['high_current_alert']]]);
+      outcomes
+        .sent('np')
+        .map((m) => [m.topic, m.alerts])
+        .should.eql([['pin/4', ['high_current_alert']]]);
       // The whole record goes out, so the flow can still see what else was set.
       should(outcomes.sent('np')[0].payload).eql({ ...CLEAR, pin: 4, high_current_alert: true, high_voltage_alert: true });
       (await ioModule(ctl)).pins.map((p: { alerts: unknown }) => p.alerts).should.eql([1, 2, 3, 4, 5, 6].map(() => CLEAR));
@@ -121,7 +130,10 @@ describe('notification-poll (runtime, simulator)', function () {
       const outcomes = await load([poller({ pins: ['5'], alerts: ['high_current_alert'] })]);
       (await httpJson('POST', `${sim.url}/sim/io/2/pins/5/short`)).status.should.equal(200);
       await waitFor(() => outcomes.sent('np').length >= 1, 'the short');
-      outcomes.sent('np').map((m) => [m.topic, m.alerts]).should.eql([['pin/5', ['high_current_alert']]]);
+      outcomes
+        .sent('np')
+        .map((m) => [m.topic, m.alerts])
+        .should.eql([['pin/5', ['high_current_alert']]]);
     });
   });
 
@@ -217,7 +229,9 @@ describe('notification-poll (runtime, simulator)', function () {
       caught.error.source.id.should.equal('np');
       expectCode(caught.error, 'DEVICE_ERROR');
       caught.error.cause!.should.containEql({ statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: FIRST_CALL });
-      statusHistory(helper.getNode('np')).some((s) => s.fill === 'red' && /502/.test(s.text ?? '')).should.be.true();
+      statusHistory(helper.getNode('np'))
+        .some((s) => s.fill === 'red' && /502/.test(s.text ?? ''))
+        .should.be.true();
       // Alive again without a redeploy: an alert arrives, and the status is green.
       await raiseAlert(ctl, 2, 4, 'custom_voltage_alert');
       await waitFor(() => outcomes.sent('np').length >= 1, 'an alert after the outage', 8000);
@@ -305,4 +319,3 @@ describe('notification-poll (runtime, simulator)', function () {
     });
   });
 });
-

@@ -11,10 +11,13 @@ describe('io-output ordering and queue (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
   let ctl: SimControl;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (s, c) => {
+      sim = s;
+      ctl = c;
+    },
+    { server: true },
+  );
   beforeEach(async () => {
     await ctl.powerConfig(2);
     await ctl.clearLog();
@@ -30,7 +33,12 @@ describe('io-output ordering and queue (runtime, simulator)', function () {
     states.forEach((state, n) => inject({ payload: state, n }));
     await waitOutcomes(received, N, 20000);
     received.caught.should.have.length(0);
-    received.sent.map((m) => m.n).should.eql(states.map((_, n) => n), 'outputs in msg order');
+    received.sent
+      .map((m) => m.n)
+      .should.eql(
+        states.map((_, n) => n),
+        'outputs in msg order',
+      );
     const log = await ctl.requests();
     log.should.have.length(N);
     log.map((e) => (e.body as { state: string }).state).should.eql(states, 'requests on the wire in msg order');

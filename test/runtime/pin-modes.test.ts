@@ -17,7 +17,17 @@ import sidebarPlugin = require('../../nodes/modular-device-sidebar');
 const MODULES = [...ALL_MODULES, sidebarPlugin as unknown as (typeof ALL_MODULES)[number]];
 const at = (y: number) => ({ z: 'modes', x: 200, y, wires: [[]] });
 const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
-const OUTPUT = { type: 'io-output', device: 'dev-io', pinType: 'num', stateType: 'str', pwmInput: 'raw', prescaler: '47', period: '1000', time_on: '250', restore: false };
+const OUTPUT = {
+  type: 'io-output',
+  device: 'dev-io',
+  pinType: 'num',
+  stateType: 'str',
+  pwmInput: 'raw',
+  prescaler: '47',
+  period: '1000',
+  time_on: '250',
+  restore: false,
+};
 
 function flow(url: string): FlowNode[] {
   return [
@@ -26,7 +36,19 @@ function flow(url: string): FlowNode[] {
     { id: 'power', type: 'io-power', name: '', device: 'dev-io', pins: SIX, applyOnConnect: true, ...at(20) },
     { id: 'lamp', name: 'Lamp', pin: '1', mode: 'state', state: 'high', ...OUTPUT, ...at(60) },
     { id: 'dim', name: 'Dimmer', pin: '2', mode: 'pwm', state: 'high', ...OUTPUT, ...at(100) },
-    { id: 'button', type: 'io-input', name: '', device: 'dev-io', pin: '4', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true, ...at(140) },
+    {
+      id: 'button',
+      type: 'io-input',
+      name: '',
+      device: 'dev-io',
+      pin: '4',
+      mode: 'digital',
+      trigger: 'rising',
+      debounce_time_ms: '20',
+      counter: '',
+      applyOnConnect: true,
+      ...at(140),
+    },
     { id: 'reset', type: 'io-reset', name: '', device: 'dev-io', confirm: true, ...at(180) },
   ];
 }
@@ -63,7 +85,10 @@ describe(`the live view's pin modes against the simulator's state (runtime, API 
       sim.map((p) => p.mode).should.eql(['output', 'pwm', 'analog', 'digital']);
       shown[0].should.match({ type: 'voltage_mV', driven: { kind: 'output', level: sim[0].output } });
       const pwm = sim[1].pwm!;
-      shown[1].should.match({ type: 'voltage_mV', driven: { kind: 'pwm', frequencyHz: pwmOutputHz(pwm.prescaler, pwm.period), dutyPercent: (pwm.timeOn / pwm.period) * 100 } });
+      shown[1].should.match({
+        type: 'voltage_mV',
+        driven: { kind: 'pwm', frequencyHz: pwmOutputHz(pwm.prescaler, pwm.period), dutyPercent: (pwm.timeOn / pwm.period) * 100 },
+      });
       shown[2].should.match({ type: 'voltage_mV' });
       (shown[2].driven === undefined).should.be.true();
       shown[3].should.match({ type: 'digital_input' });

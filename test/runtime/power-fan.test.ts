@@ -6,7 +6,19 @@
  * TIMEOUT when the wait is shorter than the delay; validation failures and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, operationFixed, sendOk, sendOne, simConfig, simModule, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  operationFixed,
+  sendOk,
+  sendOne,
+  simConfig,
+  simModule,
+  wireSince,
+} from '../helpers/bmc-power';
 import { send } from '../helpers/io-nodes';
 import { expectCode, helper, statusHistory, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
@@ -19,9 +31,12 @@ const DELAY = 1000;
 describe('power-fan (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true, simulator: { fanApplyDelayMs: DELAY } });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true, simulator: { fanApplyDelayMs: DELAY } },
+  );
   beforeEach(async () => {
     (await simConfig(ctl)).fan_apply_delay_ms.should.equal(DELAY);
   });
@@ -90,10 +105,22 @@ describe('power-fan (runtime, simulator)', function () {
   });
 
   describe('which operation a msg may choose', () => {
-    it('a msg.operation other than the dialog\'s is refused, naming both and how to allow it: nothing sent', async () => {
+    it("a msg.operation other than the dialog's is refused, naming both and how to allow it: nothing sent", async () => {
       const outcomes = await loadBmcPower(ctl, 'power', [fan()]);
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'set', payload: { fan_forced: true, fan_mode: 100 } }, operationFixed('power-fan', '"set"', 'read'));
-      await expectRefused(ctl, outcomes, 'fan', { operation: 'measurement', payload: { measurement_enabled: false } }, operationFixed('power-fan', '"measurement"', 'read'));
+      await expectRefused(
+        ctl,
+        outcomes,
+        'fan',
+        { operation: 'set', payload: { fan_forced: true, fan_mode: 100 } },
+        operationFixed('power-fan', '"set"', 'read'),
+      );
+      await expectRefused(
+        ctl,
+        outcomes,
+        'fan',
+        { operation: 'measurement', payload: { measurement_enabled: false } },
+        operationFixed('power-fan', '"measurement"', 'read'),
+      );
       await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, operationFixed('power-fan', '"speed"', 'read'));
       await waitStatus('fan', 'red', 'ring', 'msg.operation "speed" refused');
       const power = await simModule(ctl, 'power');
@@ -124,7 +151,10 @@ describe('power-fan (runtime, simulator)', function () {
 
       const wire = await wireSince(ctl);
       wire[0].should.eql(['POST', FAN, { fan_forced: true, fan_mode: 100 }]);
-      wire.slice(1).every((r) => r[0] === 'GET' && r[1] === FAN).should.be.true();
+      wire
+        .slice(1)
+        .every((r) => r[0] === 'GET' && r[1] === FAN)
+        .should.be.true();
       wire.length.should.be.aboveOrEqual(3, 'read at least once before and once after the mode was applied');
       // msg.request names the set and every read, as the device saw them.
       out.request!.should.eql([
@@ -168,13 +198,28 @@ describe('power-fan (runtime, simulator)', function () {
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 120 } }, `${modes}, got 120`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: '60' } }, `${modes}, got "60"`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: false, fan_mode: 10 } }, `${modes}, got 10`);
-      await expectRefused(ctl, outcomes, 'fan', { payload: { fan_forced: 'true', fan_mode: 60 } }, 'Forced: run at the speed below (unticked: automatic) (fan_forced) must be true or false, got "true"');
-      await expectRefused(ctl, outcomes, 'meas', { operation: 'measurement', payload: { measurement_enabled: 1 } }, 'Measure the rpm (measurement_enabled) must be true or false, got 1');
+      await expectRefused(
+        ctl,
+        outcomes,
+        'fan',
+        { payload: { fan_forced: 'true', fan_mode: 60 } },
+        'Forced: run at the speed below (unticked: automatic) (fan_forced) must be true or false, got "true"',
+      );
+      await expectRefused(
+        ctl,
+        outcomes,
+        'meas',
+        { operation: 'measurement', payload: { measurement_enabled: 1 } },
+        'Measure the rpm (measurement_enabled) must be true or false, got 1',
+      );
       outcomes.caught.should.have.length(6);
     });
 
     it('a wait above 60000 ms or a bad fan mode in the settings is refused at deploy', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ id: 'wait', operation: 'set', waitApplied: true, wait: '60001' }), fan({ id: 'mode', operation: 'set', fan_mode: '30' })]);
+      const outcomes = await loadBmcPower(ctl, 'power', [
+        fan({ id: 'wait', operation: 'set', waitApplied: true, wait: '60001' }),
+        fan({ id: 'mode', operation: 'set', fan_mode: '30' }),
+      ]);
       await waitStatus('wait', 'red', 'ring', 'At most (wait) must be an integer from 0 to 60000 ms');
       await expectRefused(ctl, outcomes, 'wait', { payload: true }, 'At most (wait) must be an integer from 0 to 60000 ms, got 60001');
       await expectRefused(ctl, outcomes, 'mode', { payload: true }, 'Speed (fan_mode) must be one of 0, 20, 40, 60, 80, 100, got 30');

@@ -5,7 +5,18 @@
  * not allow is refused ("from msg.operation" lets a msg choose), device errors reach Catch.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  operationFixed,
+  sendOk,
+  sendOne,
+  simModule,
+  wireSince,
+} from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
@@ -16,9 +27,12 @@ const STATS = apiPath('power', 'stats');
 describe('power-limits (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   const limits = (settings: Record<string, unknown> = {}) => ({
     id: 'lim',
@@ -42,9 +56,9 @@ describe('power-limits (runtime, simulator)', function () {
       await waitStatus('lim', 'green', 'dot', `3V3 ${set.limit_3v3} mA, 5V0 ${set.limit_5v0} mA, 12V ${set.limit_12v} mA`);
       const stats = await sendOne(outcomes, 'stats', { operation: 'read' });
       (stats.payload as Record<string, number>).should.containEql(set);
-      Object.keys(stats.payload as object).sort().should.eql(
-        ['current_12v', 'current_3v3', 'current_5v0', 'limit_12v', 'limit_3v3', 'limit_5v0', 'voltage_12v', 'voltage_3v3', 'voltage_5v0'],
-      );
+      Object.keys(stats.payload as object)
+        .sort()
+        .should.eql(['current_12v', 'current_3v3', 'current_5v0', 'limit_12v', 'limit_3v3', 'limit_5v0', 'voltage_12v', 'voltage_3v3', 'voltage_5v0']);
     }
     (await wireSince(ctl)).should.eql([
       ['POST', LIMITS, low],
@@ -68,7 +82,13 @@ describe('power-limits (runtime, simulator)', function () {
       [{ limit_12v: 2401 }, '12 V rail (limit_12v) must be an integer from 101 to 2400 mA, got 2401'],
     ];
     for (const [change, message] of cases) await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, ...change } }, message);
-    await expectRefused(ctl, outcomes, 'lim', { payload: { ...ok, limit_5v0: '2500' } }, '5 V rail (limit_5v0) must be an integer from 1001 to 4950 mA, got "2500"');
+    await expectRefused(
+      ctl,
+      outcomes,
+      'lim',
+      { payload: { ...ok, limit_5v0: '2500' } },
+      '5 V rail (limit_5v0) must be an integer from 1001 to 4950 mA, got "2500"',
+    );
     await waitStatus('lim', 'red', 'ring', '5 V rail (limit_5v0) must be an integer');
     outcomes.caught.should.have.length(7);
     (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 }, 'factory limits untouched');
@@ -94,9 +114,15 @@ describe('power-limits (runtime, simulator)', function () {
     (await wireSince(ctl)).should.eql([['POST', LIMITS, { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 }]]);
   });
 
-  it('a msg.operation other than the dialog\'s is refused, not replaced by the node\'s operation: nothing sent', async () => {
+  it("a msg.operation other than the dialog's is refused, not replaced by the node's operation: nothing sent", async () => {
     const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'read' })]);
-    await expectRefused(ctl, outcomes, 'lim', { operation: 'set', payload: { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 } }, operationFixed('power-limits', '"set"', 'read'));
+    await expectRefused(
+      ctl,
+      outcomes,
+      'lim',
+      { operation: 'set', payload: { limit_3v3: 1000, limit_5v0: 1000, limit_12v: 100 } },
+      operationFixed('power-limits', '"set"', 'read'),
+    );
     await expectRefused(ctl, outcomes, 'lim', { operation: 'reed' }, operationFixed('power-limits', '"reed"', 'read'));
     await waitStatus('lim', 'red', 'ring', 'msg.operation "reed" refused');
     (await simModule(ctl, 'power')).limitMa.should.eql({ '3v3': 5950, '5v0': 4950, '12v': 2400 }, 'factory limits untouched');

@@ -5,7 +5,18 @@
  * settings refused at deploy and device errors.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, protectionEvent, sendOk, sendOne, setPowerWorld, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  protectionEvent,
+  sendOk,
+  sendOne,
+  setPowerWorld,
+  wireSince,
+} from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
@@ -32,9 +43,12 @@ const TEMPERATURE_FIELDS = ['on_board_temp', 'pmc_temp'];
 describe('power-readings (runtime, simulator)', function () {
   this.timeout(20000);
   let ctl: SimControl;
-  simulatorSuite((_sim, c) => {
-    ctl = c;
-  }, { server: true });
+  simulatorSuite(
+    (_sim, c) => {
+      ctl = c;
+    },
+    { server: true },
+  );
 
   const readings = (settings: Record<string, unknown> = {}) => ({
     id: 'pr',
@@ -109,10 +123,15 @@ describe('power-readings (runtime, simulator)', function () {
   it('"only on change" per field with a deadband above the drift: nothing while steady, then only the moved field', async () => {
     // The simulator drifts the 12 V rail by up to ±1 % (±120 mV) and currents by ±3 mA; a
     // deadband of 300 is above every field's whole swing, so steady rails never pass it.
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ interval: '50', onlyOnChange: true, deadband: '300', output: 'per-field' })], { clearLog: false });
+    const outcomes = await loadBmcPower(ctl, 'power', [readings({ interval: '50', onlyOnChange: true, deadband: '300', output: 'per-field' })], {
+      clearLog: false,
+    });
     await waitFor(() => outcomes.sent('pr').length >= STATS_FIELDS.length, 'the first round', 5000);
     await waitRequests(ctl, '/stats', 10, await lastSeq(ctl), 8000);
-    outcomes.sent('pr').map((m) => m.topic).should.eql(STATS_FIELDS, 'the first round only');
+    outcomes
+      .sent('pr')
+      .map((m) => m.topic)
+      .should.eql(STATS_FIELDS, 'the first round only');
 
     await setPowerWorld(ctl, { load_5v0: 2500 });
     await waitFor(() => outcomes.sent('pr').length > STATS_FIELDS.length, 'the changed current', 5000);
@@ -125,10 +144,7 @@ describe('power-readings (runtime, simulator)', function () {
   });
 
   it('nothing selected, or a bad interval: refused at deploy, every msg fails, nothing sent', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [
-      readings({ id: 'none', stats: false }),
-      readings({ id: 'fast', interval: '5' }),
-    ]);
+    const outcomes = await loadBmcPower(ctl, 'power', [readings({ id: 'none', stats: false }), readings({ id: 'fast', interval: '5' })]);
     await waitStatus('none', 'red', 'ring', 'choose at least one of source, protectionlog, stats');
     await expectRefused(ctl, outcomes, 'none', { payload: true }, 'choose at least one of source, protectionlog, stats, temperature');
     await expectRefused(ctl, outcomes, 'fast', { payload: true }, 'Poll every (interval) must be 0 or an integer from 20 to 86400000 ms, got 5');
@@ -140,7 +156,12 @@ describe('power-readings (runtime, simulator)', function () {
     await ctl.fault({ path: apiPath('power', 'temperature'), status: 500, message: 'Internal Server Error', count: 1 });
     const failed = await expectFailed(outcomes, 'pr', { payload: true });
     expectCode(failed.error, 'DEVICE_ERROR');
-    failed.error.cause!.should.containEql({ statusCode: 500, deviceMessage: 'Internal Server Error', method: 'GET', path: wirePath(apiPath('power', 'temperature')) });
+    failed.error.cause!.should.containEql({
+      statusCode: 500,
+      deviceMessage: 'Internal Server Error',
+      method: 'GET',
+      path: wirePath(apiPath('power', 'temperature')),
+    });
     await ctl.serviceDown('power');
     const down = await expectFailed(outcomes, 'pr', { payload: true });
     down.error.cause!.should.containEql({ statusCode: 502, path: wirePath(apiPath('power', 'stats')) });

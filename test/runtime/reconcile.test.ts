@@ -56,7 +56,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
     writes.slice(1).should.containDeep(['input/mode', 'input/digital/interrupt', 'input/analog/threshold']);
   }
 
-  it('on connect: applied in the spec\'s order whatever the flow\'s order', async () => {
+  it("on connect: applied in the spec's order whatever the flow's order", async () => {
     await load();
     inSpecOrder(await settingWrites());
   });
@@ -67,7 +67,9 @@ describe(`reconciliation: settings come back after the module forgot them (runti
     const since = await lastSeq();
     const caught = await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } });
     should(caught).not.be.undefined();
-    caught!.error.message.should.match(/failed: 400 Power config missing: the module lost its settings \(Power config missing\): they are being applied again; send the msg again$/);
+    caught!.error.message.should.match(
+      /failed: 400 Power config missing: the module lost its settings \(Power config missing\): they are being applied again; send the msg again$/,
+    );
     await waitFor(async () => (await settingWrites(since)).length >= 4, 'the settings applied again');
     inSpecOrder(await settingWrites(since));
     await waitFor(() => events.some((e) => e.kind === 'reapplied'), 'a reapplied health event');
@@ -76,10 +78,12 @@ describe(`reconciliation: settings come back after the module forgot them (runti
     events.find((e) => e.kind === 'reapplied')!.detail!.should.eql({ settings: 3, failed: 0 });
     events.every((e) => e.module.service === 'io' && e.module.slot === 2 && e.module.config === 'dev').should.be.true();
     await waitFor(() => /\(re-applied\)$/.test(statusHistory(helper.getNode('pwr')).slice(-1)[0]?.text ?? ''), 'io-power: re-applied');
-    statusHistory(helper.getNode('in')).some((s) => s.fill === 'yellow' && /^re-applying: Power config missing$/.test(s.text ?? '')).should.be.true();
+    statusHistory(helper.getNode('in'))
+      .some((s) => s.fill === 'yellow' && /^re-applying: Power config missing$/.test(s.text ?? ''))
+      .should.be.true();
   });
 
-  it('the package\'s own module reset (io-reset): the settings come back', async () => {
+  it("the package's own module reset (io-reset): the settings come back", async () => {
     const outcomes = await load();
     const since = await lastSeq();
     should(await send(outcomes, 'rst', { payload: {} })).be.undefined();
@@ -99,7 +103,11 @@ describe(`reconciliation: settings come back after the module forgot them (runti
       await waitFor(async () => (await settingWrites(since)).length >= 4, 'the settings applied again by the health check', HEALTH_INTERVAL_MS + 8000);
       inSpecOrder(await settingWrites(since));
       const reset = events.find((e) => e.kind === 'reset')!;
-      reset.cause.should.equal(IS_API10 ? 'driver_session and device_session changed: the device or its driver restarted, the module starts anew' : 'a setting read back differs from what was set');
+      reset.cause.should.equal(
+        IS_API10
+          ? 'driver_session and device_session changed: the device or its driver restarted, the module starts anew'
+          : 'a setting read back differs from what was set',
+      );
     },
   );
 });
@@ -120,7 +128,9 @@ describe(`reconciliation: an output's last state, where asked (runtime, simulato
     const caught = await send(outcomes, 'out', { payload: { pin: 2, state: 'low' } });
     should(caught?.error.message).match(/lost its settings/);
     await waitFor(async () => (await ctl.log(since)).some((e) => e.path.endsWith('/output/state') && e.status === 200), 'the last state put back');
-    const writes = (await ctl.log(since)).filter((e) => e.method === 'POST' && e.status === 200).map((e) => [e.path.replace(/^\/api\/io\/\d\.\d\/2\//, ''), e.body]);
+    const writes = (await ctl.log(since))
+      .filter((e) => e.method === 'POST' && e.status === 200)
+      .map((e) => [e.path.replace(/^\/api\/io\/\d\.\d\/2\//, ''), e.body]);
     // The last state a msg set (the refused msg set nothing), after the power configuration.
     writes.map(([path]) => path).should.eql(['power-management', 'output/state']);
     should(writes[1][1]).eql({ pin: 1, state: 'high' });

@@ -125,7 +125,8 @@ describe('simulator faults after processing', function () {
     });
 
     it('refuses combinations that make no sense', async function () {
-      const refused = async (rule: Record<string, unknown>, message: string) => shouldFail(await f.api.post('/sim/faults', { path: 'x', ...rule }), 400, message);
+      const refused = async (rule: Record<string, unknown>, message: string) =>
+        shouldFail(await f.api.post('/sim/faults', { path: 'x', ...rule }), 400, message);
       await refused({ drop_answer: true, reset: true }, 'give at most one of status, reset, body and drop_answer');
       await refused({ drop_answer: true, body: 'empty' }, 'give at most one of status, reset, body and drop_answer');
       await refused({ status: 500, answer_delay_ms: 10 }, 'answer_delay_ms needs a processed request: not with status or reset (use latency_ms)');

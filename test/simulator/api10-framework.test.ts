@@ -15,12 +15,12 @@ const UNPROCESSABLE = 'Unprocessable Entity';
 const BAD = 'Bad Request';
 const NO_ALERTS = { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
 
-describe('simulator API 1.0: the released services\' framework', function () {
+describe("simulator API 1.0: the released services' framework", function () {
   const f = useSimulator({ api: '1.0' });
   const raw = (path: string, text: string | Buffer, headers: Record<string, string> = {}) => f.api.post(path, undefined, { raw: text, headers });
   const pinType = async (pin: number) => (await f.api.get(`${IO}/input/values`)).body.pins[pin - 1].pin_type;
 
-  describe('request bodies, read serde\'s way (§2)', function () {
+  describe("request bodies, read serde's way (§2)", function () {
     const MODE = `${IO}/input/mode`;
 
     it('a float for an integer is 422 even when its value is whole: 1.0, 1e0, -0', async function () {
@@ -95,7 +95,7 @@ describe('simulator API 1.0: the released services\' framework', function () {
       res.text.should.startWith('{\n  "timeout": 0,');
     });
 
-    it('a body over 1 MiB: 413 from Rocket\'s default catcher, HTML or (Accept: JSON) its JSON, not the envelope', async function () {
+    it("a body over 1 MiB: 413 from Rocket's default catcher, HTML or (Accept: JSON) its JSON, not the envelope", async function () {
       const big = JSON.stringify({ pin: 1, mode: 'x'.repeat(1024 * 1024) });
       const html = await f.api.post(`${IO}/input/mode`, undefined, { raw: big, headers: { Accept: 'text/html,*/*;q=0.8' } });
       html.status.should.equal(413);
@@ -123,7 +123,7 @@ describe('simulator API 1.0: the released services\' framework', function () {
       (await session('io')).should.not.equal(before.io);
       (await session('bmc')).should.equal(before.bmc);
       (await session('power')).should.equal(before.power);
-      (await f.api.get('/api/io/1.0')).body.devices.should.eql(devices, 'device_session is the driver\'s: unchanged');
+      (await f.api.get('/api/io/1.0')).body.devices.should.eql(devices, "device_session is the driver's: unchanged");
       (await pinType(4)).should.equal('digital_input', 'the module keeps its state');
       // "up" on a service that was not down is no restart.
       const now = await session('io');

@@ -278,7 +278,11 @@ describe('simulator API 1.0 (the released services)', function () {
       });
 
       it('an entry with a pin field is 422; not six entries or an unknown rail is PVF', async function () {
-        shouldFail(await post(path, { config: [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current_milliampere: 100 })) }), 422, 'Unprocessable Entity');
+        shouldFail(
+          await post(path, { config: [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current_milliampere: 100 })) }),
+          422,
+          'Unprocessable Entity',
+        );
         shouldFail(await post(path, { config: six().config.slice(1) }), 400, PVF);
         shouldFail(await post(path, { config: [...six().config, six().config[0]] }), 400, PVF);
         const bad = six();

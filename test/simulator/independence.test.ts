@@ -65,7 +65,11 @@ describe('simulator independence', function () {
     const offenders = files.flatMap((file) =>
       [...fs.readFileSync(file, 'utf8').matchAll(SPECIFIERS)]
         .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4])
-        .filter((s) => (s.startsWith('.') && (target(file, s) === TESTING || target(file, s).startsWith(TESTING + path.sep))) || /^@modular-device\/node-red(\/|$)/.test(s))
+        .filter(
+          (s) =>
+            (s.startsWith('.') && (target(file, s) === TESTING || target(file, s).startsWith(TESTING + path.sep))) ||
+            /^@modular-device\/node-red(\/|$)/.test(s),
+        )
         .map((s) => `${path.relative(ROOT, file)}: ${s}`),
     );
     assert.deepStrictEqual(offenders, []);
@@ -76,7 +80,10 @@ describe('simulator independence', function () {
     const kit = sources(path.join(ROOT, 'testing'));
     assert.ok(kit.length >= 8, `only ${kit.length} files under testing/`);
     const offenders = kit.flatMap((file) =>
-      [...fs.readFileSync(file, 'utf8').matchAll(SPECIFIERS)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]).filter((s) => reachesNodes(file, s) && !target(file, s).startsWith(PURE)).map((s) => `${path.relative(ROOT, file)}: ${s}`),
+      [...fs.readFileSync(file, 'utf8').matchAll(SPECIFIERS)]
+        .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4])
+        .filter((s) => reachesNodes(file, s) && !target(file, s).startsWith(PURE))
+        .map((s) => `${path.relative(ROOT, file)}: ${s}`),
     );
     assert.deepStrictEqual(offenders, []);
   });
@@ -88,7 +95,10 @@ describe('simulator independence', function () {
     }
     for (const specifier of ['../models/io', './limits', 'http', '../nodesish']) assert.ok(!reachesNodes(file, specifier), specifier);
     const forms = `import { a } from '../x';\nexport * from "../y";\nconst z = require('../z');\nimport '../w';\nawait import('../v');`;
-    assert.deepStrictEqual([...forms.matchAll(SPECIFIERS)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]), ['../x', '../y', '../z', '../w', '../v']);
+    assert.deepStrictEqual(
+      [...forms.matchAll(SPECIFIERS)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]),
+      ['../x', '../y', '../z', '../w', '../v'],
+    );
   });
 
   it(`no source file in simulator/ is over ${MAX_LINES} lines`, function () {

@@ -105,9 +105,21 @@ describe('simulator io service (API 0.9)', function () {
     it('400 Invalid mode in digital mode; limits messages; bad bodies', async function () {
       shouldSucceed(await post('input/mode', { pin: 1, mode: 'digital' }));
       shouldFail(await post('input/analog/threshold', { pin: 1, threshold_mV: 1000, trigger: 'rising' }), 400, 'Invalid mode');
-      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 25001, trigger: 'rising' }), 400, 'Invalid threshold_mV: 25001 (allowed: 50..25000 mV)');
-      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 49, trigger: 'disabled' }), 400, 'Invalid threshold_mV: 49 (allowed: 50..25000 mV)');
-      shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 1000, trigger: 'up' }), 400, 'Invalid trigger: "up" (allowed: disabled, rising, falling)');
+      shouldFail(
+        await post('input/analog/threshold', { pin: 2, threshold_mV: 25001, trigger: 'rising' }),
+        400,
+        'Invalid threshold_mV: 25001 (allowed: 50..25000 mV)',
+      );
+      shouldFail(
+        await post('input/analog/threshold', { pin: 2, threshold_mV: 49, trigger: 'disabled' }),
+        400,
+        'Invalid threshold_mV: 49 (allowed: 50..25000 mV)',
+      );
+      shouldFail(
+        await post('input/analog/threshold', { pin: 2, threshold_mV: 1000, trigger: 'up' }),
+        400,
+        'Invalid trigger: "up" (allowed: disabled, rising, falling)',
+      );
       shouldFail(await post('input/analog/threshold', { pin: 2, threshold_mV: 70000, trigger: 'rising' }), 422);
       await checkPostViolations(f.api, IO, 'input/analog/threshold', { pin: 2, threshold_mV: 1000, trigger: 'rising' }, { threshold_mV: '1000' });
     });
@@ -165,8 +177,16 @@ describe('simulator io service (API 0.9)', function () {
     });
     it('400 Invalid mode unless digital; limits messages; bad bodies', async function () {
       shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'rising' }), 400, 'Invalid mode');
-      shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 1001, trigger: 'rising' }), 400, 'Invalid debounce_time_ms: 1001 (allowed: 0..1000 ms)');
-      shouldFail(await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'both' }), 400, 'Invalid trigger: "both" (allowed: disabled, rising, falling, pulse)');
+      shouldFail(
+        await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 1001, trigger: 'rising' }),
+        400,
+        'Invalid debounce_time_ms: 1001 (allowed: 0..1000 ms)',
+      );
+      shouldFail(
+        await post('input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'both' }),
+        400,
+        'Invalid trigger: "both" (allowed: disabled, rising, falling, pulse)',
+      );
       await checkPostViolations(f.api, IO, 'input/digital/interrupt', { pin: 1, debounce_time_ms: 20, trigger: 'disabled' }, { debounce_time_ms: true });
     });
   });
@@ -198,7 +218,11 @@ describe('simulator io service (API 0.9)', function () {
     it('refuses a wrong count, a repeated pin, a bad rail or current (400) and bad shapes (422)', async function () {
       const cfg = powerConfig().config;
       shouldFail(await post('power-management', { config: cfg.slice(0, 5) }), 400, 'Invalid config length: 5 (allowed: 6, one entry per pin)');
-      shouldFail(await post('power-management', { config: [...cfg.slice(0, 5), { pin: 1, rail: '12_volt', current: 1 }] }), 400, 'Invalid config[5].pin: 1 (allowed: each pin once)');
+      shouldFail(
+        await post('power-management', { config: [...cfg.slice(0, 5), { pin: 1, rail: '12_volt', current: 1 }] }),
+        400,
+        'Invalid config[5].pin: 1 (allowed: each pin once)',
+      );
       const badRail = powerConfig().config;
       badRail[2].rail = '3_volt';
       shouldFail(await post('power-management', { config: badRail }), 400, 'Invalid config[2].rail: "3_volt" (allowed: 5_volt, 12_volt)');

@@ -76,7 +76,8 @@ const VALUES = '/api/io/1.0/2/input/values';
 const BASIC = (user: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 const PAGE_401 =
   '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
-const PAGE_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+const PAGE_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 describe('simulator behind nginx', function () {
   const sims: Simulator[] = [];
@@ -163,7 +164,7 @@ describe('simulator behind nginx', function () {
   });
 
   describe('auth and pages', function () {
-    it('the version root is public; elsewhere no or wrong credentials get nginx\'s 401 page', async function () {
+    it("the version root is public; elsewhere no or wrong credentials get nginx's 401 page", async function () {
       const sim = await start({ nginx: true, auth: { username: 'operator', password: 'secret' } });
       const connection = connect(sim);
       for (const root of [ROOT, `${ROOT}/`, '/api/bmc/1.0', '/api/POWER/01.0']) (await connection.get(root)).status.should.not.equal(401, root);
@@ -181,7 +182,7 @@ describe('simulator behind nginx', function () {
       (await connection.get('/sim/state')).status.should.equal(200, 'the control API is no part of the device');
     });
 
-    it('a service that is down: nginx\'s 502 page, after the credentials check', async function () {
+    it("a service that is down: nginx's 502 page, after the credentials check", async function () {
       const sim = await start({ nginx: true, auth: { username: 'operator', password: 'secret' } });
       (await request(sim.url, 'POST', '/sim/services/io/down', undefined, { agent: false })).status.should.equal(200);
       const connection = connect(sim);

@@ -60,10 +60,22 @@ describe('simulator power service (API 0.9)', function () {
     it('counts protection events, their sum, pmc over-temperature; survives a device reset', async function () {
       const zero = await get('protectionlog');
       Object.keys(zero).should.eql([
-        'opp_protection_cnt', 'ovp_cnt_3v3', 'uvp_cnt_3v3', 'ovp_cnt_5v0', 'uvp_cnt_5v0', 'ovp_cnt_12v', 'uvp_cnt_12v',
-        'ocp_cnt_3v3', 'ocp_cnt_5v0', 'ocp_cnt_12v', 'pmc_temperature', 'total_power_overload',
+        'opp_protection_cnt',
+        'ovp_cnt_3v3',
+        'uvp_cnt_3v3',
+        'ovp_cnt_5v0',
+        'uvp_cnt_5v0',
+        'ovp_cnt_12v',
+        'uvp_cnt_12v',
+        'ocp_cnt_3v3',
+        'ocp_cnt_5v0',
+        'ocp_cnt_12v',
+        'pmc_temperature',
+        'total_power_overload',
       ]);
-      Object.values(zero).every((v) => v === 0).should.be.true();
+      Object.values(zero)
+        .every((v) => v === 0)
+        .should.be.true();
       shouldSucceed(await f.api.post('/sim/power/1/protection', { event: 'ovp_5v0' }));
       shouldSucceed(await f.api.post('/sim/power/1/protection', { event: 'uvp_12v' }));
       await setWorld({ pmc_temp: 130 });

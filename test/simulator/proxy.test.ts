@@ -110,7 +110,13 @@ describe('test helper: the loopback proxy', function () {
 
   it('is bounded: connections beyond the limit and oversized heads are closed', async function () {
     const small = await startProxy({ target: { port: sim.port }, maxConnections: 1 });
-    const closedOf = (socket: net.Socket) => new Promise<void>((resolve) => socket.on('close', () => resolve()).on('error', () => undefined).resume());
+    const closedOf = (socket: net.Socket) =>
+      new Promise<void>((resolve) =>
+        socket
+          .on('close', () => resolve())
+          .on('error', () => undefined)
+          .resume(),
+      );
     try {
       const first = net.connect(small.port, '127.0.0.1');
       await new Promise((resolve) => first.once('connect', resolve));

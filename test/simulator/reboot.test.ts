@@ -144,7 +144,11 @@ describe('simulator reboot (API 1.0)', function () {
   });
 
   it('a module reset gives that device a new device_session (re-enumerated); nothing else changes', async function () {
-    for (const [service, slot] of [['io', 2], ['bmc', 0], ['power', 1]] as const) {
+    for (const [service, slot] of [
+      ['io', 2],
+      ['bmc', 0],
+      ['power', 1],
+    ] as const) {
       const before = await sessions(f.api);
       shouldSucceed(await f.api.post(`/api/${service}/1.0/${slot}/reset`, { reset: 'yes' }));
       const after = await sessions(f.api);

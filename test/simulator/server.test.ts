@@ -23,7 +23,7 @@ describe('simulator server', function () {
   const f = useSimulator();
 
   describe('version record and descriptor (all services)', function () {
-    it('lists only that service\'s slots, api 0.9.0', async function () {
+    it("lists only that service's slots, api 0.9.0", async function () {
       const res = await f.api.get('/api/io/0.9');
       res.status.should.equal(200);
       String(res.headers['content-type']).should.match(/^application\/json/);
@@ -39,8 +39,20 @@ describe('simulator server', function () {
     it('descriptor has every spec field, only at <ver>/<slot>/descriptor', async function () {
       const d = (await f.api.get('/api/io/0.9/3/descriptor')).body;
       d.should.have.only.keys(
-        'slot_number', 'vendor_product_id', 'product_name', 'vendor_name', 'serial_code', 'fw_version', 'hw_version',
-        'protocol_version', 'bootloader_state', 'max_frame_size', 'max_power_12v', 'max_power_5v0', 'max_power_3v3', 'max_sclk_speed',
+        'slot_number',
+        'vendor_product_id',
+        'product_name',
+        'vendor_name',
+        'serial_code',
+        'fw_version',
+        'hw_version',
+        'protocol_version',
+        'bootloader_state',
+        'max_frame_size',
+        'max_power_12v',
+        'max_power_5v0',
+        'max_power_3v3',
+        'max_sclk_speed',
       );
       d.slot_number.should.equal(3);
       d.serial_code.should.equal('SIM-IO-0003');
@@ -137,7 +149,12 @@ describe('simulator server', function () {
       (await f.api.get(VALUES, { agent: false })).body.pins[3].value.should.equal(4321);
     });
     it('startSimulator refuses bad options', async function () {
-      await startSimulator({ modules: [{ service: 'io', slot: 1 }, { service: 'bmc', slot: 1 }] }).should.be.rejectedWith(/slot 1 holds two modules/);
+      await startSimulator({
+        modules: [
+          { service: 'io', slot: 1 },
+          { service: 'bmc', slot: 1 },
+        ],
+      }).should.be.rejectedWith(/slot 1 holds two modules/);
       await startSimulator({ fanApplyDelayMs: 20000 }).should.be.rejectedWith(/fan apply delay/);
       await startSimulator({ rebootMs: -1 }).should.be.rejectedWith(/reboot time must be an integer from 0 to 600000 ms, got -1/);
     });

@@ -57,7 +57,13 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * body breaks off after the good fields: read front to back, an unknown field before the
  * break would already be a 422 (serde's way, simulator/json.ts).
  */
-export async function checkPostViolations(api: HttpClient, base: string, tail: string, good: Record<string, unknown>, typeBreak: Record<string, unknown>): Promise<void> {
+export async function checkPostViolations(
+  api: HttpClient,
+  base: string,
+  tail: string,
+  good: Record<string, unknown>,
+  typeBreak: Record<string, unknown>,
+): Promise<void> {
   const path = `${base}/${tail}`;
   shouldFail(await api.post(path, undefined, { raw: `${JSON.stringify(good).slice(0, -1)},` }), 400, 'Bad Request');
   shouldFail(await api.post(path, undefined, { raw: '' }), 400, 'Bad Request');

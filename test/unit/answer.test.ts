@@ -45,7 +45,9 @@ describe('untrusted answers', () => {
       printable('   ').should.equal('');
     });
     it("deviceText: nginx's page title, else the text without markup", () => {
-      deviceText('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>').should.equal('502 Bad Gateway');
+      deviceText('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>').should.equal(
+        '502 Bad Gateway',
+      );
       deviceText('<p>Service <b>down</b></p>').should.equal('Service down');
       deviceText('<<<<<<').should.equal('');
     });
@@ -60,10 +62,7 @@ describe('untrusted answers', () => {
       errorMessage('<title>401 Authorization Required</title>', parseAnswer('<title>')).should.equal('401 Authorization Required');
     });
     it('every reader gives the same result for a crafted text as for its first SCAN_CHARS characters (bounded work)', () => {
-      const crafted = fc.oneof(
-        fc.constantFrom('<', '"message":"', '{"status":"error"', '<title>', '"', ' ', '\\', '>'),
-        fc.string({ maxLength: 8 }),
-      );
+      const crafted = fc.oneof(fc.constantFrom('<', '"message":"', '{"status":"error"', '<title>', '"', ' ', '\\', '>'), fc.string({ maxLength: 8 }));
       fc.assert(
         fc.property(fc.array(crafted, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 20000 }), (parts, repeat) => {
           const text = parts.join('').repeat(Math.ceil((SCAN_CHARS * 2 + repeat) / Math.max(1, parts.join('').length)));
@@ -79,12 +78,29 @@ describe('untrusted answers', () => {
   });
 
   describe('version record', () => {
-    const good = { version: { api: { major: 1, minor: 0, patch: 2 }, service: { major: 2 } }, devices: [{ slot_number: 2, extra: 'x' }, { slot_number: 3 }], driver_session: 'abc\u001b[0m' };
+    const good = {
+      version: { api: { major: 1, minor: 0, patch: 2 }, service: { major: 2 } },
+      devices: [{ slot_number: 2, extra: 'x' }, { slot_number: 3 }],
+      driver_session: 'abc\u001b[0m',
+    };
     it('keeps only the fields the package uses, each checked', () => {
-      parseVersionRecord(good)!.should.eql({ version: { api: { major: 1, minor: 0, patch: 2 } }, devices: [{ slot_number: 2 }, { slot_number: 3 }], driver_session: 'abc [0m' });
+      parseVersionRecord(good)!.should.eql({
+        version: { api: { major: 1, minor: 0, patch: 2 } },
+        devices: [{ slot_number: 2 }, { slot_number: 3 }],
+        driver_session: 'abc [0m',
+      });
     });
     it('refuses anything else', () => {
-      for (const bad of [null, [], 'x', { version: {}, devices: [] }, { ...good, devices: [{ slot_number: -1 }] }, { ...good, devices: [null] }, { ...good, devices: 'all' }, { ...good, version: { api: { major: '1', minor: 0, patch: 0 } } }]) {
+      for (const bad of [
+        null,
+        [],
+        'x',
+        { version: {}, devices: [] },
+        { ...good, devices: [{ slot_number: -1 }] },
+        { ...good, devices: [null] },
+        { ...good, devices: 'all' },
+        { ...good, version: { api: { major: '1', minor: 0, patch: 0 } } },
+      ]) {
         should(parseVersionRecord(bad)).be.undefined();
       }
     });

@@ -75,7 +75,11 @@ for (const api of ['0.9', '1.0'] as const) {
     });
 
     it('several requests and a probe at once: still one detection', async () => {
-      const all = [client.request({ method: 'GET', endpoint: ['input', 'values'] }), client.readVersionRecord(), client.request({ method: 'GET', endpoint: ['input', 'values'] })];
+      const all = [
+        client.request({ method: 'GET', endpoint: ['input', 'values'] }),
+        client.readVersionRecord(),
+        client.request({ method: 'GET', endpoint: ['input', 'values'] }),
+      ];
       await Promise.all(all);
       (await roots()).should.eql(DETECTION);
     });

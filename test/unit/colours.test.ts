@@ -10,7 +10,9 @@ import { COLOURS } from '../../nodes/lib/pure/facts';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 /** Every node type but the config node, which the palette does not show. */
-const TYPES = (Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes) as string[]).filter((t) => t !== 'modular-device');
+const TYPES = (Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes) as string[]).filter(
+  (t) => t !== 'modular-device',
+);
 
 describe('node colours: one table, literals held to it', () => {
   it('covers every node type of the palette', () => TYPES.length.should.be.aboveOrEqual(17));

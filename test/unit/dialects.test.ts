@@ -29,7 +29,10 @@ function identity(call: Call) {
 
 /** The translation's answer to `answers`, its calls sent under `/wire/` (the client's part). */
 function answered(t: Translation, answers: unknown[]): unknown {
-  return t.answer(answers, t.calls.map((c) => ({ method: c.method, path: `/wire/${c.endpoint.join('/')}` })));
+  return t.answer(
+    answers,
+    t.calls.map((c) => ({ method: c.method, path: `/wire/${c.endpoint.join('/')}` })),
+  );
 }
 
 function refusal(action: () => unknown): DeviceError {
@@ -74,7 +77,9 @@ describe('API dialects (real §0)', function () {
     it('POST reset (bmc and power module reset) does not exist in 0.9: refused before sending (INVALID_INPUT)', function () {
       const error = refusal(() => API09_DIALECT.translate({ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } }));
       error.code.should.equal('INVALID_INPUT');
-      error.message.should.equal('the module reset of bmc and power modules needs a device with API 1.0 (this one speaks 0.9, where only io modules have a reset)');
+      error.message.should.equal(
+        'the module reset of bmc and power modules needs a device with API 1.0 (this one speaks 0.9, where only io modules have a reset)',
+      );
     });
 
     it('dialectFor picks the dialect of a version', function () {
@@ -132,7 +137,13 @@ describe('API dialects (real §0)', function () {
       t.independent!.should.be.true();
       const error = new DeviceError('GET .../notification/4: no answer', { code: 'TIMEOUT' });
       const data = t.answer([{ ...NO_ALERTS, under_voltage_alert: true }, undefined, NO_ALERTS], [], [{ index: 1, error }]);
-      should(data).eql({ notification: [{ pin: 2, ...NO_ALERTS, under_voltage_alert: true }, { pin: 5, ...NO_ALERTS }], unread: [{ pin: 4, error }] });
+      should(data).eql({
+        notification: [
+          { pin: 2, ...NO_ALERTS, under_voltage_alert: true },
+          { pin: 5, ...NO_ALERTS },
+        ],
+        unread: [{ pin: 4, error }],
+      });
     });
 
     it('threshold: threshold_mV → threshold_millivolt, the other fields kept', function () {
@@ -143,7 +154,9 @@ describe('API dialects (real §0)', function () {
 
     it('interrupt: debounce_time_ms → debounce_time_milliseconds', function () {
       const t = v1({ method: 'POST', endpoint: ['input', 'digital', 'interrupt'], body: { pin: 2, debounce_time_ms: 250, trigger: 'rising' } });
-      t.calls.should.eql([{ method: 'POST', endpoint: ['input', 'digital', 'interrupt'], body: { pin: 2, debounce_time_milliseconds: 250, trigger: 'rising' } }]);
+      t.calls.should.eql([
+        { method: 'POST', endpoint: ['input', 'digital', 'interrupt'], body: { pin: 2, debounce_time_milliseconds: 250, trigger: 'rising' } },
+      ]);
     });
 
     describe('power-management', function () {
@@ -196,7 +209,11 @@ describe('API dialects (real §0)', function () {
         const wire = ['voltage_millivolt', 'current_milliampere', 'digital_input', 'frequency_hertz', 'Invalid', 'voltage_millivolt'];
         const answer = { pins: wire.map((pin_type, i) => ({ pin: i + 1, pin_type, value: i })) };
         should(answered(t, [answer])).eql({
-          pins: ['voltage_mV', 'current_mA', 'digital_input', 'frequency_hz', 'Invalid', 'voltage_mV'].map((pin_type, i) => ({ pin: i + 1, pin_type, value: i })),
+          pins: ['voltage_mV', 'current_mA', 'digital_input', 'frequency_hz', 'Invalid', 'voltage_mV'].map((pin_type, i) => ({
+            pin: i + 1,
+            pin_type,
+            value: i,
+          })),
         });
       }
     });
@@ -343,7 +360,11 @@ describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
       await waitStatus('info', 'green', 'ring', `connected (API ${api})`);
       device().connection!.state.should.containEql({ state: 'connected', apiVersion: api });
       // Newest first: a 0.9 device answers 1.0 with 400 and is asked again in 0.9.
-      (await ctls[api].wireLog()).map((e) => `${e.path} ${e.status}`).should.eql(api === '1.0' ? ['/api/io/1.0 200', '/api/io/1.0/2/descriptor 200'] : ['/api/io/1.0 400', '/api/io/0.9 200', '/api/io/0.9/2/descriptor 200']);
+      (await ctls[api].wireLog())
+        .map((e) => `${e.path} ${e.status}`)
+        .should.eql(
+          api === '1.0' ? ['/api/io/1.0 200', '/api/io/1.0/2/descriptor 200'] : ['/api/io/1.0 400', '/api/io/0.9 200', '/api/io/0.9/2/descriptor 200'],
+        );
     });
   }
 
@@ -362,7 +383,10 @@ describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
     for (const api of ['1.0', '0.9'] as const) {
       const outcomes = await loadIo(sims[api].url, [{ id: 'info', type: 'device-info' }]);
       should(await send(outcomes, 'info', {})).be.undefined();
-      const payload = outcomes.sent('info')[0].payload as { sessions: Record<string, unknown>; version: { driver_session?: string; devices: Array<{ device_session?: string }> } };
+      const payload = outcomes.sent('info')[0].payload as {
+        sessions: Record<string, unknown>;
+        version: { driver_session?: string; devices: Array<{ device_session?: string }> };
+      };
       if (api === '1.0') {
         payload.sessions.driver_session!.should.equal(payload.version.driver_session);
         payload.sessions.device_session!.should.equal(payload.version.devices[0].device_session);

@@ -33,20 +33,17 @@ describe('pin picker: pins used on a module', () => {
 
   it('lists the other io nodes of the same module (also through another config node), with their roles', () => {
     const uses = pinUses(nodes, 'self', 'devA', configOf);
-    uses.map((u) => `${u.id}:${u.pin}:${u.role}`).should.eql([
-      'o2:1:output',
-      'o3:2:pwm',
-      't1:3:threshold',
-      'i1:4:digitalInput',
-      'i2:5:analogInput',
-      'r2:6:read',
-    ]);
+    uses
+      .map((u) => `${u.id}:${u.pin}:${u.role}`)
+      .should.eql(['o2:1:output', 'o3:2:pwm', 't1:3:threshold', 'i1:4:digitalInput', 'i2:5:analogInput', 'r2:6:read']);
     uses[0].name.should.equal('pump');
   });
 
   it('warns an io-output only about other io-outputs on its pin', () => {
     const uses = pinUses(nodes, 'self', 'devA', configOf);
-    outputConflicts('io-output', 1, uses).map((u) => u.id).should.eql(['o2']);
+    outputConflicts('io-output', 1, uses)
+      .map((u) => u.id)
+      .should.eql(['o2']);
     outputConflicts('io-output', 3, uses).should.eql([]);
     outputConflicts('io-threshold', 1, uses).should.eql([]);
     outputConflicts('io-output', undefined, uses).should.eql([]);
@@ -74,7 +71,15 @@ describe('io-output PWM read-out', () => {
   it('frequency and duty: the plan the runtime sends and what it really gives', () => {
     const r = pwmReadout({ pwmInput: 'frequency', frequency: '7', duty: '33' });
     const plan = planPwm(7, 33)!;
-    r.should.containEql({ ok: true, input: 'frequency', prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on, requestedHz: 7, requestedDuty: 33 });
+    r.should.containEql({
+      ok: true,
+      input: 'frequency',
+      prescaler: plan.prescaler,
+      period: plan.period,
+      time_on: plan.time_on,
+      requestedHz: 7,
+      requestedDuty: 33,
+    });
     (r as { frequencyHz: number }).frequencyHz.should.equal(pwmFrequencyHz(plan));
     (r as { dutyPercent: number }).dutyPercent.should.equal((plan.time_on / plan.period) * 100);
   });
@@ -82,7 +87,7 @@ describe('io-output PWM read-out', () => {
   it('explains values it cannot use, and leaves ${VAR} to the runtime', () => {
     pwmReadout({ pwmInput: 'raw', prescaler: '1', period: '10', time_on: '9' }).should.containEql({ ok: false, reason: 'invalid' });
     // The refusal is a phrase: the dialog says it in the editor's language (English here).
-    const refusal = (r: ReturnType<typeof pwmReadout>) => english(r.ok ? true : r.message ?? true);
+    const refusal = (r: ReturnType<typeof pwmReadout>) => english(r.ok ? true : (r.message ?? true));
     should(refusal(pwmReadout({ pwmInput: 'raw', prescaler: '1', period: '10', time_on: '9' }))).match(/^time_on must be/);
     should(refusal(pwmReadout({ pwmInput: 'frequency', frequency: '2000000', duty: '50' }))).match(/^Frequency \(frequency\) must be/);
     pwmReadout({ pwmInput: 'frequency', frequency: '12.5', duty: '50' }).should.containEql({ ok: false, reason: 'invalid' });

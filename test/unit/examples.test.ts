@@ -88,7 +88,6 @@ describe('examples', () => {
   });
 
   it('npm start says every tab and comment of its demos in German too (scripts/demos-de.json), and nothing else', () => {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
     const start = require(path.join(root, 'scripts', 'start.js')) as { DEMO_FLOWS: string[]; OPTIONAL_DEMOS: Array<{ file: string }> };
     const german = JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'demos-de.json'), 'utf8')) as Record<string, Record<string, string>>;
     const texts = new Map<string, string[]>();
@@ -97,7 +96,9 @@ describe('examples', () => {
         if (node.type === 'tab' || node.type === 'comment') texts.set(node.id, ['label', 'name', 'info'].filter((k) => node[k]).sort());
       }
     }
-    Object.keys(german).sort().should.eql([...texts.keys()].sort());
+    Object.keys(german)
+      .sort()
+      .should.eql([...texts.keys()].sort());
     for (const [id, keys] of texts) Object.keys(german[id]).sort().should.eql(keys, id);
   });
 

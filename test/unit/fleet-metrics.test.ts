@@ -2,10 +2,7 @@ import 'should';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
 import { publish, tally } from '../../nodes/lib/module/health';
 
- 
-const parse = require('parse-prometheus-text-format') as (
-  text: string,
-) => Array<{
+const parse = require('parse-prometheus-text-format') as (text: string) => Array<{
   name: string;
   type: string;
   metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }>;

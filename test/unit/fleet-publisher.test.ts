@@ -74,14 +74,12 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
         ['plant/cell-01/io/2/event/reapplied', false, undefined],
       ]);
     p.onHealth(event('connection', 'unreachable: connection refused', { state: 'unreachable' }));
-    mqtt
-      .at(-1)!
-      .payload.should.eql({
-        state: 'unreachable',
-        cause: 'unreachable: connection refused',
-        time: '2026-01-01T00:00:00.000Z',
-        lastReset: { cause: 'driver_session changed', time: '2026-01-01T00:00:00.000Z' },
-      });
+    mqtt.at(-1)!.payload.should.eql({
+      state: 'unreachable',
+      cause: 'unreachable: connection refused',
+      time: '2026-01-01T00:00:00.000Z',
+      lastReset: { cause: 'driver_session changed', time: '2026-01-01T00:00:00.000Z' },
+    });
   });
 
   it('publishes a reading only when it changed (by exception), retained with its time', function () {

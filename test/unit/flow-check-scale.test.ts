@@ -27,7 +27,16 @@ function faultyFlow(m: string, slot: number): FlowNode[] {
     node(`${m}poll2`, 'notification-poll', io),
     node(`${m}out`, 'io-output', io, { pin: 2 }),
     node(`${m}in`, 'io-input', io, { pin: 2 }),
-    node(`${m}power`, 'io-power', io, { pins: powerPins([['5_volt', 300], ['5_volt', 301], ['5_volt', 300], ['5_volt', 300], ['12_volt', 500], ['12_volt', 500]]) }),
+    node(`${m}power`, 'io-power', io, {
+      pins: powerPins([
+        ['5_volt', 300],
+        ['5_volt', 301],
+        ['5_volt', 300],
+        ['5_volt', 300],
+        ['12_volt', 500],
+        ['12_volt', 500],
+      ]),
+    }),
     node(`${m}arm`, 'bmc-watchdog', bmc, { operation: 'timeout', timeout: 5000, confirm: false }),
     node(`${m}bad`, 'bmc-readings', io),
     config(`${m}bmc2`, 'bmc', slot + 2),
@@ -56,7 +65,20 @@ describe('flow check: order, size and texts', () => {
 
   it('the faulty flow shows every kind of finding', () => {
     const kinds = new Set(checkFlows(flows, live).map((f) => f.kind));
-    [...kinds].sort().should.eql(['no-confirm', 'no-power-config', 'output-as-input', 'over-budget', 'pin-conflict', 'slot-missing', 'two-keepalives', 'two-polls', 'watchdog-unkept', 'wrong-service']);
+    [...kinds]
+      .sort()
+      .should.eql([
+        'no-confirm',
+        'no-power-config',
+        'output-as-input',
+        'over-budget',
+        'pin-conflict',
+        'slot-missing',
+        'two-keepalives',
+        'two-polls',
+        'watchdog-unkept',
+        'wrong-service',
+      ]);
   });
 
   it('shuffling the nodes never changes the findings', () => {
@@ -86,10 +108,14 @@ describe('flow check: order, size and texts', () => {
   });
 
   it('every key the check says exists in en-US and de, with the placeholders its values fill', () => {
-    const catalogue = (lang: string) => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, 'modular-device-sidebar.json'), 'utf8')).finding as Record<string, string>;
+    const catalogue = (lang: string) =>
+      JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, 'modular-device-sidebar.json'), 'utf8')).finding as Record<string, string>;
     const texts = { en: catalogue('en-US'), de: catalogue('de') };
     // Every key written in the check's sources...
-    const sources = fs.readdirSync(path.join(root, 'nodes', 'lib', 'pure')).filter((f) => f.startsWith('flow-check')).map((f) => fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8'));
+    const sources = fs
+      .readdirSync(path.join(root, 'nodes', 'lib', 'pure'))
+      .filter((f) => f.startsWith('flow-check'))
+      .map((f) => fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8'));
     const written = [...new Set(sources.join('\n').match(/'finding\.[A-Za-z]+'/g) ?? [])].map((k) => k.slice(9, -1)).sort();
     written.length.should.equal(13);
     Object.keys(texts.en).sort().should.eql(written);
@@ -99,7 +125,16 @@ describe('flow check: order, size and texts', () => {
     const said = new Set<string>();
     const everyKind = [...checkFlows(flows, live), ...checkFlows([config('c', 'io', 1)], live)];
     everyKind.push(...checkFlows([config('c', 'bmc', 2), node('w', 'io-read', 'c')], live));
-    everyKind.push(...checkFlows([config('c', 'io', 2), node('i', 'io-input', 'c', { pin: 5, mode: 'digital' }), node('t', 'io-threshold', 'c', { pin: 5, threshold_mV: 1000, trigger: 'rising' })], live));
+    everyKind.push(
+      ...checkFlows(
+        [
+          config('c', 'io', 2),
+          node('i', 'io-input', 'c', { pin: 5, mode: 'digital' }),
+          node('t', 'io-threshold', 'c', { pin: 5, threshold_mV: 1000, trigger: 'rising' }),
+        ],
+        live,
+      ),
+    );
     for (const f of everyKind) {
       const key = f.key.replace(/^finding\./, '');
       said.add(key);

@@ -20,7 +20,7 @@ describe('flow check: device and service', () => {
     checkFlows([config('c1', 'io', 2), flows[1]], { modules: [], devices: [DEVICE] }).should.eql([]);
   });
 
-  it('slot-missing only when the service\'s list is known, and only for the device the URL names', () => {
+  it("slot-missing only when the service's list is known, and only for the device the URL names", () => {
     const flows = [config('c1', 'io', 5)];
     checkFlows(flows, { modules: [], devices: [device({ bmc: [1] })] }).should.eql([]);
     checkFlows(flows, { modules: [], devices: [device({ io: [2] }, '10.0.0.9')] }).should.eql([]);
@@ -34,7 +34,12 @@ describe('flow check: device and service', () => {
   });
 
   it('wrong-service: an action node whose type needs another service than its module', () => {
-    const flows = [config('c1', 'io', 2), node('w', 'bmc-watchdog', 'c1', { name: 'WD' }), node('p', 'notification-poll', 'c1'), node('i', 'device-info', 'c1')];
+    const flows = [
+      config('c1', 'io', 2),
+      node('w', 'bmc-watchdog', 'c1', { name: 'WD' }),
+      node('p', 'notification-poll', 'c1'),
+      node('i', 'device-info', 'c1'),
+    ];
     const found = checkFlows(flows, NO_LIVE);
     briefly(found).should.eql([{ key: 'finding.nodeWrongService', nodes: ['w', 'c1'] }]);
     found[0].values.should.eql({ node: "bmc-watchdog 'WD'", service: 'bmc', module: `io slot 2 @ ${HOST}`, actual: 'io' });
@@ -56,7 +61,17 @@ describe('flow check: device and service', () => {
   });
 
   it('refuses the URLs the runtime refuses: one rule (query, hash, credentials, other schemes)', () => {
-    const urls = ['http://h/?x=1', 'http://h/#top', 'http://u:p@h/', 'http://h@x/', 'ftp://h/', 'h:8080', 'http://h:8080/p?', ' http://h:81/ ', 'https://h/a b'];
+    const urls = [
+      'http://h/?x=1',
+      'http://h/#top',
+      'http://u:p@h/',
+      'http://h@x/',
+      'ftp://h/',
+      'h:8080',
+      'http://h:8080/p?',
+      ' http://h:81/ ',
+      'https://h/a b',
+    ];
     for (const url of urls) {
       let runtime: string | undefined;
       try {
@@ -71,7 +86,12 @@ describe('flow check: device and service', () => {
 
 describe('flow check: io', () => {
   it('two-polls: two enabled notification-polls on one module, also through two config nodes', () => {
-    const flows = [config('c1', 'io', 2), config('c2', 'io', 2, { name: 'same module' }), node('p1', 'notification-poll', 'c1'), node('p2', 'notification-poll', 'c2', { name: 'Alarms' })];
+    const flows = [
+      config('c1', 'io', 2),
+      config('c2', 'io', 2, { name: 'same module' }),
+      node('p1', 'notification-poll', 'c1'),
+      node('p2', 'notification-poll', 'c2', { name: 'Alarms' }),
+    ];
     const found = checkFlows(flows, NO_LIVE);
     briefly(found).should.eql([{ key: 'finding.twoPolls', nodes: ['p1', 'p2'] }]);
     found[0].values.should.containEql({ count: 2, first: 'notification-poll', second: "notification-poll 'Alarms'" });
@@ -104,18 +124,33 @@ describe('flow check: io', () => {
 
   it('output-as-input: a pin from msg, flow, global or env, or a ${VAR}, is not known: skipped', () => {
     for (const more of [{ pin: 'pin', pinType: 'msg' }, { pin: 'P', pinType: 'env' }, { pin: 'p', pinType: 'flow' }, { pin: '${PIN}' }]) {
-      checkFlows([config('c1', 'io', 2), node('o', 'io-output', 'c1', more), node('i', 'io-input', 'c1', { pin: 2 }), node('pw', 'io-power', 'c1')], NO_LIVE).should.eql([], JSON.stringify(more));
+      checkFlows(
+        [config('c1', 'io', 2), node('o', 'io-output', 'c1', more), node('i', 'io-input', 'c1', { pin: 2 }), node('pw', 'io-power', 'c1')],
+        NO_LIVE,
+      ).should.eql([], JSON.stringify(more));
     }
   });
 
-  it('over-budget: a pin\'s current over its rail\'s bound (limits.ts)', () => {
-    const pins = powerPins([['5_volt', 301], ['12_volt', 500], ['5_volt', 0], ['5_volt', 0], ['5_volt', 0], ['12_volt', '501']]);
-    const found = checkFlows([config('c1', 'io', 2), node('p', 'io-power', 'c1', { pins })], NO_LIVE);
-    briefly(found).should.eql([{ key: 'finding.pinOverRail', nodes: ['p'] }, { key: 'finding.pinOverRail', nodes: ['p'] }]);
-    found.map((f) => f.values).should.eql([
-      { node: 'io-power', pin: 1, current: 301, rail: '5_volt', max: 300 },
-      { node: 'io-power', pin: 6, current: 501, rail: '12_volt', max: 500 },
+  it("over-budget: a pin's current over its rail's bound (limits.ts)", () => {
+    const pins = powerPins([
+      ['5_volt', 301],
+      ['12_volt', 500],
+      ['5_volt', 0],
+      ['5_volt', 0],
+      ['5_volt', 0],
+      ['12_volt', '501'],
     ]);
+    const found = checkFlows([config('c1', 'io', 2), node('p', 'io-power', 'c1', { pins })], NO_LIVE);
+    briefly(found).should.eql([
+      { key: 'finding.pinOverRail', nodes: ['p'] },
+      { key: 'finding.pinOverRail', nodes: ['p'] },
+    ]);
+    found
+      .map((f) => f.values)
+      .should.eql([
+        { node: 'io-power', pin: 1, current: 301, rail: '5_volt', max: 300 },
+        { node: 'io-power', pin: 6, current: 501, rail: '12_volt', max: 500 },
+      ]);
   });
 
   it('over-budget: no module sum, on either API: no answer reports the limits it is judged against', () => {
@@ -123,7 +158,8 @@ describe('flow check: io', () => {
     // the device's budget daemon decides (real §3.2) and says so itself (a denied answer).
     const pins = powerPins(Array(6).fill(['5_volt', 300]));
     const flows = [config('c1', 'io', 2), node('p', 'io-power', 'c1', { pins, name: 'Power' })];
-    for (const apiVersion of ['0.9', '1.0']) checkFlows(flows, { modules: [liveModule('c1', 'io', 2, { apiVersion })], devices: [] }).should.eql([], apiVersion);
+    for (const apiVersion of ['0.9', '1.0'])
+      checkFlows(flows, { modules: [liveModule('c1', 'io', 2, { apiVersion })], devices: [] }).should.eql([], apiVersion);
   });
 });
 
@@ -168,13 +204,15 @@ describe('flow check: bmc and confirm', () => {
       node('k', 'bmc-watchdog', 'b', { operation: 'alive', keepAlive: true, timeout: 10000, confirm: false }),
     ];
     const found = checkFlows(flows, NO_LIVE);
-    found.map((f) => [f.kind, f.nodes[0], f.values.operation]).should.eql([
-      ['no-confirm', 'k', 'keep-alive'],
-      ['no-confirm', 'l', 'module_reset'],
-      ['no-confirm', 'r', 'reset'],
-      ['no-confirm', 's', 'hard_reset'],
-      ['no-confirm', 'u', 'reset'],
-    ]);
+    found
+      .map((f) => [f.kind, f.nodes[0], f.values.operation])
+      .should.eql([
+        ['no-confirm', 'k', 'keep-alive'],
+        ['no-confirm', 'l', 'module_reset'],
+        ['no-confirm', 'r', 'reset'],
+        ['no-confirm', 's', 'hard_reset'],
+        ['no-confirm', 'u', 'reset'],
+      ]);
     const confirmed = flows.map((n) => (n.type === 'modular-device' ? n : { ...n, confirm: true }));
     checkFlows(confirmed, NO_LIVE).should.eql([]);
     // Safe operations, and a msg-chosen one (the runtime refuses a dangerous one without confirm).
@@ -196,15 +234,24 @@ describe('flow check: what is not judged', () => {
   });
 
   it('ignores disabled nodes', () => {
-    checkFlows(faulty.map((n) => (n.id === 'p2' ? { ...n, d: true } : n)), NO_LIVE).should.eql([]);
+    checkFlows(
+      faulty.map((n) => (n.id === 'p2' ? { ...n, d: true } : n)),
+      NO_LIVE,
+    ).should.eql([]);
   });
 
   it('ignores nodes on a disabled tab', () => {
-    checkFlows(faulty.map((n) => (n.id === 'p2' ? { ...n, z: 'tab2' } : n)), NO_LIVE).should.eql([]);
+    checkFlows(
+      faulty.map((n) => (n.id === 'p2' ? { ...n, z: 'tab2' } : n)),
+      NO_LIVE,
+    ).should.eql([]);
   });
 
   it('ignores a disabled config node and the nodes using it', () => {
-    checkFlows(faulty.map((n) => (n.id === 'c1' ? { ...n, d: true } : n)), { modules: [], devices: [device({ io: [7] })] }).should.eql([]);
+    checkFlows(
+      faulty.map((n) => (n.id === 'c1' ? { ...n, d: true } : n)),
+      { modules: [], devices: [device({ io: [7] })] },
+    ).should.eql([]);
   });
 });
 

@@ -47,7 +47,11 @@ function handlerFor(setup: Setup) {
   const receive = (msg: NodeMessage): Promise<Handled> =>
     new Promise((resolve) => {
       const sent: unknown[] = [];
-      handle(msg, (m) => sent.push(m), (error) => resolve({ sent, error }));
+      handle(
+        msg,
+        (m) => sent.push(m),
+        (error) => resolve({ sent, error }),
+      );
     });
   return { receive, statuses, clock };
 }
@@ -72,12 +76,20 @@ describe('inputHandler', () => {
     sent.should.have.length(1);
     (sent[0] as NodeMessage).should.have.properties({ topic: 't' });
     should((sent[0] as { payload: { pins?: unknown } }).payload.pins).be.an.Array();
-    sim.log.entries().map((e) => `${e.method} ${e.path}`).should.eql([`GET /api/io/0.9/${IO_SLOT}/input/values`]);
+    sim.log
+      .entries()
+      .map((e) => `${e.method} ${e.path}`)
+      .should.eql([`GET /api/io/0.9/${IO_SLOT}/input/values`]);
     statuses.should.eql([{ fill: 'green', shape: 'dot', text: 'values read' }]);
   });
 
   it('a msg the build refuses: done(err) with INVALID_INPUT, a red ring, nothing sent to the device', async () => {
-    const { receive, statuses } = handlerFor({ client, build: () => { throw invalidInput('pin must be 1 to 6, got 9'); } });
+    const { receive, statuses } = handlerFor({
+      client,
+      build: () => {
+        throw invalidInput('pin must be 1 to 6, got 9');
+      },
+    });
     const { sent, error } = await receive({ payload: { pin: 9 } });
     should(error).be.instanceOf(DeviceError);
     should((error as DeviceError).code).equal('INVALID_INPUT');
@@ -88,7 +100,12 @@ describe('inputHandler', () => {
 
   it('no device: done(err) with the reason, the build never asked', async () => {
     let built = false;
-    const { receive } = handlerFor({ build: () => { built = true; return READ_VALUES; } });
+    const { receive } = handlerFor({
+      build: () => {
+        built = true;
+        return READ_VALUES;
+      },
+    });
     const { error } = await receive({});
     should(error?.message).equal('no device configured');
     built.should.be.false();
@@ -115,7 +132,13 @@ describe('inputHandler', () => {
   });
 
   it('a conversation that fails with a plain error: done(err) as a BAD_RESPONSE DeviceError', async () => {
-    const failing: Operation = { kind: 'conversation', run: async () => { throw new Error('odd answer'); }, status: 'never' };
+    const failing: Operation = {
+      kind: 'conversation',
+      run: async () => {
+        throw new Error('odd answer');
+      },
+      status: 'never',
+    };
     const { receive, statuses } = handlerFor({ client, build: () => failing });
     const { sent, error } = await receive({});
     should((error as DeviceError).code).equal('BAD_RESPONSE');
@@ -125,7 +148,11 @@ describe('inputHandler', () => {
   });
 
   it('a device refusal keeps its own DeviceError', async () => {
-    const refused: Operation = { kind: 'requests', requests: { method: 'POST', endpoint: ['output', 'state'], body: { pin: 3, state: 'high' } }, status: 'pin 3 high' };
+    const refused: Operation = {
+      kind: 'requests',
+      requests: { method: 'POST', endpoint: ['output', 'state'], body: { pin: 3, state: 'high' } },
+      status: 'pin 3 high',
+    };
     const { receive } = handlerFor({ client, build: () => refused });
     const { error } = await receive({});
     should((error as DeviceError).code).equal('DEVICE_ERROR');
@@ -133,7 +160,9 @@ describe('inputHandler', () => {
   });
 
   it('an output that cannot use the answer: done(err) as BAD_RESPONSE, nothing sent', async () => {
-    const output = (): Outcome => { throw new Error('no pins in the answer'); };
+    const output = (): Outcome => {
+      throw new Error('no pins in the answer');
+    };
     const { receive } = handlerFor({ client, build: () => READ_VALUES, output });
     const { sent, error } = await receive({});
     should((error as DeviceError).code).equal('BAD_RESPONSE');
@@ -141,7 +170,13 @@ describe('inputHandler', () => {
   });
 
   it("several msgs from output go out in one send, all on the node's one output; the output's status text wins", async () => {
-    const output = (_result: DeviceResult, msg: NodeMessage): Outcome => ({ msgs: [{ ...msg, n: 1 }, { ...msg, n: 2 }], status: '2 pins' });
+    const output = (_result: DeviceResult, msg: NodeMessage): Outcome => ({
+      msgs: [
+        { ...msg, n: 1 },
+        { ...msg, n: 2 },
+      ],
+      status: '2 pins',
+    });
     const { receive, statuses } = handlerFor({ client, build: () => READ_VALUES, output });
     const { sent } = await receive({});
     sent.should.eql([[[{ n: 1 }, { n: 2 }]]]);

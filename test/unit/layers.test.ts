@@ -27,7 +27,11 @@ describe('layers: the import rules', function () {
     { file: 'nodes/lib/pure/probe.ts', code: "import * as fs from 'fs';\nexport const x = fs;\n", says: /pure layer/ },
     { file: 'nodes/lib/base/probe.ts', code: "import { Connection } from '../module/connection';\nexport const x = Connection;\n", says: /runtime base/ },
     { file: 'nodes/lib/device/probe.ts', code: "import { NodeStatusDot } from '../node/status-dot';\nexport const x = NodeStatusDot;\n", says: /device layer/ },
-    { file: 'nodes/lib/module/probe.ts', code: "import { registerActionNode } from '../node/action-node';\nexport const x = registerActionNode;\n", says: /module layer/ },
+    {
+      file: 'nodes/lib/module/probe.ts',
+      code: "import { registerActionNode } from '../node/action-node';\nexport const x = registerActionNode;\n",
+      says: /module layer/,
+    },
     { file: 'nodes/lib/node/probe.ts', code: "import { Throttle } from '../../live/throttle';\nexport const x = Throttle;\n", says: /action-node kit/ },
     { file: 'nodes/editor/probe.ts', code: "import { t } from '../lib/base/i18n';\nexport const x = t;\n", says: /editor code/ },
     { file: 'nodes/editor/sidebar/probe.ts', code: "import * as http from 'node:http';\nexport const x = http;\n", says: /editor code/ },
@@ -42,7 +46,12 @@ describe('layers: the import rules', function () {
   }
 
   it('the arrows downwards pass', async () => {
-    (await restricted('nodes/lib/node/probe.ts', "import { LIMITS } from '../pure/limits';\nimport { DeviceClient } from '../device/client';\nexport const x = [LIMITS, DeviceClient];\n")).should.eql([]);
+    (
+      await restricted(
+        'nodes/lib/node/probe.ts',
+        "import { LIMITS } from '../pure/limits';\nimport { DeviceClient } from '../device/client';\nexport const x = [LIMITS, DeviceClient];\n",
+      )
+    ).should.eql([]);
     (await restricted('nodes/editor/probe.ts', "import { LIMITS } from '../lib/pure/limits';\nexport const x = LIMITS;\n")).should.eql([]);
   });
 });

@@ -15,7 +15,13 @@ const root = path.resolve(__dirname, '..', '..', '..');
 const limitsCatalog = (lang: string): Record<string, string> =>
   JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, 'modular-device.json'), 'utf8'))['modular-device'].limits;
 /** Every `phrase('limits.<key>'` of the checking code. */
-const usedKeys = [...new Set(['checks.ts', 'limits.ts'].flatMap((f) => [...fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8').matchAll(/phrase\('limits\.(\w+)'/g)].map((m) => m[1])))].sort();
+const usedKeys = [
+  ...new Set(
+    ['checks.ts', 'limits.ts'].flatMap((f) =>
+      [...fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8').matchAll(/phrase\('limits\.(\w+)'/g)].map((m) => m[1]),
+    ),
+  ),
+].sort();
 
 function german(result: Check): string {
   if (result === true) throw new Error('expected a refusal');
@@ -74,7 +80,9 @@ describe('limit messages in both languages', function () {
     should(german(check('threshold_mV', 25001))).equal('threshold_mV muss eine ganze Zahl von 50 bis 25000 mV sein, erhalten: 25001');
     should(german(check('watchdog_timeout', 999, 'timeout'))).equal('timeout muss 0 oder eine ganze Zahl von 1000 bis 600000 ms sein, erhalten: 999');
     should(german(check('rail', undefined))).equal('rail muss eines von 5_volt, 12_volt sein, erhalten: nichts');
-    should(german(checkPwm({ prescaler: 47, period: 100, time_on: 99 }))).equal('time_on muss eine ganze Zahl von 1 bis 98 (unter period − 1) sein, erhalten: 99');
+    should(german(checkPwm({ prescaler: 47, period: 100, time_on: 99 }))).equal(
+      'time_on muss eine ganze Zahl von 1 bis 98 (unter period − 1) sein, erhalten: 99',
+    );
     should(german(checkPowerConfig([]))).equal('config muss ein Array mit 6 Einträgen sein (einer je Pin), erhalten: 0 Einträge');
   });
 });

@@ -74,10 +74,15 @@ describe('limits.ts', function () {
         for (const value of also) should(said(check(name, value))).be.true();
         const below = min - 1;
         if (!also.includes(below)) {
-          should(said(check(name, below))).be.a.String().and.match(new RegExp(`^${name} must be .*${min} to ${max}.*, got ${below}$`));
+          should(said(check(name, below)))
+            .be.a.String()
+            .and.match(new RegExp(`^${name} must be .*${min} to ${max}.*, got ${below}$`));
         }
         should(said(check(name, max + 1))).equal(`${name} must be ${english(rangeText(LIMITS[name]))}, got ${max + 1}`);
-        for (const bad of NOT_INTEGERS) should(said(check(name, bad))).be.a.String().and.startWith(`${name} must be`);
+        for (const bad of NOT_INTEGERS)
+          should(said(check(name, bad)))
+            .be.a.String()
+            .and.startWith(`${name} must be`);
       });
     }
     it('names the field, the value and the range (the message users see)', function () {
@@ -92,7 +97,9 @@ describe('limits.ts', function () {
       it(`${name}: ${words.join('|')}`, function () {
         for (const word of words) should(said(check(name, word))).be.true();
         for (const bad of [words[0].toUpperCase(), ` ${words[0]}`, '', 1, null, undefined, true, [words[0]]]) {
-          should(said(check(name, bad))).be.a.String().and.startWith(`${name} must be one of ${words.join(', ')}, got`);
+          should(said(check(name, bad)))
+            .be.a.String()
+            .and.startWith(`${name} must be one of ${words.join(', ')}, got`);
         }
       });
     }
@@ -101,14 +108,19 @@ describe('limits.ts', function () {
   it('fan_mode takes only 0, 20, 40, 60, 80, 100', function () {
     for (const mode of [0, 20, 40, 60, 80, 100]) should(said(check('fan_mode', mode))).be.true();
     for (const bad of [-20, 10, 19, 21, 50, 99, 101, 120, 20.5, '20', null]) {
-      should(said(check('fan_mode', bad))).be.a.String().and.startWith('fan_mode must be one of 0, 20, 40, 60, 80, 100, got');
+      should(said(check('fan_mode', bad)))
+        .be.a.String()
+        .and.startWith('fan_mode must be one of 0, 20, 40, 60, 80, 100, got');
     }
   });
 
   it('booleans are booleans', function () {
     should(said(checkBool('state', true))).be.true();
     should(said(checkBool('state', false))).be.true();
-    for (const bad of [0, 1, 'true', null, undefined]) should(said(checkBool('state', bad))).be.a.String().and.startWith('state must be true or false');
+    for (const bad of [0, 1, 'true', null, undefined])
+      should(said(checkBool('state', bad)))
+        .be.a.String()
+        .and.startWith('state must be true or false');
   });
 
   describe('PWM', function () {
@@ -117,15 +129,23 @@ describe('limits.ts', function () {
       should(said(checkPwm({ prescaler: 47, period: 100, time_on: 98 }))).be.true();
       should(said(checkPwm({ prescaler: 47, period: 100, time_on: 99 }))).equal('time_on must be an integer from 1 to 98 (below period − 1), got 99');
       should(said(checkPwm({ prescaler: 47, period: 100, time_on: 100 }))).be.a.String();
-      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 0 }))).be.a.String().and.startWith('time_on must be');
+      should(said(checkPwm({ prescaler: 47, period: 100, time_on: 0 })))
+        .be.a.String()
+        .and.startWith('time_on must be');
       should(said(checkPwm({ prescaler: 47, period: 100, time_on: 1.5 }))).be.a.String();
       should(said(checkPwm({ prescaler: 47, period: 2, time_on: 1 }))).equal('time_on must be at least 1 and below period − 1, got 1');
     });
     it('checks prescaler and period bounds first', function () {
       should(said(checkPwm({ prescaler: 0, period: 100, time_on: 50 }))).equal('prescaler must be an integer from 1 to 65534, got 0');
-      should(said(checkPwm({ prescaler: 65535, period: 100, time_on: 50 }))).be.a.String().and.startWith('prescaler must be');
-      should(said(checkPwm({ prescaler: 47, period: 65536, time_on: 50 }))).be.a.String().and.startWith('period must be');
-      should(said(checkPwm({ prescaler: 47, period: 1, time_on: 0 }))).be.a.String().and.startWith('period must be');
+      should(said(checkPwm({ prescaler: 65535, period: 100, time_on: 50 })))
+        .be.a.String()
+        .and.startWith('prescaler must be');
+      should(said(checkPwm({ prescaler: 47, period: 65536, time_on: 50 })))
+        .be.a.String()
+        .and.startWith('period must be');
+      should(said(checkPwm({ prescaler: 47, period: 1, time_on: 0 })))
+        .be.a.String()
+        .and.startWith('period must be');
     });
     it('refuses an output frequency above 1 MHz and computes as the device does', function () {
       // 48 MHz / (1 + 1) / 24 = exactly 1 MHz: the bound itself is allowed.

@@ -17,7 +17,7 @@ describe('list setting', () => {
     should(listSetting({ pins: [1] })).be.undefined();
   });
 
-  it('the flow check reads a notification-poll\'s pins through it: none listed is every pin', () => {
+  it("the flow check reads a notification-poll's pins through it: none listed is every pin", () => {
     pollPins({ id: 'n', type: 'notification-poll', pins: '2, 5' }).should.eql([2, 5]);
     pollPins({ id: 'n', type: 'notification-poll', pins: [] }).should.eql([1, 2, 3, 4, 5, 6]);
   });

@@ -47,7 +47,12 @@ describe('live sidebar pacing (hand clock)', function () {
     const clock = handClock();
     let now = 0;
     const changes: boolean[] = [];
-    const leases = new Leases({ maxWatchers: 2, leaseMs: 1000 }, (active) => changes.push(active), clock.later, () => now);
+    const leases = new Leases(
+      { maxWatchers: 2, leaseMs: 1000 },
+      (active) => changes.push(active),
+      clock.later,
+      () => now,
+    );
     clock.pending().should.have.length(0);
     leases.renew('a').should.be.true();
     changes.should.eql([true]);
@@ -69,7 +74,12 @@ describe('live sidebar pacing (hand clock)', function () {
   it('watchers are bounded; ending the last lease stops the view at once', function () {
     const clock = handClock();
     const changes: boolean[] = [];
-    const leases = new Leases({ maxWatchers: 2, leaseMs: 1000 }, (active) => changes.push(active), clock.later, () => 0);
+    const leases = new Leases(
+      { maxWatchers: 2, leaseMs: 1000 },
+      (active) => changes.push(active),
+      clock.later,
+      () => 0,
+    );
     leases.renew('a').should.be.true();
     leases.renew('b').should.be.true();
     leases.renew('c').should.be.false();
@@ -85,7 +95,12 @@ describe('live sidebar pacing (hand clock)', function () {
     const clock = handClock();
     let now = 0;
     let calls = 0;
-    const throttle = new Throttle(500, () => calls++, clock.later, () => now);
+    const throttle = new Throttle(
+      500,
+      () => calls++,
+      clock.later,
+      () => now,
+    );
     throttle.poke();
     throttle.poke();
     throttle.poke();
@@ -94,7 +109,10 @@ describe('live sidebar pacing (hand clock)', function () {
     calls.should.equal(1);
     now = 100;
     throttle.poke();
-    clock.pending().map((p) => p.ms).should.eql([400]);
+    clock
+      .pending()
+      .map((p) => p.ms)
+      .should.eql([400]);
     throttle.stop();
     clock.pending().should.have.length(0);
     clock.fire();

@@ -281,10 +281,12 @@ describe('RequestQueue deadlines (hand clock)', () => {
     const p0 = queue.add(first.run);
     const waiting = [1, 2, 3].map((n) => refusal(queue.add(async () => n, clock.now() + 1000)));
     let told = -1;
-    queue.clear((count) => {
-      told = count;
-      return new Error(`${count} not sent`);
-    }).should.equal(3);
+    queue
+      .clear((count) => {
+        told = count;
+        return new Error(`${count} not sent`);
+      })
+      .should.equal(3);
     told.should.equal(3);
     (await Promise.all(waiting)).map((e) => e!.message).should.eql(['3 not sent', '3 not sent', '3 not sent']);
     first.open('first');

@@ -26,7 +26,8 @@ import { Simulator, simulatorSuite } from '../helpers/sim-control';
 /** The source tree (dist/test/unit → repo root). */
 const root = path.resolve(__dirname, '..', '..', '..');
 const LANGUAGES = ['en-US', 'de'];
-const catalog = (lang: string, name: string): Record<string, any> => JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, `${name}.json`), 'utf8'))[name];
+const catalog = (lang: string, name: string): Record<string, any> =>
+  JSON.parse(fs.readFileSync(path.join(root, 'locales', lang, `${name}.json`), 'utf8'))[name];
 
 /** Every `t('<type>.<key>'` (both keys of a `t(cond ? 'a' : 'b'`) in nodes/: the first argument. */
 function keysUsed(): string[] {

@@ -78,7 +78,13 @@ describe('runtime messages read like the dialog', function () {
     const util = require(nodeRedPackage('@node-red/util')).util;
     const shown = (error: Error) => JSON.parse(util.encodeObject({ msg: error }).msg).data.cause;
     should(shown(invalidInput('pin must be ...'))).equal('INVALID_INPUT');
-    const answered = new DeviceError('x', { code: 'DEVICE_ERROR', statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: '/api/io/0.9/2/input/values' });
+    const answered = new DeviceError('x', {
+      code: 'DEVICE_ERROR',
+      statusCode: 502,
+      deviceMessage: '502 Bad Gateway',
+      method: 'GET',
+      path: '/api/io/0.9/2/input/values',
+    });
     should(shown(answered)).equal('DEVICE_ERROR 502 GET /api/io/0.9/2/input/values: Bad Gateway');
   });
 

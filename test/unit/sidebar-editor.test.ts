@@ -32,8 +32,19 @@ describe('device sidebar: nodes using a module and its pins', function () {
   it('knows the pins each io node works on; none for a pin known only at run time', function () {
     const all = [1, 2, 3, 4, 5, 6];
     should(Object.fromEntries(nodes.map((n) => [n.id, pinsOf(n)]))).eql({
-      out: [1], outMsg: [], in: [3], thr: [], readAll: all, read5: [5], power: all,
-      pollSome: [2, 4], pollText: [6, 1], pollAll: all, reset: [], off: [3], other: [3],
+      out: [1],
+      outMsg: [],
+      in: [3],
+      thr: [],
+      readAll: all,
+      read5: [5],
+      power: all,
+      pollSome: [2, 4],
+      pollText: [6, 1],
+      pollAll: all,
+      reset: [],
+      off: [3],
+      other: [3],
     });
   });
 
@@ -66,10 +77,24 @@ describe('device sidebar: catalogue (locales/<lang>/modular-device-sidebar.json)
     // Keys built from a value: every value the code can put in.
     const built = [
       ...['connecting', 'connected', 'unreachable', 'down', 'refused', 'incompatible', 'invalid'].map((s) => `state.${s}`),
-      'rail.5_volt', 'rail.12_volt', 'io.rail.5v0', 'io.rail.12v', 'power.rail.3v3', 'power.rail.5v0', 'power.rail.12v',
-      'pin.mode.voltage', 'pin.mode.digital', 'pin.mode.frequency',
-      ...NAMED_FIELDS.map((f) => `field.${f}`), 'field.port_slot', 'field.ovp', 'field.uvp', 'field.ocp',
-      'usb.enabled', 'usb.disabled', 'usb.notAvailable',
+      'rail.5_volt',
+      'rail.12_volt',
+      'io.rail.5v0',
+      'io.rail.12v',
+      'power.rail.3v3',
+      'power.rail.5v0',
+      'power.rail.12v',
+      'pin.mode.voltage',
+      'pin.mode.digital',
+      'pin.mode.frequency',
+      ...NAMED_FIELDS.map((f) => `field.${f}`),
+      'field.port_slot',
+      'field.ovp',
+      'field.uvp',
+      'field.ocp',
+      'usb.enabled',
+      'usb.disabled',
+      'usb.notAvailable',
     ];
     should([...said, ...built].filter((k) => !en.has(k))).eql([]);
   });

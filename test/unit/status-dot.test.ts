@@ -49,11 +49,9 @@ describe('NodeStatusDot', () => {
     dot.succeeded('pin 3 high');
     dot.connectionIs(UNREACHABLE);
     dot.connectionIs(CONNECTED);
-    calls.slice(1).should.eql([
-      { fill: 'green', shape: 'dot', text: 'pin 3 high' },
-      connectionStatus(UNREACHABLE),
-      { fill: 'green', shape: 'dot', text: 'pin 3 high' },
-    ]);
+    calls
+      .slice(1)
+      .should.eql([{ fill: 'green', shape: 'dot', text: 'pin 3 high' }, connectionStatus(UNREACHABLE), { fill: 'green', shape: 'dot', text: 'pin 3 high' }]);
   });
 
   it('an outcome reported before the connection is up waits for it', () => {
@@ -78,7 +76,11 @@ describe('NodeStatusDot', () => {
     bad.dot.connectionIs(CONNECTED);
     bad.dot.connectionIs(UNREACHABLE);
     bad.dot.connectionIs(CONNECTED);
-    bad.calls.should.eql([{ fill: 'red', shape: 'ring', text: 'pin must be 1 to 6, got 9' }, connectionStatus(UNREACHABLE), { fill: 'red', shape: 'ring', text: 'pin must be 1 to 6, got 9' }]);
+    bad.calls.should.eql([
+      { fill: 'red', shape: 'ring', text: 'pin must be 1 to 6, got 9' },
+      connectionStatus(UNREACHABLE),
+      { fill: 'red', shape: 'ring', text: 'pin must be 1 to 6, got 9' },
+    ]);
   });
 
   it('a report waits while a msg is in flight; a failure shows at once', () => {
@@ -96,7 +98,10 @@ describe('NodeStatusDot', () => {
     dot.connectionIs(CONNECTED);
     dot.started('fan to 60 %...');
     calls.should.have.length(1, 'nothing at once');
-    clock.pending().map((j) => j.ms).should.eql([BUSY_STATUS_DELAY_MS]);
+    clock
+      .pending()
+      .map((j) => j.ms)
+      .should.eql([BUSY_STATUS_DELAY_MS]);
     clock.fire();
     calls[1].should.eql({ fill: 'blue', shape: 'dot', text: 'fan to 60 %...' });
   });

@@ -128,7 +128,10 @@ const ERROR_CONTEXT = /\bthrow\b|Error\(|invalidInput\(|badPayload\(|badResponse
  * `common.<key>` → the shared one's); a `${...}` in a key stands for every key it can be.
  */
 function statusKeys(): Set<string> {
-  const catalogs = fs.readdirSync(path.join(root, 'locales', 'en-US')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
+  const catalogs = fs
+    .readdirSync(path.join(root, 'locales', 'en-US'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length));
   const keys = new Map(catalogs.map((c) => [c, catalogue(c)]));
   const found = new Set<string>();
   for (const [catalog, words] of keys) for (const key of words.keys()) if (key.startsWith('status.')) found.add(`${catalog} ${key}`);
@@ -181,7 +184,12 @@ const TEMPLATES = [...statusKeys()].filter((s) => !CUT_ON_PURPOSE[s]).sort();
 describe('statuses fit the workspace (at most 60 characters, en and de)', () => {
   before(() => catalogsReady);
   it('finds the statuses in the catalogues and the code', () => {
-    TEMPLATES.should.containDeep([`${SHARED} status.connected`, 'io-output runtime.pinState', `${SHARED} runtime.common.conflict.pin`, `${SHARED} runtime.common.tlsBrief.expired`]);
+    TEMPLATES.should.containDeep([
+      `${SHARED} status.connected`,
+      'io-output runtime.pinState',
+      `${SHARED} runtime.common.conflict.pin`,
+      `${SHARED} runtime.common.tlsBrief.expired`,
+    ]);
   });
   for (const language of ['en-US', 'de']) {
     for (const status of TEMPLATES) {

@@ -83,7 +83,8 @@ describe('transport: a stale kept-alive socket', function () {
     await peer?.close();
     peer = undefined;
   });
-  const send = (path: string) => exchange({ base: peer!.url, agent, headers: {}, timeoutMs: 2000, maxBytes: 4096, method: 'POST', path, body: { state: 'high' } });
+  const send = (path: string) =>
+    exchange({ base: peer!.url, agent, headers: {}, timeoutMs: 2000, maxBytes: 4096, method: 'POST', path, body: { state: 'high' } });
 
   it('closed by the device just as a request goes out: sent again on a new connection, acted on once', async () => {
     // The second request is the first one on a reused socket: the peer drops it unread.

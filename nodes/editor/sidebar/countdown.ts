@@ -5,7 +5,7 @@
  */
 import type { LiveSnapshot } from '../../lib/pure/snapshot';
 import { seconds } from './format';
-import { $} from './editor-api';
+import { $ } from './editor-api';
 
 /** Four redraws a second: the tenths move smoothly enough to read, the timer stays cheap. */
 const REDRAW_MS = 250;
@@ -42,7 +42,9 @@ export class Countdown {
   private draw(): void {
     const now = Date.now();
     for (const [config, { ms, at }] of this.left) {
-      $(this.panel).find(`.md-live-countdown[data-config="${config}"] .md-live-value`).text(seconds(ms - (now - at)));
+      $(this.panel)
+        .find(`.md-live-countdown[data-config="${config}"] .md-live-value`)
+        .text(seconds(ms - (now - at)));
     }
   }
 }

@@ -8,8 +8,16 @@ import { t } from './editor-api';
 
 /** Fields the spec names one by one (bmc board readings, power temperature and protection log): key `field.<name>`. */
 export const NAMED_FIELDS = [
-  'ntc_0', 'ntc_1', 'voltage_1v8', 'voltage_rtc', 'hub_state',
-  'on_board_temp', 'pmc_temp', 'opp_protection_cnt', 'pmc_temperature', 'total_power_overload',
+  'ntc_0',
+  'ntc_1',
+  'voltage_1v8',
+  'voltage_rtc',
+  'hub_state',
+  'on_board_temp',
+  'pmc_temp',
+  'opp_protection_cnt',
+  'pmc_temperature',
+  'total_power_overload',
 ] as const;
 
 /** port_slot_<n> (the USB hub's ports, named for the slot they feed). */

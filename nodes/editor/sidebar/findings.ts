@@ -34,7 +34,11 @@ function item(f: Finding, where: 'edited' | 'deployed', reveal: (ids: string[]) 
 }
 
 function sameFindings(a: Finding[], b: Finding[]): boolean {
-  const key = (list: Finding[]) => list.map((f) => `${f.kind}|${f.key}|${[...f.nodes].sort().join(',')}|${JSON.stringify(f.values)}`).sort().join('\n');
+  const key = (list: Finding[]) =>
+    list
+      .map((f) => `${f.kind}|${f.key}|${[...f.nodes].sort().join(',')}|${JSON.stringify(f.values)}`)
+      .sort()
+      .join('\n');
   return key(a) === key(b);
 }
 
@@ -45,7 +49,10 @@ export class Findings {
   readonly box: JQ = $('<div>', { class: 'md-live-findings' });
 
   /** `edited`: what to redraw once edits settle (the panel: its cards' node links, then these findings). */
-  constructor(private readonly reveal: (ids: string[]) => void, edited: () => void) {
+  constructor(
+    private readonly reveal: (ids: string[]) => void,
+    edited: () => void,
+  ) {
     const later = () => {
       clearTimeout(this.timer);
       this.timer = setTimeout(edited, DEBOUNCE_MS);

@@ -20,7 +20,7 @@ const MODE_KEYS: Record<string, string> = {
 export function modeText(pin: LivePin): string {
   if (pin.driven) return t(`pin.mode.${pin.driven.kind}`);
   const key = pin.type ? MODE_KEYS[pin.type] : undefined;
-  return key ? t(key) : pin.type ?? t('unknown');
+  return key ? t(key) : (pin.type ?? t('unknown'));
 }
 
 /** Who says the mode: the flows (driven) or the device; undefined before a reading. */

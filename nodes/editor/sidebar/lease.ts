@@ -7,7 +7,7 @@
  * changed, and every few seconds (Node-RED tells a tab when it is shown, not when hidden).
  */
 import { WATCH_ROUTE } from '../../lib/pure/snapshot';
-import { $, ajax, ajaxHeaders} from './editor-api';
+import { $, ajax, ajaxHeaders } from './editor-api';
 
 /** How often visibility is checked when nothing reports a change. */
 const VISIBILITY_CHECK_MS = 2000;
@@ -29,7 +29,10 @@ export class Lease {
   private renewMs = FIRST_RENEW_MS;
   private renewal: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly content: unknown, private readonly onVisible: (visible: boolean) => void) {
+  constructor(
+    private readonly content: unknown,
+    private readonly onVisible: (visible: boolean) => void,
+  ) {
     setInterval(() => this.check(), VISIBILITY_CHECK_MS);
     const Observer = window.IntersectionObserver;
     if (Observer) new Observer(() => this.check()).observe($(content)[0]);
@@ -74,7 +77,9 @@ export class Lease {
       this.visible = false;
       // A page going away cancels pending XHRs; a keepalive fetch still goes out, with the
       // admin token Node-RED gave jQuery for every call.
-      window.fetch(this.url(), { method: 'DELETE', keepalive: true, headers: { ...ajaxHeaders(), 'Content-Type': 'application/json' }, body: this.body() }).catch(() => undefined);
+      window
+        .fetch(this.url(), { method: 'DELETE', keepalive: true, headers: { ...ajaxHeaders(), 'Content-Type': 'application/json' }, body: this.body() })
+        .catch(() => undefined);
     } else this.send('DELETE').catch(() => undefined);
   }
 
@@ -87,6 +92,8 @@ export class Lease {
   }
 
   private send(method: 'POST' | 'DELETE'): Promise<{ leaseMs?: unknown } | undefined> {
-    return Promise.resolve(ajax({ url: this.url(), method, contentType: 'application/json', data: this.body() }) as PromiseLike<{ leaseMs?: unknown } | undefined>);
+    return Promise.resolve(
+      ajax({ url: this.url(), method, contentType: 'application/json', data: this.body() }) as PromiseLike<{ leaseMs?: unknown } | undefined>,
+    );
   }
 }

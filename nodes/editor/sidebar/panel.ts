@@ -61,9 +61,16 @@ export class Panel {
     for (const m of snapshot.modules) byDevice.set(m.device, [...(byDevice.get(m.device) ?? []), m]);
     for (const [device, modules] of byDevice) {
       const box = $('<div>', { class: 'md-live-device', 'data-device': device }).appendTo(this.devices);
-      $('<div>', { class: 'md-live-device-title' }).append($('<i>', { class: 'fa fa-microchip', 'aria-hidden': 'true' }), $('<span>').text(device)).appendTo(box);
+      $('<div>', { class: 'md-live-device-title' })
+        .append($('<i>', { class: 'fa fa-microchip', 'aria-hidden': 'true' }), $('<span>').text(device))
+        .appendTo(box);
       const sorted = [...modules].sort((a, b) => a.slot - b.slot || a.service.localeCompare(b.service));
-      for (const m of sorted) moduleCard(m, usersOf(nodes, m.config).map((n) => n.id), selectNodes).appendTo(box);
+      for (const m of sorted)
+        moduleCard(
+          m,
+          usersOf(nodes, m.config).map((n) => n.id),
+          selectNodes,
+        ).appendTo(box);
     }
     this.countdown.sync(snapshot);
     this.remark();

@@ -13,7 +13,10 @@ import { $, JQ, t } from './editor-api';
 function readings(title: string, record: Record<string, number | string> | undefined, unit = '', word = (v: string) => v): JQ | undefined {
   if (!record || !Object.keys(record).length) return undefined;
   const box = section(title);
-  for (const [name, value] of entries(record, unit)) row(fieldLabel(name), typeof record[name] === 'string' ? word(value) : value).attr('data-field', name).appendTo(box);
+  for (const [name, value] of entries(record, unit))
+    row(fieldLabel(name), typeof record[name] === 'string' ? word(value) : value)
+      .attr('data-field', name)
+      .appendTo(box);
   return box;
 }
 
@@ -34,7 +37,12 @@ export function bmcBody(m: LiveModule): JQ {
   const body = $('<div>', { class: 'md-live-body' });
   const bmc = m.bmc;
   if (!bmc) return body;
-  body.append(watchdog(bmc, m.config), readings(t('temperatures'), bmc.temperature, '°C'), readings(t('bmc.voltages'), bmc.voltage, 'mV'), readings(t('bmc.usbhub'), bmc.usbhub, '', hubWord));
+  body.append(
+    watchdog(bmc, m.config),
+    readings(t('temperatures'), bmc.temperature, '°C'),
+    readings(t('bmc.voltages'), bmc.voltage, 'mV'),
+    readings(t('bmc.usbhub'), bmc.usbhub, '', hubWord),
+  );
   return body;
 }
 
@@ -47,7 +55,9 @@ function rails(stats: Record<string, number>): JQ {
     const i = stats[`current_${rail}`];
     const limit = stats[`limit_${rail}`];
     if (v === undefined && i === undefined) continue;
-    row(t(`power.rail.${rail}`), t('power.railReading', { v: v ?? '–', i: i ?? '–', limit: limit ?? '–' })).attr('data-rail', rail).appendTo(box);
+    row(t(`power.rail.${rail}`), t('power.railReading', { v: v ?? '–', i: i ?? '–', limit: limit ?? '–' }))
+      .attr('data-rail', rail)
+      .appendTo(box);
   }
   return box;
 }
@@ -64,6 +74,11 @@ export function powerBody(m: LiveModule): JQ {
   const body = $('<div>', { class: 'md-live-body' });
   const p = m.power;
   if (!p) return body;
-  body.append(p.stats ? rails(p.stats) : undefined, readings(t('power.protection'), p.protection), readings(t('temperatures'), p.temperature, '°C'), p.fan ? fan(p.fan) : undefined);
+  body.append(
+    p.stats ? rails(p.stats) : undefined,
+    readings(t('power.protection'), p.protection),
+    readings(t('temperatures'), p.temperature, '°C'),
+    p.fan ? fan(p.fan) : undefined,
+  );
   return body;
 }

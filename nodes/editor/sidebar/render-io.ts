@@ -15,14 +15,25 @@ function pinRow(pin: LivePin, config: NonNullable<LiveIo['powerConfig']>[number]
   const line = $('<div>', { class: 'md-live-pin', 'data-pin': pin.pin, tabindex: 0, role: 'button', 'aria-label': t('pin.select', { pin: pin.pin }) });
   $('<span>', { class: 'md-live-pin-number' }).text(pin.pin).appendTo(line);
   const source = modeSource(pin);
-  const mode = $('<span>', { class: 'md-live-pin-mode', 'data-source': source ?? '' }).text(modeText(pin)).appendTo(line);
-  if (source) $('<span>', { class: 'md-live-pin-source' }).text(t(`pin.source.${source}`)).attr('title', t(`pin.sourceTitle.${source}`)).appendTo(mode);
+  const mode = $('<span>', { class: 'md-live-pin-mode', 'data-source': source ?? '' })
+    .text(modeText(pin))
+    .appendTo(line);
+  if (source)
+    $('<span>', { class: 'md-live-pin-source' })
+      .text(t(`pin.source.${source}`))
+      .attr('title', t(`pin.sourceTitle.${source}`))
+      .appendTo(mode);
   $('<span>', { class: 'md-live-pin-value' }).text(valueText(pin)).appendTo(line);
   $('<span>', { class: 'md-live-pin-current' }).text(currentText(pin)).appendTo(line);
-  if (config) $('<span>', { class: 'md-live-pin-power' }).text(`${t(`rail.${config.rail}`)} ${config.current} mA`).appendTo(line);
+  if (config)
+    $('<span>', { class: 'md-live-pin-power' })
+      .text(`${t(`rail.${config.rail}`)} ${config.current} mA`)
+      .appendTo(line);
   for (const alert of pin.alerts ?? []) {
     // The alert's name as the notification-poll dialog says it (its catalogue, loaded with the nodes).
-    $('<span>', { class: 'md-live-alert' }).text(RED()._(`${ALERT_NS}${alert}`, { defaultValue: alert })).appendTo(line);
+    $('<span>', { class: 'md-live-alert' })
+      .text(RED()._(`${ALERT_NS}${alert}`, { defaultValue: alert }))
+      .appendTo(line);
   }
   return line;
 }
@@ -39,8 +50,13 @@ function budgetRows(io: LiveIo, apiVersion: string | undefined): JQ {
     return box;
   }
   const use = budgetUse(io.powerConfig ?? []);
-  for (const [rail, used] of [['5v0', use.p5v0], ['12v', use.p12v]] as const) {
-    row(t(`io.rail.${rail}`), t('io.budgetAsked', { used }), 'md-live-budget').attr('data-rail', rail).appendTo(box);
+  for (const [rail, used] of [
+    ['5v0', use.p5v0],
+    ['12v', use.p12v],
+  ] as const) {
+    row(t(`io.rail.${rail}`), t('io.budgetAsked', { used }), 'md-live-budget')
+      .attr('data-rail', rail)
+      .appendTo(box);
   }
   $('<div>', { class: 'md-live-note' }).text(t('io.budgetNotReported10')).appendTo(box);
   return box;
@@ -51,7 +67,11 @@ export function ioBody(m: LiveModule): JQ {
   const io = m.io;
   if (!io) return body;
   const pins = section(t('io.pins'));
-  for (const pin of io.pins) pinRow(pin, io.powerConfig?.find((c) => c.pin === pin.pin)).appendTo(pins);
+  for (const pin of io.pins)
+    pinRow(
+      pin,
+      io.powerConfig?.find((c) => c.pin === pin.pin),
+    ).appendTo(pins);
   pins.appendTo(body);
   if (io.powerConfig) budgetRows(io, m.apiVersion).appendTo(body);
   else row(t('io.budget'), t('io.noPowerConfig')).appendTo(body);

@@ -33,7 +33,9 @@ export function pinsOf(node: UsingNode): number[] {
     case 'io-power':
       return [...ALL_PINS];
     case 'notification-poll': {
-      const pins = pollPins(node).map(pinNumber).filter((p): p is number => p !== undefined);
+      const pins = pollPins(node)
+        .map(pinNumber)
+        .filter((p): p is number => p !== undefined);
       return pins.length ? pins : [...ALL_PINS];
     }
     default:

@@ -230,7 +230,8 @@ export function statusText(error: DeviceError): string {
   if (error.code === 'TLS' && error.brief) return say('status.tls', { reason: error.brief });
   // An HTTP refusal: its status and the device's words. (A 2xx refusal, like 1.0's power
   // budget `denied`, explains itself in the message.)
-  if (error.code === 'DEVICE_ERROR' && error.statusCode && error.statusCode >= 300) return `${error.statusCode} ${withoutStatus(error.deviceMessage ?? '', error.statusCode)}`.trim();
+  if (error.code === 'DEVICE_ERROR' && error.statusCode && error.statusCode >= 300)
+    return `${error.statusCode} ${withoutStatus(error.deviceMessage ?? '', error.statusCode)}`.trim();
   // The method and path are in the error for Catch; the dot needs only the reason.
   return error.message.replace(/^(GET|POST) \S+?:? (failed: )?/, '');
 }

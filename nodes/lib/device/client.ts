@@ -22,13 +22,14 @@ import { exchangeInfo } from './exchange-info';
 import { Answer, exchange as httpExchange, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
-import { DeviceRequest, SentRequest, SentRequests, sentRequests } from './request';
+import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
 import { renewing } from './renewing';
+import { versionNotSpoken } from './version-record';
 
 export { parseBaseUrl, type VersionRecord };
 export type { ClientOptions, Credentials, TlsOptions } from './client-options';
 export type { ModuleClient } from './msg-life';
-export type { DeviceRequest, Method, SentRequest, SentRequests } from './request';
+export type { DeviceRequest, Lane, Method, SentRequest, SentRequests } from './request';
 
 export interface DeviceResult<T = unknown> {
   data: T;
@@ -39,8 +40,6 @@ export interface DeviceResult<T = unknown> {
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
-/** The module's ordered queue; its reserved place ahead of users' msgs for settings put back (desired-state.ts); the keep-alive's own lane. */
-export type Lane = 'ordered' | 'settings' | 'keep-alive';
 /** Keep-alive rounds never overlap; a few waiting are already a failing device. */
 const KEEP_ALIVE_QUEUE_LIMIT = 4;
 
@@ -168,8 +167,7 @@ export class DeviceClient {
       } catch (error) {
         lastError = error as DeviceError;
         // Only "this version is not spoken here" moves on to the next candidate.
-        const notSpoken = lastError instanceof DeviceError && lastError.code === 'DEVICE_ERROR' && (lastError.statusCode === 400 || lastError.statusCode === 404);
-        if (!notSpoken) throw lastError;
+        if (!versionNotSpoken(lastError)) throw lastError;
       }
     }
     throw lastError!;
@@ -233,7 +231,9 @@ export class DeviceClient {
       }
       // Closed mid-way (a redeploy), the device silent or the msg's time up: the calls not
       // yet sent stay unsent (never read, so nothing is lost); the round ends in its time.
-      const unsent = this.closed ? new DeviceError(`${call.method} ${path}: ${CLOSED_UNSENT}`, { code: 'NOT_CONFIGURED', method: call.method, path }) : life.unsent(request);
+      const unsent = this.closed
+        ? new DeviceError(`${call.method} ${path}: ${CLOSED_UNSENT}`, { code: 'NOT_CONFIGURED', method: call.method, path })
+        : life.unsent(request);
       if (unsent) {
         failures.push({ index, error: unsent });
         answers.push(undefined);
@@ -279,7 +279,10 @@ export class DeviceClient {
       const agent = this.base.protocol === 'https:' ? this.agents.https : this.agents.http;
       answer = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body });
     } catch (error) {
-      const mapped = error instanceof TransportError ? transportFailure(error, where) : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
+      const mapped =
+        error instanceof TransportError
+          ? transportFailure(error, where)
+          : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
       // A device that answered badly was there all the same.
       this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
       throw mapped;

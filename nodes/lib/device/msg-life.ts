@@ -112,14 +112,13 @@ export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promis
       if (silent && silenced) silenced.clear((count) => notAnswered(count, silent));
     }
   };
-  return (ahead ? queue.addAhead(job, life.deadline) : queue.add(job, life.deadline))
-    .catch((error: unknown) => {
-      if (error instanceof QueueFullError) {
-        throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
-          code: 'QUEUE_FULL',
-        });
-      }
-      if (error instanceof DeadlinePassedError) throw deadlinePassed(life.timeoutMs);
-      throw error;
-    });
+  return (ahead ? queue.addAhead(job, life.deadline) : queue.add(job, life.deadline)).catch((error: unknown) => {
+    if (error instanceof QueueFullError) {
+      throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
+        code: 'QUEUE_FULL',
+      });
+    }
+    if (error instanceof DeadlinePassedError) throw deadlinePassed(life.timeoutMs);
+    throw error;
+  });
 }

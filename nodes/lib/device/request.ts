@@ -42,3 +42,6 @@ export function sentRequests(...parts: SentRequests[]): SentRequests {
   const calls = parts.flat();
   return calls.length === 1 ? calls[0] : calls;
 }
+
+/** The module's ordered queue; its reserved place ahead of users' msgs for settings put back (desired-state.ts); the keep-alive's own lane. */
+export type Lane = 'ordered' | 'settings' | 'keep-alive';

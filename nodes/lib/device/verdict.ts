@@ -81,7 +81,8 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
 export function judgeAnswer(answer: Answer, w: Where): unknown {
   const { status, text } = answer;
   const { method, path } = w;
-  if (status >= 300 && status < 400) throw bad(w, status, `the device answered ${status}, a redirect; the device interface never redirects, so it is not followed`);
+  if (status >= 300 && status < 400)
+    throw bad(w, status, `the device answered ${status}, a redirect; the device interface never redirects, so it is not followed`);
   if (status < 200 || status > 299) {
     const bytes = Buffer.byteLength(text);
     if (bytes > ANSWER_BOUNDS.maxErrorBytes) {
@@ -92,7 +93,8 @@ export function judgeAnswer(answer: Answer, w: Where): unknown {
     // nginx's own pages about TLS: the device never got the request (and it is no sign of another API version).
     const tls = tlsPage(status, words);
     if (tls) throw tlsError(tls, w, {}, { statusCode: status, deviceMessage });
-    const hint = status === 401 ? ` (the device refused the credentials: check the ${w.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
+    const hint =
+      status === 401 ? ` (the device refused the credentials: check the ${w.auth === 'bearer' ? 'token' : 'user name and password'} of the config node)` : '';
     throw new DeviceError(`${method} ${path} failed: ${status}${words ? ` ${words}` : ''}${hint}`, {
       code: 'DEVICE_ERROR',
       statusCode: status,

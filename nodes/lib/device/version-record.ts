@@ -6,6 +6,7 @@
  */
 import { printable } from './answer';
 import { LIMITS } from '../pure/limits';
+import { DeviceError } from '../base/errors';
 
 export interface VersionRecord {
   /** API 1.0: random per start of the device's service (printable, at most 64 characters). */
@@ -35,7 +36,10 @@ export function parseVersionRecord(data: unknown): VersionRecord | undefined {
   if (!Array.isArray(d.devices)) return undefined;
   const devices: VersionRecord['devices'] = [];
   for (const device of d.devices) {
-    const { slot_number: slot, device_session: session } = (device && typeof device === 'object' ? device : {}) as { slot_number?: unknown; device_session?: unknown };
+    const { slot_number: slot, device_session: session } = (device && typeof device === 'object' ? device : {}) as {
+      slot_number?: unknown;
+      device_session?: unknown;
+    };
     if (!isSlot(slot)) return undefined;
     devices.push(typeof session === 'string' ? { slot_number: slot, device_session: printable(session, 64) } : { slot_number: slot });
   }
@@ -61,4 +65,13 @@ export function listedSlots(record: VersionRecord): string {
 export function slotProblem(record: VersionRecord, service: string, slot: number): string | undefined {
   if (record.devices.some((d) => d.slot_number === slot)) return undefined;
   return `no ${service} module in slot ${slot} (the device lists ${listedSlots(record)})`;
+}
+
+/**
+ * Whether a version root's answer says "this API version is not spoken here" (400 "Version
+ * not compatible", or 404 of a path the service does not route): auto-detection moves on
+ * to the next version only then, never on a TLS, auth or transport failure.
+ */
+export function versionNotSpoken(error: unknown): boolean {
+  return error instanceof DeviceError && error.code === 'DEVICE_ERROR' && (error.statusCode === 400 || error.statusCode === 404);
 }

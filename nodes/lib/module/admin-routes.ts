@@ -67,7 +67,7 @@ function sameUrl(a: string, b: string): boolean {
 function testCredentials(RED: NodeAPI, body: Record<string, unknown>, url: string): Record<string, string | undefined> {
   const saved = typeof body.id === 'string' ? (RED.nodes.getNode(body.id) as (Node & { deviceUrl?: string }) | null) : null;
   const own = saved && saved.type === 'modular-device' && typeof saved.deviceUrl === 'string' && sameUrl(url, saved.deviceUrl);
-  const stored = own ? saved.credentials ?? {} : {};
+  const stored = own ? (saved.credentials ?? {}) : {};
   const typed = (typeof body.credentials === 'object' && body.credentials) || {};
   const credentials: Record<string, string | undefined> = {};
   for (const key of ['username', 'password', 'token']) {
@@ -124,7 +124,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     });
     Promise.all(probes).then(
       (answers) => {
-        const modules = answers.flatMap((a) => ('modules' in a ? a.modules ?? [] : []));
+        const modules = answers.flatMap((a) => ('modules' in a ? (a.modules ?? []) : []));
         const failed = answers.filter((a): a is { service: typeof a.service; failure: unknown; error: string } => 'error' in a);
         const errors = Object.fromEntries(failed.map((a) => [a.service, a.error]));
         if (!modules.length && failed.length === SERVICES.length) {

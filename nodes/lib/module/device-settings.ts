@@ -72,7 +72,6 @@ export function moduleLabel(options: Pick<ClientOptions, 'service' | 'slot'>, lo
   return `${options.service} slot ${options.slot} @ ${location}`;
 }
 
-
 /** The TLS options of a tls-config node by id ('' or undefined: none); refuses a missing one. */
 export function resolveTls(RED: NodeAPI, id: unknown): TlsOptions | undefined {
   if (typeof id !== 'string' || !id || id === '_ADD_') return undefined;

@@ -17,7 +17,6 @@ import type { DeviceRequest } from '../device/request';
 import type { Driven } from '../pure/snapshot';
 import { describePwm } from '../pure/pwm';
 
-
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
 export class DrivenPins {

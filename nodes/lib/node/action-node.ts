@@ -152,16 +152,21 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
 
     const poll = spec.poll;
     const interval = poll && settings !== undefined && !problem ? poll.interval(settings) : 0;
-    const poller = poll && interval > 0
-      ? new Poller(interval, {
-          round: pollRound,
-          // Every failed round shows (a reconnection clears a red dot, the next round must
-          // set it again); Catch hears of the first one of an outage only. Node-RED hands an
-          // error to Catch nodes only with a msg: give it an empty one.
-          roundFailed: failedOwn,
-          failed: (error) => node.error(asDeviceError(error, 'BAD_RESPONSE'), {}),
-        }, poll.backoff ?? true)
-      : undefined;
+    const poller =
+      poll && interval > 0
+        ? new Poller(
+            interval,
+            {
+              round: pollRound,
+              // Every failed round shows (a reconnection clears a red dot, the next round must
+              // set it again); Catch hears of the first one of an outage only. Node-RED hands an
+              // error to Catch nodes only with a msg: give it an empty one.
+              roundFailed: failedOwn,
+              failed: (error) => node.error(asDeviceError(error, 'BAD_RESPONSE'), {}),
+            },
+            poll.backoff ?? true,
+          )
+        : undefined;
     // Nodes that apply a setting on connect start polling once it is applied; others at once.
     const polling = new PollingLifecycle(poller, !!spec.onConnect);
 
@@ -171,35 +176,37 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
     const desired = node.device?.connection?.desired;
     const remembers = settings !== undefined && !problem && (typeof spec.remembers === 'function' ? spec.remembers(settings) : spec.remembers === true);
-    const forget = (lastSet || remembers) && desired
-      ? desired.add({
-          phase: spec.phase ?? PHASE.pins,
-          apply: (cause, retry) => {
-            // Nothing set yet (a msg-driven output before its first msg): nothing to put back.
-            if (!lastSet) {
-              polling.reconnected();
-              return Promise.resolve();
-            }
-            const restoring = cause !== 'connected';
-            if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
-            const applying = runOwn(lastSet!, false, restoring).catch((error) => {
-              // Catch hears the first failure and the device's refusal, not every retry.
-              const err = failedOwn(error);
-              if (!retry || !isRetried(error)) node.error(err, {});
-              throw error;
-            });
-            polling.reconnected(applying.catch(() => undefined));
-            return applying;
-          },
-          inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(true))),
-          body: (endpoint) => (lastSet ? bodyOf(lastSet, endpoint) : undefined),
-        })
-      : undefined;
+    const forget =
+      (lastSet || remembers) && desired
+        ? desired.add({
+            phase: spec.phase ?? PHASE.pins,
+            apply: (cause, retry) => {
+              // Nothing set yet (a msg-driven output before its first msg): nothing to put back.
+              if (!lastSet) {
+                polling.reconnected();
+                return Promise.resolve();
+              }
+              const restoring = cause !== 'connected';
+              if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
+              const applying = runOwn(lastSet!, false, restoring).catch((error) => {
+                // Catch hears the first failure and the device's refusal, not every retry.
+                const err = failedOwn(error);
+                if (!retry || !isRetried(error)) node.error(err, {});
+                throw error;
+              });
+              polling.reconnected(applying.catch(() => undefined));
+              return applying;
+            },
+            inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(true))),
+            body: (endpoint) => (lastSet ? bodyOf(lastSet, endpoint) : undefined),
+          })
+        : undefined;
 
     const user = {
       onConnectionState(state: ConnectionState) {
         // A restarted device service or a reset module lost what it kept (notifications).
-        if (state.state === 'connected' && settings !== undefined && (state.restarted || state.moduleReset)) spec.onRestart?.(node, settings, state.restarted ? 'service' : 'module');
+        if (state.state === 'connected' && settings !== undefined && (state.restarted || state.moduleReset))
+          spec.onRestart?.(node, settings, state.restarted ? 'service' : 'module');
         const reconnected = dot.connectionIs(state);
         if (!reconnected || settings === undefined || problem) return;
         // A setting goes back through the config node's reconciliation (which starts the
@@ -212,25 +219,28 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const stopOwn = settings !== undefined && !problem ? spec.start?.(node, settings) : undefined;
     polling.begin();
 
-    node.on('input', inputHandler<X>({
-      client,
-      noDevice: () => noDevice(node),
-      build: (msg) => {
-        if (settings === undefined) throw new DeviceError(problem ?? t('common.invalidSettings'), { code: 'INVALID_INPUT' });
-        return spec.build(msg, settings, node);
-      },
-      output: (result, msg, op) => output(result, msg, settings as S, op),
-      applied: (op) => {
-        node.device?.connection?.desired.driven.tookAll(op);
-        // What a msg set is what the module must keep; a reset of the module wants it all back.
-        if (remembers && forget) lastSet = op;
-        if (spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
-        const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
-        if (reset) node.device?.connection?.ownReset(t('common.resetBy', { type }));
-      },
-      dot,
-      polling,
-    }));
+    node.on(
+      'input',
+      inputHandler<X>({
+        client,
+        noDevice: () => noDevice(node),
+        build: (msg) => {
+          if (settings === undefined) throw new DeviceError(problem ?? t('common.invalidSettings'), { code: 'INVALID_INPUT' });
+          return spec.build(msg, settings, node);
+        },
+        output: (result, msg, op) => output(result, msg, settings as S, op),
+        applied: (op) => {
+          node.device?.connection?.desired.driven.tookAll(op);
+          // What a msg set is what the module must keep; a reset of the module wants it all back.
+          if (remembers && forget) lastSet = op;
+          if (spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
+          const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
+          if (reset) node.device?.connection?.ownReset(t('common.resetBy', { type }));
+        },
+        dot,
+        polling,
+      }),
+    );
 
     // The predecessor's last round (a redeploy) reaches this node's wires.
     const released = spec.poll?.handOver ? takeOver(node.id, (msgs) => afterStart(RED, () => emit(msgs))) : undefined;
@@ -277,6 +287,6 @@ function deploySettings<S, X extends object>(spec: ActionSpec<S, X>, def: NodeDe
 
 /** The error a msg gets when the node has no usable device configuration. */
 function noDevice(node: ActionNode): DeviceError {
-  const why = node.device ? node.device.problem ?? t('common.notUsable') : t('common.noDevice');
+  const why = node.device ? (node.device.problem ?? t('common.notUsable')) : t('common.noDevice');
   return new DeviceError(t('common.deviceProblem', { problem: why }), { code: 'NOT_CONFIGURED' });
 }

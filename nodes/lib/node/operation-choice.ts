@@ -63,7 +63,6 @@ function operationName(type: string, operation: string): string {
   return nodeTextOr(type, `operation.${operation}`, operation);
 }
 
-
 /**
  * The module reset of a bmc or power module: 1.0's `POST reset {"reset":"yes"}` (real §3.1).
  * The spec (0.9) has a module reset for io only (`GET reset`), so the 0.9 dialect refuses

@@ -129,8 +129,9 @@ export class NodeStatusDot {
   private show(): void {
     const c = this.connection;
     // A failure (red) says more than the conflict; the conflict more than a success.
-    const conflict: NodeStatus | undefined = this.conflict !== undefined && this.own?.fill !== 'red' ? { fill: 'yellow', shape: 'ring', text: this.conflict } : undefined;
-    const status = c.state !== 'connected' ? connectionStatus(c) : conflict ?? this.own ?? connectionStatus(c);
+    const conflict: NodeStatus | undefined =
+      this.conflict !== undefined && this.own?.fill !== 'red' ? { fill: 'yellow', shape: 'ring', text: this.conflict } : undefined;
+    const status = c.state !== 'connected' ? connectionStatus(c) : (conflict ?? this.own ?? connectionStatus(c));
     // Pollers report every round: only tell the editor when something changed.
     const key = `${status.fill}|${status.shape}|${status.text}`;
     if (key === this.shown) return;

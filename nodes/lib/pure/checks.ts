@@ -156,7 +156,7 @@ export function parseInteger(text: unknown): unknown {
 export function envReferenceName(text: unknown): string | undefined {
   if (typeof text !== 'string') return undefined;
   const match = /^\s*(?:\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$\(([A-Za-z_][A-Za-z0-9_]*)\))\s*$/.exec(text);
-  return match ? match[1] ?? match[2] : undefined;
+  return match ? (match[1] ?? match[2]) : undefined;
 }
 
 /** True for a value that is exactly `${VAR}` or `$(VAR)`: resolved only at runtime. */

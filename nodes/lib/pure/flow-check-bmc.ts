@@ -37,7 +37,12 @@ export function checkWatchdogs(index: FlowIndex, group: ModuleGroup, findings: F
   const { armers, kept } = watchdogsOf(index, group);
   if (kept) return;
   for (const { node, timeout } of armers) {
-    findings.push({ kind: 'watchdog-unkept', nodes: [node.id], key: 'finding.watchdogUnkept', values: { node: nodeName(node), timeout, module: group.configs[0].label } });
+    findings.push({
+      kind: 'watchdog-unkept',
+      nodes: [node.id],
+      key: 'finding.watchdogUnkept',
+      values: { node: nodeName(node), timeout, module: group.configs[0].label },
+    });
   }
 }
 

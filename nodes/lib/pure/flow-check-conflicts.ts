@@ -25,7 +25,12 @@ export function checkConflicts(index: FlowIndex, group: ModuleGroup, findings: F
 function checkKeepAlives(group: ModuleGroup, findings: Finding[]): void {
   const keepers = nodesOf(group, 'bmc-watchdog').filter((n) => flagOf(n.keepAlive) === true);
   if (keepers.length < 2) return;
-  findings.push({ kind: 'two-keepalives', nodes: keepers.map((n) => n.id), key: 'finding.twoKeepAlives', values: { first: nodeName(keepers[0]), second: nodeName(keepers[1]), module: group.configs[0].label } });
+  findings.push({
+    kind: 'two-keepalives',
+    nodes: keepers.map((n) => n.id),
+    key: 'finding.twoKeepAlives',
+    values: { first: nodeName(keepers[0]), second: nodeName(keepers[1]), module: group.configs[0].label },
+  });
 }
 
 /** How a node sets its pin up: the mode, and for an analog threshold its words; undefined when not known. */
@@ -63,7 +68,9 @@ function checkPinSetups(index: FlowIndex, group: ModuleGroup, findings: Finding[
   }
   for (const [pin, setups] of byPin) {
     const first = setups[0];
-    const other = setups.find((s) => s.mode !== first.mode) ?? setups.find((s) => s.threshold !== undefined && first.threshold !== undefined && s.threshold !== first.threshold);
+    const other =
+      setups.find((s) => s.mode !== first.mode) ??
+      setups.find((s) => s.threshold !== undefined && first.threshold !== undefined && s.threshold !== first.threshold);
     if (!other) continue;
     const values = { first: nodeName(first.node), second: nodeName(other.node), pin };
     const nodes = setups.map((s) => s.node.id);
@@ -78,6 +85,11 @@ function checkNoPower(group: ModuleGroup, findings: Finding[]): void {
   for (const node of outputs) {
     // Linked to its own config node (the module), not to every config node naming the module.
     const own = group.configs.find((c) => c.node.id === node.device) ?? group.configs[0];
-    findings.push({ kind: 'no-power-config', nodes: [node.id, own.node.id], key: 'finding.noPowerConfig', values: { node: nodeName(node), module: own.label } });
+    findings.push({
+      kind: 'no-power-config',
+      nodes: [node.id, own.node.id],
+      key: 'finding.noPowerConfig',
+      values: { node: nodeName(node), module: own.label },
+    });
   }
 }

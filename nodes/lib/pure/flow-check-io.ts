@@ -24,7 +24,12 @@ function checkPolls(index: FlowIndex, group: ModuleGroup, findings: Finding[]): 
   const live = group.configs.map((c) => liveOf(index, c)).find((m) => m !== undefined);
   // Disjoint pins meet only where the device is known to speak 0.9: until it is, not claimed.
   if (live?.apiVersion !== '0.9' && disjointPins(index, polls)) return;
-  findings.push({ kind: 'two-polls', nodes: polls.map((n) => n.id), key: 'finding.twoPolls', values: { count: polls.length, first: nodeName(polls[0]), second: nodeName(polls[1]), module: group.configs[0].label } });
+  findings.push({
+    kind: 'two-polls',
+    nodes: polls.map((n) => n.id),
+    key: 'finding.twoPolls',
+    values: { count: polls.length, first: nodeName(polls[0]), second: nodeName(polls[1]), module: group.configs[0].label },
+  });
 }
 
 /** True when every poll's pins are known and no pin is watched twice (empty = all pins). */
@@ -56,7 +61,12 @@ function checkOutputs(index: FlowIndex, group: ModuleGroup, findings: Finding[])
   for (const type of ['io-input', 'io-threshold']) for (const node of nodesOf(group, type)) add(intOf(node.pin), node, 'ins');
   for (const [pin, { outs, ins }] of byPin) {
     if (!outs.length || !ins.length) continue;
-    findings.push({ kind: 'output-as-input', nodes: [...outs, ...ins].map((n) => n.id), key: 'finding.outputAsInput', values: { output: nodeName(outs[0]), input: nodeName(ins[0]), pin } });
+    findings.push({
+      kind: 'output-as-input',
+      nodes: [...outs, ...ins].map((n) => n.id),
+      key: 'finding.outputAsInput',
+      values: { output: nodeName(outs[0]), input: nodeName(ins[0]), pin },
+    });
   }
 }
 
@@ -76,7 +86,12 @@ function checkPower(index: FlowIndex, node: FlowNode, findings: Finding[]): void
     const limit = rail === undefined ? undefined : currentLimitFor(rail);
     if (rail === undefined || current === undefined || !limit || limit.kind !== 'int') return;
     if (current > limit.max) {
-      findings.push({ kind: 'over-budget', nodes: [node.id], key: 'finding.pinOverRail', values: { node: nodeName(node), pin: i + 1, current, rail, max: limit.max } });
+      findings.push({
+        kind: 'over-budget',
+        nodes: [node.id],
+        key: 'finding.pinOverRail',
+        values: { node: nodeName(node), pin: i + 1, current, rail, max: limit.max },
+      });
     }
   });
 }

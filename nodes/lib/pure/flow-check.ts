@@ -59,7 +59,12 @@ function checkSlots(index: FlowIndex, findings: Finding[]): void {
         index.work.steps++;
         const wants = serviceOfType(node.type);
         if (wants && wants !== service) {
-          findings.push({ kind: 'wrong-service', nodes: [node.id, info.node.id], key: 'finding.nodeWrongService', values: { node: nodeName(node), service: wants, module: info.label, actual: service } });
+          findings.push({
+            kind: 'wrong-service',
+            nodes: [node.id, info.node.id],
+            key: 'finding.nodeWrongService',
+            values: { node: nodeName(node), service: wants, module: info.label, actual: service },
+          });
         }
       }
     }
@@ -78,5 +83,6 @@ function checkSlots(index: FlowIndex, findings: Finding[]): void {
 
 /** no-confirm: a node set to one of its dangerous operations without its confirm setting. */
 function checkConfirm(node: FlowNode, findings: Finding[]): void {
-  for (const op of unconfirmed(node)) findings.push({ kind: 'no-confirm', nodes: [node.id], key: 'finding.noConfirm', values: { node: nodeName(node), operation: op } });
+  for (const op of unconfirmed(node))
+    findings.push({ kind: 'no-confirm', nodes: [node.id], key: 'finding.noConfirm', values: { node: nodeName(node), operation: op } });
 }

@@ -4,7 +4,7 @@
  * modules of the same device+service+slot merged (two config nodes may name one module),
  * and the live data looked up by config id, module and device.
  */
-import type { LiveDevice, LiveModule} from './snapshot';
+import type { LiveDevice, LiveModule } from './snapshot';
 import { deviceLocation, FlowNode, intOf, wordOf } from './flow-nodes';
 import { SERVICES } from './limits';
 import type { Service } from './limits';
@@ -53,7 +53,13 @@ function readConfig(node: FlowNode): ConfigInfo {
   const service = wordOf(node.service);
   const slot = intOf(node.slot);
   const name = typeof node.name === 'string' ? node.name.trim() : '';
-  const host = typeof node.url === 'string' ? node.url.trim().replace(/^https?:\/\//, '').replace(/\/+$/, '') : '';
+  const host =
+    typeof node.url === 'string'
+      ? node.url
+          .trim()
+          .replace(/^https?:\/\//, '')
+          .replace(/\/+$/, '')
+      : '';
   return {
     node,
     location,
@@ -80,7 +86,8 @@ export function indexFlows(nodes: readonly FlowNode[], live: { modules: LiveModu
   for (const info of configs) {
     work.steps++;
     // A module known only at run time is its config node alone: never merged by a guess.
-    const key = info.location !== undefined && info.service && info.slot !== undefined ? moduleKey(info.location, info.service, info.slot) : `config:${info.node.id}`;
+    const key =
+      info.location !== undefined && info.service && info.slot !== undefined ? moduleKey(info.location, info.service, info.slot) : `config:${info.node.id}`;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { key, configs: [], byType: new Map() }));
     group.configs.push(info);

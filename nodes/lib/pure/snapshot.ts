@@ -14,8 +14,6 @@ export const SNAPSHOT_GLOBAL = '__modularDeviceSnapshot';
 /** Admin route an editor posts to while its sidebar is open (a lease, renewed). */
 export const WATCH_ROUTE = '/modular-device/live/watch';
 
-
-
 /** What the device lists per service (each service's version record), read once per connect. */
 export interface LiveDevice {
   /** host[:port][/prefix]: never credentials. */

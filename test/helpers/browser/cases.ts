@@ -108,45 +108,141 @@ function refusal(check: Omit<FieldCheck, 'message'>, result: () => ReturnType<ty
 }
 
 export const CASES: Case[] = [
-  { type: 'io-power', service: 'io', phases: [{
-    settings: {},
-    props: [],
-    // The current table: each row against its rail's bound (checkPowerConfig's per-pin limits).
-    extra: [refusal({ selector: '#io-power-current-1', bad: '301', good: '100' }, () => checkValue(entryField('io-power', 0, 1, 'current'), LIMITS.current_5_volt, 301))],
-  }], deploy: {} },
-  { type: 'io-output', service: 'io', phases: [
-    { settings: { mode: 'state' }, props: ['pin'] },
-    { settings: { mode: 'pwm', pwmInput: 'frequency' }, props: ['frequency', 'duty'] },
-    { settings: { mode: 'pwm', pwmInput: 'raw' }, props: ['prescaler', 'period'], extra: [
-      refusal({ selector: '#node-input-time_on', bad: String(pwm.period - 1), good: '500' }, () => checkPwm({ ...pwm, time_on: pwm.period - 1 }, 'io-output')),
-    ] },
-  ], deploy: { mode: 'state', state: 'high' }, deployText: { pin: '1', prescaler: String(pwm.prescaler), period: String(pwm.period), time_on: '500' } },
-  { type: 'io-threshold', service: 'io', phases: [{ settings: {}, props: ['pin', 'threshold_mV'] }], deploy: {}, deployText: { pin: '3', threshold_mV: '3000' } },
-  { type: 'io-input', service: 'io', phases: [{ settings: { mode: 'digital', trigger: 'rising' }, props: ['pin', 'debounce_time_ms'] }], deploy: {}, deployText: { pin: '4', debounce_time_ms: '250' } },
-  { type: 'io-read', service: 'io', phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }], deploy: { onlyOnChange: false }, deployText: { interval: '0', deadband: '0' } },
-  { type: 'notification-poll', service: 'io', phases: [{ settings: {}, props: ['interval'] }], deploy: {}, deployText: { interval: '100' }, notification: true },
+  {
+    type: 'io-power',
+    service: 'io',
+    phases: [
+      {
+        settings: {},
+        props: [],
+        // The current table: each row against its rail's bound (checkPowerConfig's per-pin limits).
+        extra: [
+          refusal({ selector: '#io-power-current-1', bad: '301', good: '100' }, () =>
+            checkValue(entryField('io-power', 0, 1, 'current'), LIMITS.current_5_volt, 301),
+          ),
+        ],
+      },
+    ],
+    deploy: {},
+  },
+  {
+    type: 'io-output',
+    service: 'io',
+    phases: [
+      { settings: { mode: 'state' }, props: ['pin'] },
+      { settings: { mode: 'pwm', pwmInput: 'frequency' }, props: ['frequency', 'duty'] },
+      {
+        settings: { mode: 'pwm', pwmInput: 'raw' },
+        props: ['prescaler', 'period'],
+        extra: [
+          refusal({ selector: '#node-input-time_on', bad: String(pwm.period - 1), good: '500' }, () =>
+            checkPwm({ ...pwm, time_on: pwm.period - 1 }, 'io-output'),
+          ),
+        ],
+      },
+    ],
+    deploy: { mode: 'state', state: 'high' },
+    deployText: { pin: '1', prescaler: String(pwm.prescaler), period: String(pwm.period), time_on: '500' },
+  },
+  {
+    type: 'io-threshold',
+    service: 'io',
+    phases: [{ settings: {}, props: ['pin', 'threshold_mV'] }],
+    deploy: {},
+    deployText: { pin: '3', threshold_mV: '3000' },
+  },
+  {
+    type: 'io-input',
+    service: 'io',
+    phases: [{ settings: { mode: 'digital', trigger: 'rising' }, props: ['pin', 'debounce_time_ms'] }],
+    deploy: {},
+    deployText: { pin: '4', debounce_time_ms: '250' },
+  },
+  {
+    type: 'io-read',
+    service: 'io',
+    phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }],
+    deploy: { onlyOnChange: false },
+    deployText: { interval: '0', deadband: '0' },
+  },
+  {
+    type: 'notification-poll',
+    service: 'io',
+    phases: [{ settings: {}, props: ['interval'] }],
+    deploy: {},
+    deployText: { interval: '100' },
+    notification: true,
+  },
   { type: 'device-info', service: 'io', phases: [], deploy: {} },
   { type: 'device-status', service: 'io', phases: [], deploy: {}, listens: true },
-  { type: 'bmc-watchdog', service: 'bmc', phases: [
-    { settings: { operation: 'timeout', keepAlive: false }, props: ['timeout'] },
-    { settings: { operation: 'sw_shutdown_timeout', keepAlive: false }, props: ['swShutdownTimeout'] },
-    // A keep-alive arms the watchdog: the runtime refuses it without confirm, so the case ticks it.
-    { settings: { operation: 'read', keepAlive: true, confirm: true }, props: [], extra: [
-      // The keep-alive interval may be at most half the timeout (checkKeepAlive).
-      refusal({ selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), good: '3000' }, () => checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout, 'bmc-watchdog')),
-    ] },
-  ], deploy: { operation: 'read', keepAlive: false }, deployText: { timeout: String(keepAliveTimeout), swShutdownTimeout: '60000' } },
-  { type: 'bmc-readings', service: 'bmc', phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }], deploy: { onlyOnChange: false }, deployText: { interval: '0', deadband: '0' } },
-  { type: 'bmc-system', service: 'bmc', phases: [
-    { settings: { operation: 'buzzer' }, props: ['duration'] },
-    { settings: { operation: 'usb_bootloader' }, props: ['timeout'] },
-  ], deploy: { operation: 'buzzer' }, deployText: { duration: '200', timeout: '0' } },
-  { type: 'power-fan', service: 'power', phases: [{ settings: { operation: 'set', fan_forced: true, waitApplied: true }, props: ['wait'] }], deploy: { waitApplied: false, operation: 'read' }, deployText: { wait: '12000' } },
-  { type: 'power-limits', service: 'power', phases: [{ settings: { operation: 'set' }, props: ['limit_3v3', 'limit_5v0', 'limit_12v'] }], deploy: { operation: 'set' }, deployText: { limit_3v3: '5950', limit_5v0: '4950', limit_12v: '2400' } },
-  { type: 'power-readings', service: 'power', phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }], deploy: { onlyOnChange: false }, deployText: { interval: '0', deadband: '0' } },
+  {
+    type: 'bmc-watchdog',
+    service: 'bmc',
+    phases: [
+      { settings: { operation: 'timeout', keepAlive: false }, props: ['timeout'] },
+      { settings: { operation: 'sw_shutdown_timeout', keepAlive: false }, props: ['swShutdownTimeout'] },
+      // A keep-alive arms the watchdog: the runtime refuses it without confirm, so the case ticks it.
+      {
+        settings: { operation: 'read', keepAlive: true, confirm: true },
+        props: [],
+        extra: [
+          // The keep-alive interval may be at most half the timeout (checkKeepAlive).
+          refusal({ selector: '#node-input-interval', bad: String(keepAliveTimeout / 2 + 1), good: '3000' }, () =>
+            checkKeepAlive(keepAliveTimeout / 2 + 1, keepAliveTimeout, 'bmc-watchdog'),
+          ),
+        ],
+      },
+    ],
+    deploy: { operation: 'read', keepAlive: false },
+    deployText: { timeout: String(keepAliveTimeout), swShutdownTimeout: '60000' },
+  },
+  {
+    type: 'bmc-readings',
+    service: 'bmc',
+    phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }],
+    deploy: { onlyOnChange: false },
+    deployText: { interval: '0', deadband: '0' },
+  },
+  {
+    type: 'bmc-system',
+    service: 'bmc',
+    phases: [
+      { settings: { operation: 'buzzer' }, props: ['duration'] },
+      { settings: { operation: 'usb_bootloader' }, props: ['timeout'] },
+    ],
+    deploy: { operation: 'buzzer' },
+    deployText: { duration: '200', timeout: '0' },
+  },
+  {
+    type: 'power-fan',
+    service: 'power',
+    phases: [{ settings: { operation: 'set', fan_forced: true, waitApplied: true }, props: ['wait'] }],
+    deploy: { waitApplied: false, operation: 'read' },
+    deployText: { wait: '12000' },
+  },
+  {
+    type: 'power-limits',
+    service: 'power',
+    phases: [{ settings: { operation: 'set' }, props: ['limit_3v3', 'limit_5v0', 'limit_12v'] }],
+    deploy: { operation: 'set' },
+    deployText: { limit_3v3: '5950', limit_5v0: '4950', limit_12v: '2400' },
+  },
+  {
+    type: 'power-readings',
+    service: 'power',
+    phases: [{ settings: { onlyOnChange: true }, props: ['interval', 'deadband'] }],
+    deploy: { onlyOnChange: false },
+    deployText: { interval: '0', deadband: '0' },
+  },
   // Dangerous operations last, each confirmed: they must work, and safely, on the simulator.
   { type: 'io-reset', service: 'io3', phases: [], deploy: { confirm: true } },
-  { type: 'bmc-usbhub', service: 'bmc', phases: [{ settings: { operation: 'port' }, props: ['port'] }], deploy: { operation: 'reset', confirm: true }, deployText: { port: '2' } },
+  {
+    type: 'bmc-usbhub',
+    service: 'bmc',
+    phases: [{ settings: { operation: 'port' }, props: ['port'] }],
+    deploy: { operation: 'reset', confirm: true },
+    deployText: { port: '2' },
+  },
   { type: 'bmc-watchdog', service: 'bmc', phases: [], deploy: { operation: 'shutdown', confirm: true, keepAlive: false } },
   { type: 'bmc-system', service: 'bmc', phases: [], deploy: { operation: 'hard_reset', confirm: true } },
 ];

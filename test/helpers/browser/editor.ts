@@ -52,7 +52,15 @@ export async function dropNode(page: Page, type: string, x: number, y: number): 
     await page.mouse.move(chart.x + x, chart.y + y, { steps: 12 });
     await page.mouse.up();
     const id = await page
-      .waitForFunction(({ t, ids }) => RED.nodes.filterNodes({ type: t }).map((n: any) => n.id).find((i: string) => !ids.includes(i)), { t: type, ids: before }, { timeout: 8000 })
+      .waitForFunction(
+        ({ t, ids }) =>
+          RED.nodes
+            .filterNodes({ type: t })
+            .map((n: any) => n.id)
+            .find((i: string) => !ids.includes(i)),
+        { t: type, ids: before },
+        { timeout: 8000 },
+      )
       .then((handle) => handle.jsonValue() as Promise<string>)
       .catch(() => undefined);
     if (id) return id;
@@ -107,9 +115,11 @@ function hasError(page: Page, selector: string): Promise<boolean> {
  */
 export async function checkField(page: Page, check: FieldCheck): Promise<void> {
   await typeInto(page, check.selector, check.bad);
-  await page.waitForFunction((s) => document.querySelector(s)?.classList.contains('input-error'), check.selector, { timeout: 5000 }).catch(() => {
-    throw new Error(`${check.selector}: "${check.bad}" was not marked invalid`);
-  });
+  await page
+    .waitForFunction((s) => document.querySelector(s)?.classList.contains('input-error'), check.selector, { timeout: 5000 })
+    .catch(() => {
+      throw new Error(`${check.selector}: "${check.bad}" was not marked invalid`);
+    });
   // The message is a tooltip shown on hover; a field that just appeared may miss the first hover.
   const popover = page.locator('.red-ui-popover:visible', { hasText: check.message });
   let shownOnHover = false;
@@ -140,13 +150,21 @@ export async function checkField(page: Page, check: FieldCheck): Promise<void> {
 
 export async function screenshotTray(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.locator('.red-ui-tray').last().screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  await page
+    .locator('.red-ui-tray')
+    .last()
+    .screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 }
 
 /** Closes whatever edit trays a failed step left open, so the next test starts on the canvas. */
 export async function closeTrays(page: Page): Promise<void> {
   for (const cancel of ['#node-config-dialog-cancel', '#node-dialog-cancel']) {
-    if (await page.locator(cancel).isVisible().catch(() => false)) {
+    if (
+      await page
+        .locator(cancel)
+        .isVisible()
+        .catch(() => false)
+    ) {
       await page.click(cancel);
       await page.waitForTimeout(300);
     }
@@ -174,7 +192,10 @@ export async function wire(page: Page, from: string, to: string): Promise<void> 
 export async function importNodes(page: Page, nodes: Array<Record<string, unknown>>): Promise<void> {
   await page.evaluate((list) => {
     const z = RED.workspaces.active();
-    RED.view.importNodes(list.map((n: any) => (n.type === 'modular-device' ? n : { ...n, z })), { generateIds: false, addFlow: false, touchImport: true });
+    RED.view.importNodes(
+      list.map((n: any) => (n.type === 'modular-device' ? n : { ...n, z })),
+      { generateIds: false, addFlow: false, touchImport: true },
+    );
     RED.view.select({ nodes: [] });
   }, nodes);
 }
@@ -182,15 +203,22 @@ export async function importNodes(page: Page, nodes: Array<Record<string, unknow
 export async function deploy(page: Page): Promise<void> {
   const invalid: string[] = await page.evaluate(() => {
     const bad: string[] = [];
-    RED.nodes.eachNode((n: any) => { if (!n.valid) bad.push(`${n.type} ${n.id} ${JSON.stringify(n.validationErrors)}`); });
-    RED.nodes.eachConfig((n: any) => { if (n.valid === false) bad.push(`${n.type} ${n.id} ${JSON.stringify(n.validationErrors)}`); });
+    RED.nodes.eachNode((n: any) => {
+      if (!n.valid) bad.push(`${n.type} ${n.id} ${JSON.stringify(n.validationErrors)}`);
+    });
+    RED.nodes.eachConfig((n: any) => {
+      if (n.valid === false) bad.push(`${n.type} ${n.id} ${JSON.stringify(n.validationErrors)}`);
+    });
     return bad;
   });
   if (invalid.length) throw new Error(`not deploying invalid nodes: ${invalid.join('; ')}`);
   await page.click('#red-ui-header-button-deploy');
   // Node-RED asks before deploying unused config nodes and the like: confirm.
   const confirm = page.locator('#node-dialog-confirm-deploy-deploy');
-  await confirm.waitFor({ state: 'visible', timeout: 1500 }).then(() => confirm.click()).catch(() => undefined);
+  await confirm
+    .waitFor({ state: 'visible', timeout: 1500 })
+    .then(() => confirm.click())
+    .catch(() => undefined);
   await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 20000 });
 }
 

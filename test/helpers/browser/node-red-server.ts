@@ -82,7 +82,10 @@ export async function startNodeRed(links: string[] = [], runtime: Runtime = {}, 
   fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'md-browser-test', private: true }, null, 2));
   // As the palette manager does it: npm install of the tarball (its few dependencies from the npm cache or registry).
   // npm's warnings stay in the log: a warning about install scripts is a finding (test/package/).
-  const install = spawnSync(npm, ['install', packed, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=warn'], { cwd: userDir, encoding: 'utf8' });
+  const install = spawnSync(npm, ['install', packed, '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', '--loglevel=warn'], {
+    cwd: userDir,
+    encoding: 'utf8',
+  });
   let log = `${install.stdout ?? ''}${install.stderr ?? ''}`;
   if (install.status !== 0) throw new Error(`npm install of the tarball failed (${install.status ?? install.error?.message}):\n${log}`);
   for (const name of links) {

@@ -15,14 +15,27 @@ export const WITNESS_INTERVAL_MS = 200;
 
 /** io-power's six entries: it asks 4×(50×5+200)+2×400 = 2600 mW of the 5 V rail, 2×200×12 = 4800 mW of the 12 V rail (real §3.2), which the simulator's budget daemon allows. */
 export const POWER_PINS = [
-  { rail: '5_volt', current: 50 }, { rail: '5_volt', current: 50 }, { rail: '5_volt', current: 50 },
-  { rail: '5_volt', current: 50 }, { rail: '12_volt', current: 200 }, { rail: '12_volt', current: 200 },
+  { rail: '5_volt', current: 50 },
+  { rail: '5_volt', current: 50 },
+  { rail: '5_volt', current: 50 },
+  { rail: '5_volt', current: 50 },
+  { rail: '12_volt', current: 200 },
+  { rail: '12_volt', current: 200 },
 ];
 
 function config(id: string, service: string, slot: number, url: string): FlowNode {
   return {
-    id, type: 'modular-device', name: `${service} slot ${slot}`, url, service, slot: String(slot),
-    apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '',
+    id,
+    type: 'modular-device',
+    name: `${service} slot ${slot}`,
+    url,
+    service,
+    slot: String(slot),
+    apiVersion: 'auto',
+    timeout: '5000',
+    queueLimit: '100',
+    auth: 'none',
+    tls: '',
   };
 }
 
@@ -36,8 +49,22 @@ export function sidebarLiveFlow() {
       config(ids.power, 'power', 1, url09),
       config(ids.io, 'io', ids.ioSlot, url10),
       {
-        id: ids.witness, type: 'power-readings', z: TAB, name: 'source witness', device: ids.power, source: true, protectionlog: false, stats: false,
-        temperature: false, interval: WITNESS_INTERVAL_MS, onlyOnChange: false, deadband: 0, output: 'record', x: 200, y: 80, wires: [[]],
+        id: ids.witness,
+        type: 'power-readings',
+        z: TAB,
+        name: 'source witness',
+        device: ids.power,
+        source: true,
+        protectionlog: false,
+        stats: false,
+        temperature: false,
+        interval: WITNESS_INTERVAL_MS,
+        onlyOnChange: false,
+        deadband: 0,
+        output: 'record',
+        x: 200,
+        y: 80,
+        wires: [[]],
       },
       { id: ids.ioPower, type: 'io-power', z: TAB, name: 'io power', device: ids.io, pins: POWER_PINS, applyOnConnect: true, x: 200, y: 160, wires: [[]] },
     ],

@@ -15,39 +15,151 @@ const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: 100 }));
 export const DIMMER = { prescaler: 47, period: 1000, time_on: 250 };
 
 function config(id: string, service: string, slot: number, url: string, api: string): FlowNode {
-  return { id, type: 'modular-device', name: `${service} ${slot} (${api})`, url, service, slot: String(slot), apiVersion: 'auto', timeout: '5000', queueLimit: '100', auth: 'none', tls: '' };
+  return {
+    id,
+    type: 'modular-device',
+    name: `${service} ${slot} (${api})`,
+    url,
+    service,
+    slot: String(slot),
+    apiVersion: 'auto',
+    timeout: '5000',
+    queueLimit: '100',
+    auth: 'none',
+    tls: '',
+  };
 }
 
 const output = (id: string, name: string, device: string, pin: number, mode: string, y: number): FlowNode => ({
-  id, type: 'io-output', z: TAB, name, device, pin: String(pin), pinType: 'num', mode, state: 'high', stateType: 'str', pwmInput: 'raw',
-  prescaler: String(DIMMER.prescaler), period: String(DIMMER.period), time_on: String(DIMMER.time_on), frequency: '1000', duty: '25', restore: false, x: 420, y, wires: [[]],
+  id,
+  type: 'io-output',
+  z: TAB,
+  name,
+  device,
+  pin: String(pin),
+  pinType: 'num',
+  mode,
+  state: 'high',
+  stateType: 'str',
+  pwmInput: 'raw',
+  prescaler: String(DIMMER.prescaler),
+  period: String(DIMMER.period),
+  time_on: String(DIMMER.time_on),
+  frequency: '1000',
+  duty: '25',
+  restore: false,
+  x: 420,
+  y,
+  wires: [[]],
 });
-const inject = (id: string, target: string, y: number): FlowNode => ({ id, type: 'inject', z: TAB, name: '', props: [{ p: 'payload' }], repeat: '', crontab: '', once: false, onceDelay: 0.1, topic: '', payload: '', payloadType: 'date', x: 150, y, wires: [[target]] });
+const inject = (id: string, target: string, y: number): FlowNode => ({
+  id,
+  type: 'inject',
+  z: TAB,
+  name: '',
+  props: [{ p: 'payload' }],
+  repeat: '',
+  crontab: '',
+  once: false,
+  onceDelay: 0.1,
+  topic: '',
+  payload: '',
+  payloadType: 'date',
+  x: 150,
+  y,
+  wires: [[target]],
+});
 
 function ioSet(p: string, device: string, y: number): FlowNode[] {
   return [
     { id: `${p}-power`, type: 'io-power', z: TAB, name: '', device, pins: SIX, applyOnConnect: true, x: 420, y, wires: [[]] },
-    inject(`${p}-i-lamp`, `${p}-lamp`, y + 60), output(`${p}-lamp`, 'Lamp', device, 1, 'state', y + 60),
-    inject(`${p}-i-dim`, `${p}-dim`, y + 120), output(`${p}-dim`, 'Dimmer', device, 2, 'pwm', y + 120),
-    { id: `${p}-button`, type: 'io-input', z: TAB, name: 'Button', device, pin: '4', mode: 'digital', trigger: 'rising', debounce_time_ms: '20', counter: '', applyOnConnect: true, x: 420, y: y + 180, wires: [[]] },
+    inject(`${p}-i-lamp`, `${p}-lamp`, y + 60),
+    output(`${p}-lamp`, 'Lamp', device, 1, 'state', y + 60),
+    inject(`${p}-i-dim`, `${p}-dim`, y + 120),
+    output(`${p}-dim`, 'Dimmer', device, 2, 'pwm', y + 120),
+    {
+      id: `${p}-button`,
+      type: 'io-input',
+      z: TAB,
+      name: 'Button',
+      device,
+      pin: '4',
+      mode: 'digital',
+      trigger: 'rising',
+      debounce_time_ms: '20',
+      counter: '',
+      applyOnConnect: true,
+      x: 420,
+      y: y + 180,
+      wires: [[]],
+    },
   ];
 }
 
 export function truthFlow() {
   const ids = { io09: 'truth-io09', io10: 'truth-io10', bmc: 'truth-bmc', io3: 'truth-io3' };
-  const poll = (id: string, name: string, y: number) => ({ id, type: 'notification-poll', z: TAB, name, device: ids.io09, interval: '1000', pins: [], alerts: [], combined: false, x: 760, y, wires: [[]] });
-  const keeper = (id: string, name: string, y: number) => ({ id, type: 'bmc-watchdog', z: TAB, name, device: ids.bmc, operation: 'read', timeout: '60000', swShutdownTimeout: '60000', keepAlive: true, interval: '3000', confirm: true, x: 760, y, wires: [[]] });
-  const threshold = (id: string, name: string, mv: number, y: number) => ({ id, type: 'io-threshold', z: TAB, name, device: ids.io09, pin: '3', threshold_mV: String(mv), trigger: 'rising', analogFirst: true, applyOnConnect: true, x: 760, y, wires: [[]] });
+  const poll = (id: string, name: string, y: number) => ({
+    id,
+    type: 'notification-poll',
+    z: TAB,
+    name,
+    device: ids.io09,
+    interval: '1000',
+    pins: [],
+    alerts: [],
+    combined: false,
+    x: 760,
+    y,
+    wires: [[]],
+  });
+  const keeper = (id: string, name: string, y: number) => ({
+    id,
+    type: 'bmc-watchdog',
+    z: TAB,
+    name,
+    device: ids.bmc,
+    operation: 'read',
+    timeout: '60000',
+    swShutdownTimeout: '60000',
+    keepAlive: true,
+    interval: '3000',
+    confirm: true,
+    x: 760,
+    y,
+    wires: [[]],
+  });
+  const threshold = (id: string, name: string, mv: number, y: number) => ({
+    id,
+    type: 'io-threshold',
+    z: TAB,
+    name,
+    device: ids.io09,
+    pin: '3',
+    threshold_mV: String(mv),
+    trigger: 'rising',
+    analogFirst: true,
+    applyOnConnect: true,
+    x: 760,
+    y,
+    wires: [[]],
+  });
   return {
     ...ids,
     tab: TAB,
     nodes: (url09: string, url10: string): FlowNode[] => [
       { id: TAB, type: 'tab', label: 'Truth', disabled: false, info: '' },
-      config(ids.io09, 'io', 2, url09, '0.9'), config(ids.io10, 'io', 2, url10, '1.0'), config(ids.bmc, 'bmc', 0, url09, '0.9'), config(ids.io3, 'io', 3, url09, '0.9'),
-      ...ioSet('t09', ids.io09, 40), ...ioSet('t10', ids.io10, 320),
-      poll('poll-a', 'Alarms', 40), poll('poll-b', 'Mine', 100),
-      keeper('keep-a', 'Keeper A', 180), keeper('keep-b', 'Keeper B', 240),
-      threshold('thr-low', 'Low', 2500, 320), threshold('thr-high', 'High', 3000, 380),
+      config(ids.io09, 'io', 2, url09, '0.9'),
+      config(ids.io10, 'io', 2, url10, '1.0'),
+      config(ids.bmc, 'bmc', 0, url09, '0.9'),
+      config(ids.io3, 'io', 3, url09, '0.9'),
+      ...ioSet('t09', ids.io09, 40),
+      ...ioSet('t10', ids.io10, 320),
+      poll('poll-a', 'Alarms', 40),
+      poll('poll-b', 'Mine', 100),
+      keeper('keep-a', 'Keeper A', 180),
+      keeper('keep-b', 'Keeper B', 240),
+      threshold('thr-low', 'Low', 2500, 320),
+      threshold('thr-high', 'High', 3000, 380),
       { ...output('orphan', 'Orphan', ids.io3, 1, 'state', 460), x: 760 },
     ],
   };
