@@ -10,7 +10,14 @@ import { TEST_API } from '../helpers/api';
 import { loadExamples } from '../helpers/demos';
 import { helper, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
+import { BACKOFF, HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
+
+/**
+ * How long a config node may take to see the device back: its next retry comes at most
+ * BACKOFF.maxMs after the last failed one (a loaded machine reaches the longer steps), or
+ * the next health check does.
+ */
+const BACK_WITHIN_MS = BACKOFF.maxMs + HEALTH_INTERVAL_MS;
 
 const DEMOS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-keep-alive.json'];
 /** The watchdog demo's timeout: the device resets this long after the last alive. */
@@ -19,7 +26,7 @@ const WATCHDOG_MS = 10000;
 const REBOOT_MS = 3000;
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
-  this.timeout(WATCHDOG_MS + REBOOT_MS + 2 * HEALTH_INTERVAL_MS + 20000);
+  this.timeout(WATCHDOG_MS + REBOOT_MS + 2 * BACK_WITHIN_MS + 20000);
   let ctl: SimControl;
   simulatorSuite(
     (_s, c) => {
@@ -57,7 +64,7 @@ describe(`demos recover after the keep-alive demo's reset (runtime, simulator, A
     );
     const after = (await ctl.log()).slice(-1)[0]?.seq ?? 0;
     // No redeploy: the io-output tab toggles again, the alarm tab's threshold is back.
-    await waitFor(async () => (await successes('/output/state', after)).length > 1, 'io-output tab: pin 1 toggles again', 2 * HEALTH_INTERVAL_MS);
-    await waitFor(async () => (await successes('/input/analog/threshold', after)).length > 0, 'alarm tab: the threshold set again', 2 * HEALTH_INTERVAL_MS);
+    await waitFor(async () => (await successes('/output/state', after)).length > 1, 'io-output tab: pin 1 toggles again', BACK_WITHIN_MS);
+    await waitFor(async () => (await successes('/input/analog/threshold', after)).length > 0, 'alarm tab: the threshold set again', BACK_WITHIN_MS);
   });
 });
