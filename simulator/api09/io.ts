@@ -1,8 +1,8 @@
 /** API 0.9 routes of the io service: spec field names over the plain io model. */
-import { firstFailure, SUCCESS } from '../errors';
+import { firstFailure } from '../errors';
 import { PIN_COUNT } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
-import { CheckedBody, Route, RouteContext, RouteTable } from '../router';
+import { CheckedBody, ok, Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from './common';
 import { checkPowerConfig, checkPwm, within } from './limits';
 
@@ -32,10 +32,7 @@ const routes: Array<[string, Route]> = [
   [
     'GET reset',
     {
-      handle(ctx) {
-        io(ctx).reset();
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).reset()),
     },
   ],
   [
@@ -43,11 +40,10 @@ const routes: Array<[string, Route]> = [
     {
       body: { config: { array: { pin: 'u8', rail: 'string', current: 'u16' } } },
       check: (b) => checkPowerConfig(b.config),
-      handle(ctx) {
+      handle: ok((ctx) => {
         const entries: PowerEntry[] = ctx.body.config.map((e: CheckedBody) => ({ pin: e.pin, rail: e.rail, currentMa: e.current }));
         io(ctx).setPowerConfig(entries);
-        return SUCCESS;
-      },
+      }),
     },
   ],
   [
@@ -78,10 +74,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', mode: 'string' },
       check: (b) => firstFailure(within('pin', b.pin), within('mode', b.mode)),
-      handle(ctx) {
-        io(ctx).setMode(ctx.body.pin, ctx.body.mode);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setMode(ctx.body.pin, ctx.body.mode)),
     },
   ],
   [
@@ -89,10 +82,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', threshold_mV: 'u16', trigger: 'string' },
       check: (b) => firstFailure(within('pin', b.pin), within('threshold_trigger', b.trigger, 'trigger'), within('threshold_mV', b.threshold_mV)),
-      handle(ctx) {
-        io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_mV, ctx.body.trigger);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_mV, ctx.body.trigger)),
     },
   ],
   [
@@ -100,10 +90,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', debounce_time_ms: 'u16', trigger: 'string' },
       check: (b) => firstFailure(within('pin', b.pin), within('interrupt_trigger', b.trigger, 'trigger'), within('debounce_time_ms', b.debounce_time_ms)),
-      handle(ctx) {
-        io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_ms, ctx.body.trigger);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_ms, ctx.body.trigger)),
     },
   ],
   [
@@ -111,10 +98,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', state: 'string' },
       check: (b) => firstFailure(within('pin', b.pin), within('counter_state', b.state, 'state')),
-      handle(ctx) {
-        io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled');
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled')),
     },
   ],
   [
@@ -122,10 +106,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', state: 'string' },
       check: (b) => firstFailure(within('pin', b.pin), within('output_state', b.state, 'state')),
-      handle(ctx) {
-        io(ctx).setOutput(ctx.body.pin, ctx.body.state);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setOutput(ctx.body.pin, ctx.body.state)),
     },
   ],
   [
@@ -133,11 +114,10 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', prescaler: 'u16', time_on: 'u32', period: 'u32' },
       check: (b) => firstFailure(within('pin', b.pin), checkPwm(b)),
-      handle(ctx) {
+      handle: ok((ctx) => {
         const { pin, prescaler, period, time_on } = ctx.body;
         io(ctx).setPwm(pin, { prescaler, period, timeOn: time_on });
-        return SUCCESS;
-      },
+      }),
     },
   ],
 ];

@@ -1,7 +1,7 @@
 /** API 0.9 routes of the power service. */
-import { firstFailure, SimError, SUCCESS } from '../errors';
+import { firstFailure, SimError } from '../errors';
 import { PowerModel, SOURCE } from '../models/power';
-import { Route, RouteContext, RouteTable } from '../router';
+import { ok, Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from './common';
 import { within } from './limits';
 
@@ -69,10 +69,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { limit_3v3: 'u32', limit_5v0: 'u32', limit_12v: 'u32' },
       check: (b) => firstFailure(within('limit_3v3', b.limit_3v3), within('limit_5v0', b.limit_5v0), within('limit_12v', b.limit_12v)),
-      handle(ctx) {
-        power(ctx).setLimits({ '3v3': ctx.body.limit_3v3, '5v0': ctx.body.limit_5v0, '12v': ctx.body.limit_12v });
-        return SUCCESS;
-      },
+      handle: ok((ctx) => power(ctx).setLimits({ '3v3': ctx.body.limit_3v3, '5v0': ctx.body.limit_5v0, '12v': ctx.body.limit_12v })),
     },
   ],
   [
@@ -103,10 +100,7 @@ const routes: Array<[string, Route]> = [
         if ((b.fan_mode ?? null) !== null) return within('fan_mode', b.fan_mode);
         return b.fan_forced ? new SimError(400, 'fan_mode is required when fan_forced is true') : true;
       },
-      handle(ctx) {
-        power(ctx).setFan(ctx.body.fan_forced, ctx.body.fan_mode ?? undefined, ctx.now);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => power(ctx).setFan(ctx.body.fan_forced, ctx.body.fan_mode ?? undefined, ctx.now)),
     },
   ],
   [
@@ -122,10 +116,9 @@ const routes: Array<[string, Route]> = [
     'POST fan/rpm',
     {
       body: { measurement_enabled: 'bool' },
-      handle(ctx) {
+      handle: ok((ctx) => {
         power(ctx).rpmEnabled = ctx.body.measurement_enabled;
-        return SUCCESS;
-      },
+      }),
     },
   ],
 ];

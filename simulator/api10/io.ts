@@ -4,10 +4,10 @@
  * value errors are 400; real §3.2).
  */
 import { fits } from '../bounds';
-import { firstFailure, SimError, SUCCESS } from '../errors';
+import { firstFailure, SimError } from '../errors';
 import { PIN_COUNT, pwmOutputHz } from '../facts';
 import { IoModel, PowerEntry, Reading } from '../models/io';
-import { CheckedBody, Route, RouteContext, RouteTable } from '../router';
+import { CheckedBody, ok, Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from '../api09/common';
 import { reset } from './common';
 import { check10, CONFIG_ENTRIES, PVF, PWM_MAX_HZ, REAL_10, refusal } from './limits';
@@ -108,10 +108,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', mode: 'string' },
       check: (b) => pinAnd(b.pin, check10('mode', b.mode)),
-      handle(ctx) {
-        io(ctx).setMode(ctx.body.pin, ctx.body.mode);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setMode(ctx.body.pin, ctx.body.mode)),
     },
   ],
   [
@@ -119,10 +116,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', threshold_millivolt: 'u16', trigger: 'string' },
       checkAfterSlot: (b) => firstFailure(check10('threshold_trigger', b.trigger), check10('threshold_millivolt', b.threshold_millivolt), devicePin(b.pin)),
-      handle(ctx) {
-        io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_millivolt, ctx.body.trigger);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setThreshold(ctx.body.pin, ctx.body.threshold_millivolt, ctx.body.trigger)),
     },
   ],
   [
@@ -131,10 +125,7 @@ const routes: Array<[string, Route]> = [
       body: { pin: 'u8', debounce_time_milliseconds: 'u16', trigger: 'string' },
       checkAfterSlot: (b) =>
         firstFailure(check10('interrupt_trigger', b.trigger), check10('debounce_time_milliseconds', b.debounce_time_milliseconds), devicePin(b.pin)),
-      handle(ctx) {
-        io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_milliseconds, ctx.body.trigger);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setInterrupt(ctx.body.pin, ctx.body.debounce_time_milliseconds, ctx.body.trigger)),
     },
   ],
   [
@@ -142,10 +133,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', state: 'string' },
       checkAfterSlot: (b) => firstFailure(check10('counter_state', b.state), devicePin(b.pin)),
-      handle(ctx) {
-        io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled');
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setCounter(ctx.body.pin, ctx.body.state === 'enabled')),
     },
   ],
   [
@@ -153,10 +141,7 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', state: 'string' },
       check: (b) => pinAnd(b.pin, check10('output_state', b.state)),
-      handle(ctx) {
-        io(ctx).setOutput(ctx.body.pin, ctx.body.state);
-        return SUCCESS;
-      },
+      handle: ok((ctx) => io(ctx).setOutput(ctx.body.pin, ctx.body.state)),
     },
   ],
   [
@@ -164,11 +149,10 @@ const routes: Array<[string, Route]> = [
     {
       body: { pin: 'u8', prescaler: 'u16', time_on: 'u32', period: 'u32' },
       check: checkPwm,
-      handle(ctx) {
+      handle: ok((ctx) => {
         const { pin, prescaler, period, time_on } = ctx.body;
         io(ctx).setPwm(pin, { prescaler, period, timeOn: time_on });
-        return SUCCESS;
-      },
+      }),
     },
   ],
 ];
