@@ -6,7 +6,7 @@
  */
 import { firstFailure, SimError } from './errors';
 import { BmcModel } from './models/bmc';
-import { CheckedBody, ok, Route, RouteContext } from './router';
+import { CheckedBody, ok, reading, Route, RouteContext } from './router';
 
 /** The bmc bounds, by their API 1.0 names (0.9 calls `confirm` `reset` and `usb_slot` `port`). */
 export type BmcBound =
@@ -33,30 +33,24 @@ export function bmcRoutes(d: BmcDialect): Array<[string, Route]> {
   return [
     [
       'GET voltage',
-      {
-        handle(ctx) {
-          const r = bmc(ctx).voltages(ctx.now);
-          return { voltage_1v8: r.v1v8, voltage_rtc: r.vRtc };
-        },
-      },
+      reading(
+        (ctx) => bmc(ctx).voltages(ctx.now),
+        (r) => ({ voltage_1v8: r.v1v8, voltage_rtc: r.vRtc }),
+      ),
     ],
     [
       'GET temperature',
-      {
-        handle(ctx) {
-          const r = bmc(ctx).temperatures(ctx.now);
-          return { ntc_0: r.ntc0, ntc_1: r.ntc1 };
-        },
-      },
+      reading(
+        (ctx) => bmc(ctx).temperatures(ctx.now),
+        (r) => ({ ntc_0: r.ntc0, ntc_1: r.ntc1 }),
+      ),
     ],
     [
       'GET watchdog',
-      {
-        handle(ctx) {
-          const w = bmc(ctx).watchdog(ctx.now);
-          return { timeout: w.timeoutMs, timeout_left: w.leftMs, shutdown_timeout: w.shutdownMs, emergency_mode: w.emergency };
-        },
-      },
+      reading(
+        (ctx) => bmc(ctx).watchdog(ctx.now),
+        (w) => ({ timeout: w.timeoutMs, timeout_left: w.leftMs, shutdown_timeout: w.shutdownMs, emergency_mode: w.emergency }),
+      ),
     ],
     [
       'POST watchdog',

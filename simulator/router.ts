@@ -62,6 +62,12 @@ export const ok =
     return SUCCESS;
   };
 
+/**
+ * A GET route answering a record read from the slot's module in the dialect's field names:
+ * `read` takes the record from the model, `wire` names its fields.
+ */
+export const reading = <R>(read: (ctx: RouteContext) => R, wire: (record: R) => unknown): Route => ({ handle: (ctx) => wire(read(ctx)) });
+
 /** Routes of one service, keyed `METHOD path/after/slot`; a numeric last segment is written `:n`. */
 export type RouteTable = ReadonlyMap<string, Route>;
 

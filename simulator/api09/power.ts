@@ -1,7 +1,7 @@
 /** API 0.9 routes of the power service. */
 import { firstFailure, SimError } from '../errors';
 import { PowerModel, SOURCE } from '../models/power';
-import { ok, Route, RouteContext, RouteTable } from '../router';
+import { ok, reading, Route, RouteContext, RouteTable } from '../router';
 import { descriptor } from './common';
 import { within } from './limits';
 
@@ -25,44 +25,40 @@ const routes: Array<[string, Route]> = [
   ],
   [
     'GET protectionlog',
-    {
-      handle(ctx) {
-        const c = power(ctx).counters();
-        return {
-          opp_protection_cnt: c.total,
-          ovp_cnt_3v3: c.ovp_3v3,
-          uvp_cnt_3v3: c.uvp_3v3,
-          ovp_cnt_5v0: c.ovp_5v0,
-          uvp_cnt_5v0: c.uvp_5v0,
-          ovp_cnt_12v: c.ovp_12v,
-          uvp_cnt_12v: c.uvp_12v,
-          ocp_cnt_3v3: c.ocp_3v3,
-          ocp_cnt_5v0: c.ocp_5v0,
-          ocp_cnt_12v: c.ocp_12v,
-          pmc_temperature: c.pmc_temperature,
-          total_power_overload: c.total_power_overload,
-        };
-      },
-    },
+    reading(
+      (ctx) => power(ctx).counters(),
+      (c) => ({
+        opp_protection_cnt: c.total,
+        ovp_cnt_3v3: c.ovp_3v3,
+        uvp_cnt_3v3: c.uvp_3v3,
+        ovp_cnt_5v0: c.ovp_5v0,
+        uvp_cnt_5v0: c.uvp_5v0,
+        ovp_cnt_12v: c.ovp_12v,
+        uvp_cnt_12v: c.uvp_12v,
+        ocp_cnt_3v3: c.ocp_3v3,
+        ocp_cnt_5v0: c.ocp_5v0,
+        ocp_cnt_12v: c.ocp_12v,
+        pmc_temperature: c.pmc_temperature,
+        total_power_overload: c.total_power_overload,
+      }),
+    ),
   ],
   [
     'GET stats',
-    {
-      handle(ctx) {
-        const s = power(ctx).stats(ctx.now);
-        return {
-          voltage_3v3: s.voltageMv['3v3'],
-          voltage_5v0: s.voltageMv['5v0'],
-          voltage_12v: s.voltageMv['12v'],
-          current_3v3: s.currentMa['3v3'],
-          current_5v0: s.currentMa['5v0'],
-          current_12v: s.currentMa['12v'],
-          limit_3v3: s.limitMa['3v3'],
-          limit_5v0: s.limitMa['5v0'],
-          limit_12v: s.limitMa['12v'],
-        };
-      },
-    },
+    reading(
+      (ctx) => power(ctx).stats(ctx.now),
+      (s) => ({
+        voltage_3v3: s.voltageMv['3v3'],
+        voltage_5v0: s.voltageMv['5v0'],
+        voltage_12v: s.voltageMv['12v'],
+        current_3v3: s.currentMa['3v3'],
+        current_5v0: s.currentMa['5v0'],
+        current_12v: s.currentMa['12v'],
+        limit_3v3: s.limitMa['3v3'],
+        limit_5v0: s.limitMa['5v0'],
+        limit_12v: s.limitMa['12v'],
+      }),
+    ),
   ],
   [
     'POST limits',
@@ -74,22 +70,12 @@ const routes: Array<[string, Route]> = [
   ],
   [
     'GET temperature',
-    {
-      handle(ctx) {
-        const t = power(ctx).temperatures(ctx.now);
-        return { on_board_temp: t.onBoard, pmc_temp: t.pmc };
-      },
-    },
+    reading(
+      (ctx) => power(ctx).temperatures(ctx.now),
+      (t) => ({ on_board_temp: t.onBoard, pmc_temp: t.pmc }),
+    ),
   ],
-  [
-    'GET fan',
-    {
-      handle(ctx) {
-        const m = power(ctx);
-        return { fan_forced: m.fanForced, fan_current_mode: m.fanCurrentMode, fan_setting_mode: m.fanSettingMode };
-      },
-    },
-  ],
+  ['GET fan', reading(power, (m) => ({ fan_forced: m.fanForced, fan_current_mode: m.fanCurrentMode, fan_setting_mode: m.fanSettingMode }))],
   [
     'POST fan',
     {
