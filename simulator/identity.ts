@@ -35,34 +35,27 @@ export interface Product {
 
 export const VENDOR = 'Modular Device Simulator';
 
+/**
+ * A module's product data, in the order of a row of PRODUCTS. Every simulated module runs a
+ * stable firmware release (stability `S`).
+ */
+function product(
+  vendorProductId: string,
+  productName: string,
+  fw: Version,
+  hw: Version,
+  maxPowerMw: Product['maxPowerMw'],
+  maxFrameSize: number,
+  maxSclkSpeed: number,
+): Product {
+  return { vendorProductId, productName, fw: { stability: 'S', version: fw }, hw, maxPowerMw, maxFrameSize, maxSclkSpeed };
+}
+
+/** A row per service: vendor:product id, name, firmware, hardware, max power (mW), max frame size, max SCLK speed (kHz). */
 export const PRODUCTS: Readonly<Record<Service, Product>> = {
-  io: {
-    vendorProductId: '0x1A2B:0x0101',
-    productName: 'IO Module 6 Pin',
-    fw: { stability: 'S', version: v(1, 4, 2) },
-    hw: v(2, 1, 0),
-    maxPowerMw: { '12v': 6000, '5v0': 3000, '3v3': 450 },
-    maxFrameSize: 512,
-    maxSclkSpeed: 10000,
-  },
-  bmc: {
-    vendorProductId: '0x1A2B:0x0001',
-    productName: 'Base Management Controller',
-    fw: { stability: 'S', version: v(1, 2, 0) },
-    hw: v(1, 3, 0),
-    maxPowerMw: { '12v': 0, '5v0': 0, '3v3': 900 },
-    maxFrameSize: 512,
-    maxSclkSpeed: 10000,
-  },
-  power: {
-    vendorProductId: '0x1A2B:0x0201',
-    productName: 'Power Supply Module 75W',
-    fw: { stability: 'S', version: v(1, 1, 5) },
-    hw: v(1, 0, 2),
-    maxPowerMw: { '12v': 0, '5v0': 0, '3v3': 350 },
-    maxFrameSize: 256,
-    maxSclkSpeed: 8000,
-  },
+  io: product('0x1A2B:0x0101', 'IO Module 6 Pin', v(1, 4, 2), v(2, 1, 0), { '12v': 6000, '5v0': 3000, '3v3': 450 }, 512, 10000),
+  bmc: product('0x1A2B:0x0001', 'Base Management Controller', v(1, 2, 0), v(1, 3, 0), { '12v': 0, '5v0': 0, '3v3': 900 }, 512, 10000),
+  power: product('0x1A2B:0x0201', 'Power Supply Module 75W', v(1, 1, 5), v(1, 0, 2), { '12v': 0, '5v0': 0, '3v3': 350 }, 256, 8000),
 };
 
 /** Serial per service and slot, stable across restarts so clients can recognise a module. */
