@@ -4,8 +4,7 @@
  * plus the /sim control API.
  */
 import type { Service } from './facts';
-import { API09 } from './api09';
-import { API10 } from './api10';
+import { API09, API10 } from './dialects';
 import {
   checkFanDelay,
   checkModules,
