@@ -12,12 +12,13 @@ import { IO_ROUTES as IO_10 } from './api10/io';
 import { POWER_ROUTES as POWER_10 } from './api10/power';
 import { Dialect } from './router';
 
-type Version = Pick<Dialect, 'major' | 'minor' | 'arrayBodies'>;
+type Traits = Pick<Dialect, 'major' | 'minor' | 'arrayBodies'>;
 type Answers = Pick<Dialect, 'versionRecord' | 'render' | 'error'>;
 
-function dialect(version: Version, answers: Answers, routes: Dialect['routes']): Dialect {
+/** A dialect; only the answer functions are taken from its common.ts, which exports more. */
+function dialect(traits: Traits, answers: Answers, routes: Dialect['routes']): Dialect {
   const { versionRecord, render, error } = answers;
-  return { ...version, versionRecord, routes, render, error };
+  return { ...traits, versionRecord, routes, render, error };
 }
 
 /**
