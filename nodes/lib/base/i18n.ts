@@ -12,6 +12,7 @@
  *  - `spoken(phrase)`: a limit refusal of checks.ts / limits.ts (see phrase.ts).
  */
 import { isPhrase, PhraseValue, render } from '../pure/phrase';
+import { TEXT_CACHE } from '../pure/limits';
 import type { NodeAPI } from './node-red';
 
 const PACKAGE = '@modular-device/node-red';
@@ -29,6 +30,7 @@ const known = new Map<string, boolean>();
 export function useRuntimeLanguage(RED: Pick<NodeAPI, '_'> | undefined): void {
   runtime = RED ? RED._.bind(RED) : undefined;
   known.clear();
+  said.clear();
 }
 
 /** The message id `@modular-device/node-red/<catalog>:<catalog>.<key>`. */
@@ -41,10 +43,42 @@ export function isMessageId(text: unknown): boolean {
   return typeof text === 'string' && text.startsWith(`${PACKAGE}/`) && /^[^:\s]+:[\w.-]+$/.test(text);
 }
 
+/**
+ * Texts said so far, by message id and values (`sayingOf`). A node says its status text for
+ * every msg ("pin 1 high"), and i18next's lookup and interpolation cost more than the
+ * request itself; the same id with the same values is the same text for the runtime's life
+ * (its language is fixed at start). Bounded: cleared when full.
+ */
+const said = new Map<string, string>();
+
+/**
+ * The cache key of an id with values, or undefined when a value is not a plain string,
+ * boolean or finite number (an object, a phrase): such a text is said afresh. JSON spells
+ * strings exactly, so two different sets of values never share a key.
+ */
+function sayingOf(id: string, vars: Record<string, unknown> | undefined): string | undefined {
+  if (!vars) return id;
+  for (const name in vars) {
+    const value = vars[name];
+    const type = typeof value;
+    if (!(type === 'string' || type === 'boolean' || value === undefined || (type === 'number' && Number.isFinite(value)))) return undefined;
+  }
+  return `${id}\u0000${JSON.stringify(vars)}`;
+}
+
 /** An id said in the runtime's language; Node-RED answers a missing one with its key. */
 function lookup(id: string, vars?: Record<string, unknown>): string {
-  const text = runtime?.(id, vars);
-  return typeof text === 'string' ? text : id;
+  if (!runtime) return id;
+  const key = sayingOf(id, vars);
+  const hit = key === undefined ? undefined : said.get(key);
+  if (hit !== undefined) return hit;
+  const text = runtime(id, vars);
+  const words = typeof text === 'string' ? text : id;
+  if (key !== undefined) {
+    if (said.size >= TEXT_CACHE.entries) said.clear();
+    said.set(key, words);
+  }
+  return words;
 }
 
 function has(id: string): boolean {
@@ -60,6 +94,9 @@ function has(id: string): boolean {
 /** Values as the runtime says them: a phrase (a refusal passed on) in its language. */
 function sayValues(vars: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!vars) return vars;
+  let phrases = false;
+  for (const name in vars) phrases ||= isPhrase(vars[name]);
+  if (!phrases) return vars;
   const said: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(vars)) said[name] = isPhrase(value) ? spoken(value) : value;
   return said;

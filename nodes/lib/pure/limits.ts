@@ -175,6 +175,12 @@ export const FLEET_BOUNDS = {
 /** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (README, Testing). */
 export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice' } as const;
 
+/**
+ * Runtime texts said so far (base/i18n.ts), per message id and values: a status text is said
+ * for every msg, and i18next's lookup costs more than the request. Cleared when full.
+ */
+export const TEXT_CACHE = { entries: 512, source: 'package choice' } as const;
+
 // ---- checks against the table --------------------------------------------------------
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
