@@ -10,7 +10,7 @@
 import http from 'http';
 import net from 'net';
 import should from 'should';
-import { exchange, TransportError } from '../../nodes/lib/device/transport';
+import { exchange, targetOf, TransportError } from '../../nodes/lib/device/transport';
 
 interface Peer {
   url: URL;
@@ -84,7 +84,7 @@ describe('transport: a stale kept-alive socket', function () {
     peer = undefined;
   });
   const send = (path: string) =>
-    exchange({ base: peer!.url, agent, headers: {}, timeoutMs: 2000, maxBytes: 4096, method: 'POST', path, body: { state: 'high' } });
+    exchange({ target: targetOf(peer!.url, agent), headers: {}, timeoutMs: 2000, maxBytes: 4096, method: 'POST', path, body: { state: 'high' } });
 
   it('closed by the device just as a request goes out: sent again on a new connection, acted on once', async () => {
     // The second request is the first one on a reused socket: the peer drops it unread.

@@ -19,7 +19,7 @@ import { parseBaseUrl, segment } from './wire-path';
 import { locationOf } from '../pure/base-url';
 import { ClientOptions, requestHeaders } from './client-options';
 import { exchangeInfo } from './exchange-info';
-import { Answer, exchange as httpExchange, TransportError } from './transport';
+import { Answer, exchange as httpExchange, Target, targetOf, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import { parseVersionRecord, VersionRecord } from './version-record';
 import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
@@ -50,6 +50,10 @@ export class DeviceClient {
   private readonly prefix: string;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly agents: { http: http.Agent; https: https.Agent };
+  /** Where every exchange goes (origin, agent, TLS), worked out once. */
+  private readonly target: Target;
+  /** `<prefix>/api/<service>/<version>` per version. */
+  private readonly roots: Record<ApiVersion, string>;
   private readonly queue: RequestQueue;
   /**
    * The keep-alive's own lane: a watchdog alive never waits behind the module's other
@@ -86,6 +90,8 @@ export class DeviceClient {
       https: new https.Agent({ ...agentOptions, ...options.tls, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true }),
     };
     this.headers = requestHeaders(options);
+    this.target = targetOf(this.base, this.base.protocol === 'https:' ? this.agents.https : this.agents.http);
+    this.roots = Object.fromEntries(API_VERSIONS.map((v) => [v, `${this.prefix}/api/${this.service}/${v}`])) as Record<ApiVersion, string>;
   }
 
   /** The API version in use: the fixed one, or the one detected (undefined until then). */
@@ -119,16 +125,17 @@ export class DeviceClient {
    * The msg's `deadline` bounds it all, the wait in the queue included (lib/msg-life.ts).
    */
   request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered', deadline = this.deadline()): Promise<DeviceResult<T>> {
-    const list = Array.isArray(requests) ? requests : [requests];
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
-    const life = new MsgLife(deadline, this.timeout);
     const ordered = lane !== 'keep-alive';
-    const work = async () => {
-      const results: DeviceResult[] = [];
-      for (const req of list) results.push(await this.send(req, life));
-      return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
-    };
-    return queued(ordered ? this.queue : this.keepAliveQueue, life, work, ordered ? this.queue : undefined, lane === 'settings');
+    const life = new MsgLife(deadline, this.timeout, ordered ? this.queue : undefined);
+    const work = Array.isArray(requests)
+      ? async () => {
+          const results: DeviceResult[] = [];
+          for (const req of requests) results.push(await this.send(req, life));
+          return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
+        }
+      : () => this.send(requests, life) as Promise<DeviceResult<T>>;
+    return queued(ordered ? this.queue : this.keepAliveQueue, life, work, lane === 'settings');
   }
 
   /**
@@ -204,7 +211,7 @@ export class DeviceClient {
   }
 
   private rootPath(version: ApiVersion): string {
-    return `${this.prefix}/api/${this.service}/${version}`;
+    return this.roots[version];
   }
 
   private async version(): Promise<ApiVersion> {
@@ -220,9 +227,11 @@ export class DeviceClient {
     const answers: unknown[] = [];
     const sent: SentRequest[] = [];
     const failures: CallFailure[] = [];
-    for (const [index, call] of translation.calls.entries()) {
-      const under = call.scope === 'service' ? [] : [this.slot];
-      const path = [this.rootPath(version), ...under, ...call.endpoint].map((part, i) => (i === 0 ? part : segment(part))).join('/');
+    const calls = translation.calls;
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index];
+      let path = call.scope === 'service' ? this.rootPath(version) : `${this.rootPath(version)}/${this.slot}`;
+      for (const part of call.endpoint) path += `/${segment(part)}`;
       const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
       if (!translation.independent) {
         answers.push(await renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)));
@@ -252,18 +261,39 @@ export class DeviceClient {
   }
 
   /**
-   * One HTTP exchange, told to the onExchange hook (health, metrics) however it ends. Within
-   * a queued job (`life`) it has what is left of the msg's time, and is not sent when nothing
-   * is; outside the queue (version record, descriptor) the whole timeout.
+   * One HTTP exchange, told to the onExchange hook (health, metrics) however it ends, every
+   * outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). Within a queued
+   * job (`life`) it has what is left of the msg's time, and is not sent when nothing is;
+   * outside the queue (version record, descriptor) the whole timeout.
    */
   private async exchange(request: SentRequest, life?: MsgLife): Promise<unknown> {
     const unsent = life?.unsent(request);
     if (unsent) throw unsent;
     const started = performance.now();
     const timeoutMs = life?.left() ?? this.timeout;
+    const { method, path, body } = request;
     let failure: unknown;
     try {
-      return await this.exchangeOnce(request, timeoutMs);
+      let answer: Answer;
+      try {
+        answer = await httpExchange({ target: this.target, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body });
+      } catch (error) {
+        const mapped =
+          error instanceof TransportError
+            ? transportFailure(error, this.where(request, timeoutMs))
+            : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
+        // A device that answered badly was there all the same.
+        this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
+        throw mapped;
+      }
+      this.options.onReachability?.();
+      try {
+        return judgeAnswer(answer, this.where(request, timeoutMs));
+      } catch (error) {
+        // Refused credentials (or TLS) concern every node of the module, not just this msg.
+        if (concernsModule(error)) this.options.onReachability?.(error);
+        throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
+      }
     } catch (error) {
       throw (failure = life ? life.noted(error, timeoutMs) : error);
     } finally {
@@ -271,29 +301,7 @@ export class DeviceClient {
     }
   }
 
-  /** One HTTP exchange, every outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). */
-  private async exchangeOnce({ method, path, body }: SentRequest, timeoutMs: number): Promise<unknown> {
-    const where: Where = { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
-    let answer: Answer;
-    try {
-      const agent = this.base.protocol === 'https:' ? this.agents.https : this.agents.http;
-      answer = await httpExchange({ base: this.base, agent, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body });
-    } catch (error) {
-      const mapped =
-        error instanceof TransportError
-          ? transportFailure(error, where)
-          : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
-      // A device that answered badly was there all the same.
-      this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
-      throw mapped;
-    }
-    this.options.onReachability?.();
-    try {
-      return judgeAnswer(answer, where);
-    } catch (error) {
-      // Refused credentials (or TLS) concern every node of the module, not just this msg.
-      if (concernsModule(error)) this.options.onReachability?.(error);
-      throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
-    }
+  private where({ method, path }: SentRequest, timeoutMs: number): Where {
+    return { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
   }
 }

@@ -10,17 +10,14 @@ import type { ApiVersion } from '../pure/limits';
 const RENEWING = ['power-management', 'reset'];
 
 /** Runs `exchange`, telling `onRenewing` before and after when the call renews the session. */
-export async function renewing<T>(
+export function renewing<T>(
   version: ApiVersion,
   call: { method: string; endpoint: ReadonlyArray<string | number> },
   onRenewing: ((phase: 'sent' | 'ended') => void) | undefined,
   exchange: () => Promise<T>,
 ): Promise<T> {
-  if (version !== '1.0' || call.method !== 'POST' || !RENEWING.includes(call.endpoint.join('/'))) return exchange();
-  onRenewing?.('sent');
-  try {
-    return await exchange();
-  } finally {
-    onRenewing?.('ended');
-  }
+  // Every other call goes straight through: no promise of its own on the hot path.
+  if (version !== '1.0' || call.method !== 'POST' || !onRenewing || !RENEWING.includes(call.endpoint.join('/'))) return exchange();
+  onRenewing('sent');
+  return exchange().finally(() => onRenewing('ended'));
 }

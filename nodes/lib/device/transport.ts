@@ -23,9 +23,42 @@ export interface Answer {
   text: string;
 }
 
-export interface Exchange {
-  base: URL;
+/**
+ * Where exchanges go: the device's origin and the agent whose sockets they share, worked
+ * out once per client (`targetOf`), not once per request.
+ */
+export interface Target {
+  secure: boolean;
+  /** URL keeps IPv6 hosts in brackets; http.request wants them bare. */
+  hostname: string;
+  port?: string;
   agent: http.Agent;
+  /** The agent's TLS options: what a fresh connection borrows (HTTPS only). */
+  tls?: https.RequestOptions;
+  /** The name the certificate is checked against, and whether a client certificate is offered (HTTPS only). */
+  tlsName?: string;
+  clientCert?: boolean;
+}
+
+export function targetOf(base: URL, agent: http.Agent): Target {
+  const secure = base.protocol === 'https:';
+  const hostname = base.hostname.replace(/^\[|\]$/g, '');
+  const port = base.port || undefined;
+  if (!secure) return { secure, hostname, port, agent };
+  const { ca, cert, key, passphrase, pfx, servername, rejectUnauthorized } = tlsOptionsOf(agent);
+  return {
+    secure,
+    hostname,
+    port,
+    agent,
+    tls: { ca, cert, key, passphrase, servername, rejectUnauthorized },
+    tlsName: servername || hostname,
+    clientCert: !!(cert || pfx),
+  };
+}
+
+export interface Exchange {
+  target: Target;
   headers: Readonly<Record<string, string>>;
   timeoutMs: number;
   /** The most bytes the answer's body may have. */
@@ -147,11 +180,8 @@ export function exchange(x: Exchange): Promise<Answer> {
     // a timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
     let status: number | undefined;
     let received = 0;
-    const secure = x.base.protocol === 'https:';
-    const options = tlsOptionsOf(x.agent);
-    const tlsFacts: TlsFacts | undefined = secure
-      ? { name: options.servername || x.base.hostname.replace(/^\[|\]$/g, ''), clientCert: !!(options.cert || options.pfx) }
-      : undefined;
+    const target = x.target;
+    const tlsFacts: TlsFacts | undefined = target.secure ? { name: target.tlsName!, clientCert: !!target.clientCert } : undefined;
     const timer = setTimeout(() => {
       setImmediate(() => finish(new TransportError(status === undefined ? 'timeout' : 'incomplete', undefined, status, received)));
     }, x.timeoutMs);
@@ -187,61 +217,68 @@ interface Progress {
   finish(error: TransportError | undefined, answer?: Answer): void;
 }
 
+/**
+ * The first value of two headers, from the raw list: reading `res.headers` would build the
+ * whole header object (Node builds it on first use), which costs more than the rest of the
+ * answer's handling.
+ */
+function lengthAndType(raw: string[]): { length: number; type: string } {
+  let length = NaN;
+  let type: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 14 && Number.isNaN(length) && name.toLowerCase() === 'content-length') length = Number(raw[i + 1]);
+    else if (name.length === 12 && type === undefined && name.toLowerCase() === 'content-type') type = raw[i + 1].toLowerCase();
+  }
+  return { length, type: type ?? '' };
+}
+
 /** Sends the request once: on the agent's sockets, or on a new connection of its own (`fresh`). */
 function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
   const data = x.body === undefined ? undefined : JSON.stringify(x.body);
-  const headers: Record<string, string | number> = { ...x.headers };
-  if (data !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    headers['Content-Length'] = Buffer.byteLength(data);
-  }
-  const secure = x.base.protocol === 'https:';
+  // http.request copies the headers: the client's own object serves every GET as it is.
+  const headers: Readonly<Record<string, string | number>> =
+    data === undefined ? x.headers : { ...x.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) };
+  const t = x.target;
+  const options: https.RequestOptions = { hostname: t.hostname, port: t.port, method: x.method, path: x.path, headers };
   // A fresh connection borrows the agent's TLS options but not its pool of sockets.
-  const { ca, cert, key, passphrase, servername, rejectUnauthorized } = tlsOptionsOf(x.agent);
-  const tls = secure ? { ca, cert, key, passphrase, servername, rejectUnauthorized } : {};
-  const req = (secure ? https : http).request(
-    {
-      ...(fresh ? { ...tls, agent: false } : { agent: x.agent }),
-      // URL keeps IPv6 hosts in brackets; http.request wants them bare.
-      hostname: x.base.hostname.replace(/^\[|\]$/g, ''),
-      port: x.base.port || undefined,
-      method: x.method,
-      path: x.path,
-      headers,
-    },
-    (res) => {
-      const status = res.statusCode ?? 0;
-      p.answered(status);
-      const announced = Number(res.headers['content-length']);
-      if (announced > x.maxBytes) {
-        p.finish(new TransportError('too-large', undefined, status, announced));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let received = 0;
-      res.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        p.received(received);
-        if (received > x.maxBytes) p.finish(new TransportError('too-large', undefined, status, received));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        const type = String(res.headers['content-type'] ?? '').toLowerCase();
-        p.finish(undefined, { status, type, text: Buffer.concat(chunks).toString('utf8') });
-      });
-      const cutOff = () => p.finish(new TransportError('cut-off', undefined, status, received));
-      res.on('error', cutOff);
-      res.on('aborted', cutOff);
-      res.on('close', () => {
-        if (!res.complete) cutOff();
-      });
-    },
-  );
+  if (!fresh) options.agent = t.agent;
+  else Object.assign(options, t.tls, { agent: false });
+  const req = (t.secure ? https : http).request(options, (res) => {
+    const status = res.statusCode ?? 0;
+    p.answered(status);
+    const { length, type } = lengthAndType(res.rawHeaders);
+    if (length > x.maxBytes) {
+      p.finish(new TransportError('too-large', undefined, status, length));
+      return;
+    }
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    let received = 0;
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      p.received(received);
+      if (received > x.maxBytes) p.finish(new TransportError('too-large', undefined, status, received));
+      else if (!first) first = chunk;
+      else (more ??= [first]).push(chunk);
+    });
+    res.on('end', () => {
+      // Most answers come in one chunk: read it as it is, without a copy.
+      const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
+      p.finish(undefined, { status, type, text });
+    });
+    const cutOff = () => p.finish(new TransportError('cut-off', undefined, status, received));
+    res.on('error', cutOff);
+    // An abort ends in 'close' with the answer incomplete.
+    res.on('close', () => {
+      if (!res.complete) cutOff();
+    });
+  });
   // Node verifies the certificate right after the 'secure' event and drops the socket (and
   // the certificate with it) when it fails: a listener ahead of that check keeps what the
   // user needs to know (until when it was valid, for which names). Only on a new socket: a
   // reused one finished its handshake long ago.
-  if (secure) {
+  if (t.secure) {
     req.on('socket', (socket) => {
       if (!req.reusedSocket) (socket as TLSSocket).prependOnceListener('secure', () => p.handshake(peerOf(socket as TLSSocket)));
     });
