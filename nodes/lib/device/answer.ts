@@ -31,19 +31,36 @@ export function parseAnswer(text: string): Parsed {
   return problem ? { ok: false, problem } : { ok: true, value };
 }
 
-/** 'depth' or 'values' when a parsed answer is beyond the bounds. Iterative: a recursive walk would overflow on exactly the answers it guards against. */
+/**
+ * 'depth' or 'values' when a parsed answer is beyond the bounds. Iterative: a recursive walk
+ * would overflow on exactly the answers it guards against. Two plain stacks (values and
+ * their depths), not an object per value: every answer of every msg passes here.
+ */
 export function shapeProblem(value: unknown): 'depth' | 'values' | undefined {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  if (value === null || typeof value !== 'object') return undefined;
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
   let count = 0;
-  while (stack.length) {
-    const at = stack.pop()!;
+  while (values.length) {
+    const at = values.pop();
+    const depth = depths.pop()!;
     if (++count > ANSWER_BOUNDS.maxValues) return 'values';
-    if (at.value === null || typeof at.value !== 'object') continue;
-    if (at.depth >= ANSWER_BOUNDS.maxDepth) return 'depth';
-    const children = Array.isArray(at.value) ? at.value : Object.values(at.value as object);
+    if (at === null || typeof at !== 'object') continue;
+    if (depth >= ANSWER_BOUNDS.maxDepth) return 'depth';
     // Counted before they are walked, so a flat array of a million values stops at once.
-    if (count + stack.length + children.length > ANSWER_BOUNDS.maxValues) return 'values';
-    for (const child of children) stack.push({ value: child, depth: at.depth + 1 });
+    if (Array.isArray(at)) {
+      if (count + values.length + at.length > ANSWER_BOUNDS.maxValues) return 'values';
+      for (const child of at) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    for (const key in at) {
+      if (count + values.length + 1 > ANSWER_BOUNDS.maxValues) return 'values';
+      values.push((at as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+    }
   }
   return undefined;
 }
