@@ -4,8 +4,9 @@
  * one a user's other code may fill). Everything is heard, nothing asked: health events
  * (lib/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
  * tallies for every exchange (lib/module-health.ts onExchange) and every alert delivered.
- * On the request path that is a counter, a histogram bucket and a gauge: no allocation
- * beyond prom-client's label lookup, no I/O.
+ * On the request path that is two numbers of the module's own and a histogram bucket: the
+ * request count and the queue depth reach prom-client when Prometheus asks (`collect`), so
+ * a request pays one label lookup, no I/O.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
@@ -21,13 +22,32 @@ type Labels = Record<(typeof LABELS)[number], string>;
 
 const labelsOf = (module: HealthModule): Labels => ({ device: module.device, service: module.service, slot: String(module.slot) });
 
+/** A module's labels (one object for all its requests) and what it counted since the last scrape. */
+interface Counted {
+  labels: Labels;
+  requests: number;
+  /** The queue depth when its last exchange ended; undefined: no exchange yet. */
+  queued?: number;
+}
+
 export class ModuleMetrics {
   readonly registry = new Registry();
   /** A metric's options: its name and help, the module labels (and any extra), this registry. */
   private metric(name: string, help: string, extra: string[] = []) {
     return { name, help, labelNames: [...LABELS, ...extra], registers: [this.registry] };
   }
-  private readonly requests = new Counter(this.metric('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed'));
+  /** Per module (by its labels); found from a HealthModule without building a key each time. */
+  private readonly counted = new Map<string, Counted>();
+  private readonly countedOf = new WeakMap<HealthModule, Counted>();
+  private readonly requests: Counter = new Counter({
+    ...this.metric('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed'),
+    collect: () => {
+      for (const c of this.counted.values()) {
+        if (c.requests) this.requests.inc(c.labels, c.requests);
+        c.requests = 0;
+      }
+    },
+  });
   private readonly errors = new Counter(
     this.metric('modular_device_request_errors_total', 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)', ['code']),
   );
@@ -35,7 +55,12 @@ export class ModuleMetrics {
     ...this.metric('modular_device_request_duration_seconds', 'Time from sending a device request to its verdict'),
     buckets: LATENCY_BUCKETS,
   });
-  private readonly queue = new Gauge(this.metric('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended'));
+  private readonly queue: Gauge = new Gauge({
+    ...this.metric('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended'),
+    collect: () => {
+      for (const c of this.counted.values()) if (c.queued !== undefined) this.queue.set(c.labels, c.queued);
+    },
+  });
   private readonly state = new Gauge(
     this.metric('modular_device_connection_state', 'The module connection state: 1 for the current state, 0 for the others', ['state']),
   );
@@ -73,15 +98,28 @@ export class ModuleMetrics {
   }
 
   private onTally(fact: Tally): void {
-    const labels = labelsOf(fact.module);
+    const c = this.countedFor(fact.module);
     if (fact.kind === 'alerts') {
-      this.alerts.inc(labels, fact.count);
+      this.alerts.inc(c.labels, fact.count);
       return;
     }
-    this.requests.inc(labels);
-    if (!fact.ok) this.errors.inc({ ...labels, code: fact.code ?? 'UNKNOWN' });
-    this.latency.observe(labels, fact.ms / 1000);
-    this.queue.set(labels, fact.queued);
+    c.requests++;
+    c.queued = fact.queued;
+    if (!fact.ok) this.errors.inc({ ...c.labels, code: fact.code ?? 'UNKNOWN' });
+    this.latency.observe(c.labels, fact.ms / 1000);
+  }
+
+  /** A module's counts; a redeploy's new connection with the same labels counts on in the same series. */
+  private countedFor(module: HealthModule): Counted {
+    let c = this.countedOf.get(module);
+    if (!c) {
+      const labels = labelsOf(module);
+      const key = JSON.stringify(labels);
+      c = this.counted.get(key) ?? { labels, requests: 0 };
+      this.counted.set(key, c);
+      this.countedOf.set(module, c);
+    }
+    return c;
   }
 
   private onHealth(event: HealthEvent): void {
