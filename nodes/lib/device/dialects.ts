@@ -70,10 +70,12 @@ const key = (call: DeviceRequest) => `${call.method} ${call.endpoint.map((e) => 
 export const API09_DIALECT: Dialect = {
   version: '0.9',
   translate(call) {
-    if (key(call) === 'GET usbhub/devices') throw invalidInput(t('common.usbDevicesNeedApi10'));
+    // Only two routes are 1.0's alone; every other call passes as it is (a word compared, no key built).
+    const first = call.endpoint[0];
+    if (first === 'usbhub' && key(call) === 'GET usbhub/devices') throw invalidInput(t('common.usbDevicesNeedApi10'));
     // The spec's one module reset is io's `GET reset`; bmc and power nodes ask for 1.0's
     // `POST reset`, a route 0.9 does not have (spec, Endpoints).
-    if (key(call) === 'POST reset') throw invalidInput(t('common.moduleResetNeedsApi10'));
+    if (first === 'reset' && key(call) === 'POST reset') throw invalidInput(t('common.moduleResetNeedsApi10'));
     return single(call);
   },
 };

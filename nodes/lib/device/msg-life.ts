@@ -59,6 +59,12 @@ export class MsgLife {
     readonly deadline: number,
     /** The request timeout of the config node, ms. */
     readonly timeoutMs: number,
+    /**
+     * The module's ordered queue, whose waiting jobs end NOT_SENT the moment this job's
+     * request goes unanswered for (nearly) the whole timeout: while this job still runs, so
+     * before the next one could start. Undefined for the keep-alive's lane.
+     */
+    private readonly silenced?: RequestQueue,
   ) {}
 
   /** The time one exchange may take now: the timeout, or what is left of the msg's. */
@@ -70,7 +76,10 @@ export class MsgLife {
   noted(error: unknown, hadMs = this.timeoutMs): unknown {
     if (!(error instanceof DeviceError) || error.code !== 'TIMEOUT') return error;
     this.timedOut ??= error;
-    if (hadMs >= this.timeoutMs * WHOLE_TIMEOUT_SHARE) this.silent ??= error;
+    if (hadMs >= this.timeoutMs * WHOLE_TIMEOUT_SHARE && !this.silent) {
+      this.silent = error;
+      this.silenced?.clear((count) => notAnswered(count, error));
+    }
     return error;
   }
 
@@ -98,21 +107,12 @@ export class MsgLife {
 
 /**
  * Runs `work` as one job of `queue`, started only before the msg's deadline. A refusal of
- * the queue becomes the msg's error. When the device did not answer the job in (nearly) the
- * whole timeout, every job waiting in `silenced` (the module's ordered queue; never the
- * keep-alive's lane) ends at once, before the next one could start. `ahead`: the reserved
- * place before users' msgs (settings put back), never refused for room.
+ * the queue becomes the msg's error. `ahead`: the reserved place before users' msgs
+ * (settings put back), never refused for room. (When the device does not answer, the jobs
+ * waiting behind end through the life's `silenced` queue, see MsgLife.)
  */
-export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, silenced?: RequestQueue, ahead = false): Promise<T> {
-  const job = async () => {
-    try {
-      return await work();
-    } finally {
-      const silent = life.silent;
-      if (silent && silenced) silenced.clear((count) => notAnswered(count, silent));
-    }
-  };
-  return (ahead ? queue.addAhead(job, life.deadline) : queue.add(job, life.deadline)).catch((error: unknown) => {
+export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, ahead = false): Promise<T> {
+  return (ahead ? queue.addAhead(work, life.deadline) : queue.add(work, life.deadline)).catch((error: unknown) => {
     if (error instanceof QueueFullError) {
       throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
         code: 'QUEUE_FULL',

@@ -154,11 +154,23 @@ export class RequestQueue {
     } catch (error) {
       result = Promise.reject(error);
     }
-    result.then(job.resolve, job.reject).finally(() => {
-      this.running--;
-      this.next();
-      if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
-    });
+    // One reaction per job (not then + finally): every msg passes here.
+    result.then(
+      (value) => {
+        job.resolve(value);
+        this.ended();
+      },
+      (error: unknown) => {
+        job.reject(error);
+        this.ended();
+      },
+    );
+  }
+
+  private ended(): void {
+    this.running--;
+    this.next();
+    if (this.running === 0 && this.idleWaiters.length) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   private arm(at: number): void {

@@ -39,6 +39,8 @@ export type SentRequests = SentRequest | SentRequest[];
 
 /** The wire calls of several exchanges (each one call or a list) as one `msg.request`. */
 export function sentRequests(...parts: SentRequests[]): SentRequests {
+  // The common case, one call, as it is: no list made for it.
+  if (parts.length === 1 && !Array.isArray(parts[0])) return parts[0];
   const calls = parts.flat();
   return calls.length === 1 ? calls[0] : calls;
 }
