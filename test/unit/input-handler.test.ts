@@ -10,7 +10,7 @@ import { Operation, Outcome } from '../../nodes/lib/node/operation';
 import { DeviceError, invalidInput } from '../../nodes/lib/base/errors';
 import { InputContext, inputHandler } from '../../nodes/lib/node/input-handler';
 import { Pollable, PollingLifecycle } from '../../nodes/lib/node/polling-lifecycle';
-import { NodeStatusDot } from '../../nodes/lib/node/status-dot';
+import { BUSY_STATUS_DELAY_MS, NodeStatusDot } from '../../nodes/lib/node/status-dot';
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
 
@@ -33,7 +33,7 @@ interface Handled {
 function handlerFor(setup: Setup) {
   const statuses: NodeStatus[] = [];
   const clock = handClock();
-  const dot = new NodeStatusDot((status) => statuses.push(status), undefined, clock.later);
+  const dot = new NodeStatusDot((status) => statuses.push(status), undefined, clock.later, clock.now);
   dot.connectionIs({ state: 'connected', apiVersion: '0.9' });
   statuses.length = 0;
   const handle = inputHandler({
@@ -193,7 +193,7 @@ describe('inputHandler', () => {
     };
     const { receive, statuses, clock } = handlerFor({ client, build: () => slow });
     const handled = receive({});
-    clock.fire();
+    clock.advance(BUSY_STATUS_DELAY_MS);
     statuses.should.eql([{ fill: 'blue', shape: 'dot', text: 'fan to 60 %' }]);
     answer({ data: {}, request: { method: 'GET', path: '/fan' } });
     should((await handled).error).be.undefined();

@@ -14,7 +14,7 @@ import { handClock } from '../helpers/hand-clock';
 function recordedDot(problem?: string) {
   const calls: NodeStatus[] = [];
   const clock = handClock();
-  const dot = new NodeStatusDot((status) => calls.push(status), problem, clock.later);
+  const dot = new NodeStatusDot((status) => calls.push(status), problem, clock.later, clock.now);
   return { dot, calls, clock };
 }
 
@@ -102,22 +102,39 @@ describe('NodeStatusDot', () => {
       .pending()
       .map((j) => j.ms)
       .should.eql([BUSY_STATUS_DELAY_MS]);
-    clock.fire();
+    clock.advance(BUSY_STATUS_DELAY_MS);
     calls[1].should.eql({ fill: 'blue', shape: 'dot', text: 'fan to 60 %...' });
   });
 
-  it('one busy timer for several msgs in flight, cancelled when the last one ends', () => {
+  it('one busy timer for several msgs in flight; when it comes after the last one ended it shows nothing and stops', () => {
     const { dot, calls, clock } = recordedDot();
     dot.connectionIs(CONNECTED);
     dot.started('a...');
     dot.started('b...');
     clock.pending().should.have.length(1);
     dot.finished();
-    clock.pending().should.have.length(1, 'one still in flight');
     dot.finished();
-    clock.pending().should.have.length(0);
-    clock.fire();
+    clock.advance(BUSY_STATUS_DELAY_MS);
     calls.should.have.length(1, 'no blue dot for operations that ended in time');
+    clock.pending().should.have.length(0);
+  });
+
+  it("msgs one after another arm no timer each: a msg that began late in the timer's wait gets its whole delay", () => {
+    const { dot, calls, clock } = recordedDot();
+    dot.connectionIs(CONNECTED);
+    for (let i = 0; i < 5; i++) {
+      dot.started('a...');
+      clock.advance(1);
+      dot.finished();
+    }
+    clock.pending().should.have.length(1, 'one timer for five msgs');
+    clock.advance(BUSY_STATUS_DELAY_MS - 10);
+    dot.started('slow...');
+    clock.advance(10);
+    calls.should.have.length(1, 'the slow msg has been in flight 10 ms only');
+    clock.pending().should.have.length(1, 'aimed again at its own delay');
+    clock.advance(BUSY_STATUS_DELAY_MS - 10);
+    calls[1].should.eql({ fill: 'blue', shape: 'dot', text: 'slow...' });
   });
 
   it('after the blue dot the same outcome as before is shown again (it replaced it)', () => {
@@ -125,7 +142,7 @@ describe('NodeStatusDot', () => {
     dot.connectionIs(CONNECTED);
     dot.succeeded('pin 3 high');
     dot.started('pin 3 high...');
-    clock.fire();
+    clock.advance(BUSY_STATUS_DELAY_MS);
     dot.finished();
     dot.succeeded('pin 3 high');
     calls.slice(1).should.eql([

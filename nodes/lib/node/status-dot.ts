@@ -38,7 +38,10 @@ export class NodeStatusDot {
   /** The node's own last outcome; shown whenever the connection is fine. */
   private own?: NodeStatus;
   private inFlight = 0;
+  /** The busy timer: armed once per busy stretch, not per msg (see `started`). */
   private cancelBusy?: () => void;
+  /** When the msgs in flight now began to be in flight (the `now` clock). */
+  private busySince = 0;
   private busyText = '';
   /** A conflict with another deployed node (live/conflict-status.ts): yellow while connected, unless the node failed. */
   private conflict?: string;
@@ -51,6 +54,7 @@ export class NodeStatusDot {
     /** A bad setting found at deploy: shown at once, and no reconnection clears it. */
     private readonly settingsProblem?: string,
     private readonly later: Later = realLater,
+    private readonly now: () => number = () => performance.now(),
   ) {
     if (settingsProblem) this.own = { fill: 'red', shape: 'ring', text: short(settingsProblem) };
   }
@@ -97,33 +101,38 @@ export class NodeStatusDot {
 
   /** A msg's operation went on its way; `text` is its busy status. */
   started(text: string): void {
-    this.inFlight++;
+    if (!this.inFlight++) this.busySince = this.now();
     this.busyText = short(text);
     // The blue dot only for a request that takes a while: a status update per msg costs
     // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
-    this.cancelBusy ??= this.later(() => {
-      this.cancelBusy = undefined;
-      if (!this.inFlight) return;
-      this.setStatus({ fill: 'blue', shape: 'dot', text: this.busyText });
-      this.shown = '';
-    }, BUSY_STATUS_DELAY_MS);
+    // The timer is not cancelled when the msgs end: one that ends finds nothing in flight,
+    // or aims again at the delay after the new stretch began. Arming and cancelling a
+    // timer per msg cost more than the rest of the dot.
+    this.cancelBusy ??= this.later(() => this.busyCheck(), BUSY_STATUS_DELAY_MS);
   }
 
   /** A msg's operation ended (either way); the outcome follows through succeeded/failed. */
   finished(): void {
     this.inFlight--;
-    if (!this.inFlight) this.idle();
+  }
+
+  private busyCheck(): void {
+    this.cancelBusy = undefined;
+    if (!this.inFlight) return;
+    const waited = this.now() - this.busySince;
+    if (waited < BUSY_STATUS_DELAY_MS) {
+      this.cancelBusy = this.later(() => this.busyCheck(), BUSY_STATUS_DELAY_MS - waited);
+      return;
+    }
+    this.setStatus({ fill: 'blue', shape: 'dot', text: this.busyText });
+    this.shown = '';
   }
 
   /** The node is closing: no timer left behind, the dot cleared. */
   close(): void {
-    this.idle();
-    this.setStatus({});
-  }
-
-  private idle(): void {
     this.cancelBusy?.();
     this.cancelBusy = undefined;
+    this.setStatus({});
   }
 
   private show(): void {
