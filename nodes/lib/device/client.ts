@@ -1,11 +1,10 @@
 /**
  * DeviceClient: talks to one module (service + slot) of one device.
  *
- * One client per config node: Node's http/https over keep-alive agents (lib/transport.ts;
- * why not axios is said there), one ordered, bounded queue for
- * the module, and one mapping of every answer to a result or a DeviceError. Nodes hand it
- * validated requests; it owns the wire path, so nothing from a msg can change where a
- * request goes.
+ * One client per config node: Node's http/https over keep-alive agents (transport.ts), one
+ * ordered, bounded queue for the module, and one mapping of every answer to a result or a
+ * DeviceError (verdict.ts). Nodes hand it validated requests; it owns the wire path, so
+ * nothing from a msg can change where a request goes.
  */
 import http from 'http';
 import https from 'https';
@@ -21,10 +20,9 @@ import { ClientOptions, requestHeaders } from './client-options';
 import { exchangeInfo } from './exchange-info';
 import { Answer, exchange as httpExchange, Target, targetOf, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
-import { parseVersionRecord, VersionRecord } from './version-record';
+import { firstSpoken, VersionRecord } from './version-record';
 import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
 import { renewing } from './renewing';
-import { versionNotSpoken } from './version-record';
 
 export { parseBaseUrl, type VersionRecord };
 export type { ClientOptions, Credentials, TlsOptions } from './client-options';
@@ -151,33 +149,16 @@ export class DeviceClient {
     return this.reading;
   }
 
-  private async askVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
+  private askVersionRecord(): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
     // Newest first: released devices speak 1.0; a 0.9 device answers 1.0 with 400 or 404.
     const newestFirst = [...API_VERSIONS].reverse();
     // Once detected, that version is asked first (one request per health check).
     const auto = this.detected ? [this.detected, ...newestFirst.filter((v) => v !== this.detected)] : newestFirst;
     const candidates: readonly ApiVersion[] = this.options.apiVersion === 'auto' ? auto : [this.options.apiVersion];
-    let lastError: DeviceError | undefined;
-    for (const version of candidates) {
-      try {
-        const data = await this.exchange({ method: 'GET', path: this.rootPath(version) });
-        const record = parseVersionRecord(data);
-        if (!record) {
-          throw new DeviceError(`GET ${this.rootPath(version)}: the answer is not a version record`, {
-            code: 'BAD_RESPONSE',
-            method: 'GET',
-            path: this.rootPath(version),
-          });
-        }
-        this.detected = version;
-        return { apiVersion: version, record };
-      } catch (error) {
-        lastError = error as DeviceError;
-        // Only "this version is not spoken here" moves on to the next candidate.
-        if (!versionNotSpoken(lastError)) throw lastError;
-      }
-    }
-    throw lastError!;
+    return firstSpoken(candidates, this.roots, (path) => this.exchange({ method: 'GET', path })).then((found) => {
+      this.detected = found.apiVersion;
+      return found;
+    });
   }
 
   /**
@@ -224,15 +205,20 @@ export class DeviceClient {
     // The dialect turns the spec-shaped request into the wire form of the device's version,
     // and judges the answers (whether a POST succeeded included).
     const translation = dialectFor(version).translate(req);
+    const calls = translation.calls;
+    if (calls.length === 1 && !translation.independent) {
+      // Most msgs: one wire call, its answer or its error as the msg's.
+      const request = this.wire(version, calls[0]);
+      const answer = await renewing(version, calls[0], this.options.onRenewing, () => this.exchange(request, life));
+      return { data: translation.answer([answer], [request]), request };
+    }
     const answers: unknown[] = [];
     const sent: SentRequest[] = [];
     const failures: CallFailure[] = [];
-    const calls = translation.calls;
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index];
-      let path = call.scope === 'service' ? this.rootPath(version) : `${this.rootPath(version)}/${this.slot}`;
-      for (const part of call.endpoint) path += `/${segment(part)}`;
-      const request: SentRequest = call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
+      const request = this.wire(version, call);
+      const path = request.path;
       if (!translation.independent) {
         answers.push(await renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)));
         sent.push(request);
@@ -258,6 +244,13 @@ export class DeviceClient {
       }
     }
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
+  }
+
+  /** A wire call as it goes out: the path below the module (or the service) and the body. */
+  private wire(version: ApiVersion, call: DeviceRequest): SentRequest {
+    let path = call.scope === 'service' ? this.rootPath(version) : `${this.rootPath(version)}/${this.slot}`;
+    for (const part of call.endpoint) path += `/${segment(part)}`;
+    return call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
   }
 
   /**
@@ -288,7 +281,7 @@ export class DeviceClient {
       }
       this.options.onReachability?.();
       try {
-        return judgeAnswer(answer, this.where(request, timeoutMs));
+        return judgeAnswer(answer, () => this.where(request, timeoutMs));
       } catch (error) {
         // Refused credentials (or TLS) concern every node of the module, not just this msg.
         if (concernsModule(error)) this.options.onReachability?.(error);

@@ -5,7 +5,7 @@
  * editor. The slot check is here too, shared by the config node and the admin routes.
  */
 import { printable } from './answer';
-import { LIMITS } from '../pure/limits';
+import { ApiVersion, LIMITS } from '../pure/limits';
 import { DeviceError } from '../base/errors';
 
 export interface VersionRecord {
@@ -74,4 +74,29 @@ export function slotProblem(record: VersionRecord, service: string, slot: number
  */
 export function versionNotSpoken(error: unknown): boolean {
   return error instanceof DeviceError && error.code === 'DEVICE_ERROR' && (error.statusCode === 400 || error.statusCode === 404);
+}
+
+/**
+ * Reads the version record at each candidate's root (`roots[version]`) in turn; the first
+ * that answers with one is the device's version. Only "this version is not spoken here"
+ * moves on to the next candidate: any other failure is the answer.
+ */
+export async function firstSpoken(
+  candidates: readonly ApiVersion[],
+  roots: Readonly<Record<ApiVersion, string>>,
+  read: (path: string) => Promise<unknown>,
+): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
+  let lastError: unknown;
+  for (const version of candidates) {
+    const path = roots[version];
+    try {
+      const record = parseVersionRecord(await read(path));
+      if (!record) throw new DeviceError(`GET ${path}: the answer is not a version record`, { code: 'BAD_RESPONSE', method: 'GET', path });
+      return { apiVersion: version, record };
+    } catch (error) {
+      lastError = error;
+      if (!versionNotSpoken(error)) throw error;
+    }
+  }
+  throw lastError;
 }
