@@ -161,60 +161,70 @@ function isStaleSocket(error: unknown, reused: boolean, answered: boolean, elaps
 }
 
 export function exchange(x: Exchange): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let current: http.ClientRequest | undefined;
-    const finish = (error: TransportError | undefined, answer?: Answer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) {
-        // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
-        current?.destroy();
-        reject(error);
-      } else resolve(answer!);
-    };
-    // One timer for the whole exchange (a retry included): connect, send, wait and read.
-    // Timers run before the poll phase: when the loop was busy past the deadline, an answer
-    // may be waiting in the socket already, so let one poll phase read it before calling it
-    // a timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
-    let status: number | undefined;
-    let received = 0;
-    const target = x.target;
-    const tlsFacts: TlsFacts | undefined = target.secure ? { name: target.tlsName!, clientCert: !!target.clientCert } : undefined;
-    const timer = setTimeout(() => {
-      setImmediate(() => finish(new TransportError(status === undefined ? 'timeout' : 'incomplete', undefined, status, received)));
-    }, x.timeoutMs);
-    const send = (fresh: boolean) => {
-      const sentAt = Date.now();
-      const req = open(x, fresh, {
-        answered: (code) => {
-          status = code;
-        },
-        received: (bytes) => {
-          received = bytes;
-        },
-        handshake: (peer) => {
-          if (tlsFacts) tlsFacts.peer = peer;
-        },
-        finish,
-      });
-      current = req;
-      req.on('error', (error) => {
-        if (!fresh && isStaleSocket(error, req.reusedSocket, status !== undefined, Date.now() - sentAt)) send(true);
-        else finish(fromNode(error, tlsFacts));
-      });
-    };
-    send(false);
-  });
+  return new Promise((resolve, reject) => new Exchanging(x, resolve, reject).send(false));
 }
 
-interface Progress {
-  answered(status: number): void;
-  received(bytes: number): void;
+/**
+ * One exchange in progress: its state in one object, not a closure per piece of it (every
+ * request of every msg makes one).
+ */
+class Exchanging {
+  private settled = false;
+  private current?: http.ClientRequest;
+  /** The answer's status once its status line came; the body bytes so far. */
+  status?: number;
+  received = 0;
+  readonly tls?: TlsFacts;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly x: Exchange,
+    private readonly resolve: (answer: Answer) => void,
+    private readonly reject: (error: TransportError) => void,
+  ) {
+    if (x.target.secure) this.tls = { name: x.target.tlsName!, clientCert: !!x.target.clientCert };
+    // One timer for the whole exchange (a retry included): connect, send, wait and read.
+    this.timer = setTimeout(expire, x.timeoutMs, this);
+  }
+
+  send(fresh: boolean): void {
+    const sentAt = Date.now();
+    const req = open(this.x, fresh, this);
+    this.current = req;
+    req.on('error', (error) => {
+      if (!fresh && isStaleSocket(error, req.reusedSocket, this.status !== undefined, Date.now() - sentAt)) this.send(true);
+      else this.finish(fromNode(error, this.tls));
+    });
+  }
+
   /** A new TLS connection reached the device's certificate (before it is verified). */
-  handshake(peer: PeerCertificate | undefined): void;
-  finish(error: TransportError | undefined, answer?: Answer): void;
+  handshake(peer: PeerCertificate | undefined): void {
+    if (this.tls) this.tls.peer = peer;
+  }
+
+  finish(error: TransportError | undefined, answer?: Answer): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (error) {
+      // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
+      this.current?.destroy();
+      this.reject(error);
+    } else this.resolve(answer!);
+  }
+}
+
+/**
+ * Timers run before the poll phase: when the loop was busy past the deadline, an answer may
+ * be waiting in the socket already, so let one poll phase read it before calling it a
+ * timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
+ */
+function expire(p: Exchanging): void {
+  setImmediate(expired, p);
+}
+
+function expired(p: Exchanging): void {
+  p.finish(new TransportError(p.status === undefined ? 'timeout' : 'incomplete', undefined, p.status, p.received));
 }
 
 /**
@@ -234,7 +244,7 @@ function lengthAndType(raw: string[]): { length: number; type: string } {
 }
 
 /** Sends the request once: on the agent's sockets, or on a new connection of its own (`fresh`). */
-function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
+function open(x: Exchange, fresh: boolean, p: Exchanging): http.ClientRequest {
   const data = x.body === undefined ? undefined : JSON.stringify(x.body);
   // http.request copies the headers: the client's own object serves every GET as it is.
   const headers: Readonly<Record<string, string | number>> =
@@ -246,7 +256,7 @@ function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
   else Object.assign(options, t.tls, { agent: false });
   const req = (t.secure ? https : http).request(options, (res) => {
     const status = res.statusCode ?? 0;
-    p.answered(status);
+    p.status = status;
     const { length, type } = lengthAndType(res.rawHeaders);
     if (length > x.maxBytes) {
       p.finish(new TransportError('too-large', undefined, status, length));
@@ -257,7 +267,7 @@ function open(x: Exchange, fresh: boolean, p: Progress): http.ClientRequest {
     let received = 0;
     res.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      p.received(received);
+      p.received = received;
       if (received > x.maxBytes) p.finish(new TransportError('too-large', undefined, status, received));
       else if (!first) first = chunk;
       else (more ??= [first]).push(chunk);

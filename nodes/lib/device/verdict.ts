@@ -77,9 +77,17 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
   }
 }
 
-/** An answer that arrived whole: its JSON value; throws the DeviceError it amounts to. */
-export function judgeAnswer(answer: Answer, w: Where): unknown {
+/**
+ * An answer that arrived whole: its JSON value; throws the DeviceError it amounts to.
+ * `where` is asked only for a failure: a good answer (every msg's) makes no message.
+ */
+export function judgeAnswer(answer: Answer, where: () => Where): unknown {
   const { status, text } = answer;
+  // The services answer JSON with application/json; no Content-Type at all is let through.
+  const json = !answer.type || answer.type.includes('json');
+  const parsed = status >= 200 && status <= 299 && json ? parseAnswer(text) : undefined;
+  if (parsed?.ok) return parsed.value;
+  const w = where();
   const { method, path } = w;
   if (status >= 300 && status < 400)
     throw bad(w, status, `the device answered ${status}, a redirect; the device interface never redirects, so it is not followed`);
@@ -103,14 +111,14 @@ export function judgeAnswer(answer: Answer, w: Where): unknown {
       path,
     });
   }
-  // The services answer JSON with application/json; no Content-Type at all is let through.
-  if (answer.type && !answer.type.includes('json')) throw bad(w, status, `the answer is ${printable(answer.type, 60)}, not JSON`);
-  const parsed = parseAnswer(text);
-  if (parsed.ok) return parsed.value;
+  if (!json) throw bad(w, status, `the answer is ${printable(answer.type, 60)}, not JSON`);
+  // A 2xx JSON answer was parsed above and failed; nothing is parsed twice.
+  const failed = parsed ?? parseAnswer(text);
+  if (failed.ok) return failed.value;
   const why = {
     json: `the answer is not JSON (${text.length} bytes)`,
     depth: `the answer nests deeper than ${ANSWER_BOUNDS.maxDepth} levels`,
     values: `the answer holds more than ${ANSWER_BOUNDS.maxValues} values`,
-  }[parsed.problem];
+  }[failed.problem];
   throw bad(w, status, why);
 }
