@@ -28,6 +28,7 @@ interface Settings {
 }
 
 const PWM_FIELDS = ['prescaler', 'period', 'time_on'] as const;
+const FIELDS = ['pin', 'state', ...PWM_FIELDS] as const;
 
 function readSettings(def: NodeDef): Settings {
   const mode = def.mode === 'pwm' ? 'pwm' : 'state';
@@ -65,7 +66,7 @@ function bareState(payload: unknown): string | undefined {
 
 function build(msg: NodeMessage, s: Settings): Operation {
   const payload = msg.payload;
-  const fields = payloadFields(msg, ['pin', 'state', ...PWM_FIELDS]);
+  const fields = payloadFields(msg, FIELDS);
   const bare = bareState(payload);
   if (bare) fields.state = bare;
   else if (typeof payload === 'string' && payload !== '') throw badPayload(t('io-output.expectedValue'), payload);

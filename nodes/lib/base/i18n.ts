@@ -30,7 +30,7 @@ const known = new Map<string, boolean>();
 export function useRuntimeLanguage(RED: Pick<NodeAPI, '_'> | undefined): void {
   runtime = RED ? RED._.bind(RED) : undefined;
   known.clear();
-  said.clear();
+  said.next = undefined;
 }
 
 /** The message id `@modular-device/node-red/<catalog>:<catalog>.<key>`. */
@@ -44,40 +44,51 @@ export function isMessageId(text: unknown): boolean {
 }
 
 /**
- * Texts said so far, by message id and values (`sayingOf`). A node says its status text for
- * every msg ("pin 1 high"), and i18next's lookup and interpolation cost more than the
- * request itself; the same id with the same values is the same text for the runtime's life
- * (its language is fixed at start). Bounded: cleared when full.
+ * Texts said so far, by message id and then by each value in turn (a tree of Maps, so a
+ * text said again is found without building a key). A node says its status text for every
+ * msg ("pin 1 high"), and i18next's lookup and interpolation cost more than the request
+ * itself; the same id with the same values is the same text for the runtime's life (its
+ * language is fixed at start). Map keys keep 1 and '1' apart. Bounded: cleared when full.
  */
-const said = new Map<string, string>();
+interface Said {
+  text?: string;
+  next?: Map<unknown, Said>;
+}
+const said: Said = {};
+let saidPlaces = 0;
 
-/**
- * The cache key of an id with values, or undefined when a value is not a plain string,
- * boolean or finite number (an object, a phrase): such a text is said afresh. JSON spells
- * strings exactly, so two different sets of values never share a key.
- */
-function sayingOf(id: string, vars: Record<string, unknown> | undefined): string | undefined {
-  if (!vars) return id;
+function place(at: Said, key: unknown): Said {
+  let next = at.next?.get(key);
+  if (!next) {
+    if (++saidPlaces > TEXT_CACHE.entries) {
+      said.next = undefined;
+      saidPlaces = 1;
+    }
+    (at.next ??= new Map()).set(key, (next = {}));
+  }
+  return next;
+}
+
+/** Where the text of `id` with `vars` is kept; undefined when a value is an object (a phrase): said afresh. */
+function placeOf(id: string, vars: Record<string, unknown> | undefined): Said | undefined {
+  let at = place(said, id);
+  if (!vars) return at;
   for (const name in vars) {
     const value = vars[name];
-    const type = typeof value;
-    if (!(type === 'string' || type === 'boolean' || value === undefined || (type === 'number' && Number.isFinite(value)))) return undefined;
+    if (value !== null && typeof value === 'object') return undefined;
+    at = place(place(at, name), value);
   }
-  return `${id}\u0000${JSON.stringify(vars)}`;
+  return at;
 }
 
 /** An id said in the runtime's language; Node-RED answers a missing one with its key. */
 function lookup(id: string, vars?: Record<string, unknown>): string {
   if (!runtime) return id;
-  const key = sayingOf(id, vars);
-  const hit = key === undefined ? undefined : said.get(key);
-  if (hit !== undefined) return hit;
+  const kept = placeOf(id, vars);
+  if (kept?.text !== undefined) return kept.text;
   const text = runtime(id, vars);
   const words = typeof text === 'string' ? text : id;
-  if (key !== undefined) {
-    if (said.size >= TEXT_CACHE.entries) said.clear();
-    said.set(key, words);
-  }
+  if (kept) kept.text = words;
   return words;
 }
 

@@ -97,8 +97,18 @@ export function isInteger(value: unknown): value is number {
  * `5 V rail (limit_5v0)`. `label` is the key under `<type>.label.` when it differs from `wire`.
  */
 export function labelled(type: string, wire: string, label: string = wire): Phrase {
-  return phrase('limits.field', { label: { key: `label.${label}`, catalog: type }, wire });
+  // The same few fields are named for every msg a node checks: one phrase each, kept (a
+  // phrase is never changed once made). Bounded by the types' fields in the code.
+  let fields = labels.get(type);
+  if (!fields) labels.set(type, (fields = new Map()));
+  const key = label === wire ? wire : `${wire} ${label}`;
+  let made = fields.get(key);
+  if (!made) fields.set(key, (made = phrase('limits.field', { label: { key: `label.${label}`, catalog: type }, wire })));
+  return made;
 }
+
+/** labelled's phrases, by node type, then field (and label when it differs). */
+const labels = new Map<string, Map<string, Phrase>>();
 
 /** A field named as `type`'s dialog labels it (see `labelled`), or by its msg name alone without a type. */
 export function fieldOf(type: string | undefined, wire: string, label?: string): PhraseValue {
