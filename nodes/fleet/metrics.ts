@@ -4,11 +4,12 @@
  * one a user's other code may fill). Everything is heard, nothing asked: health events
  * (lib/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
  * tallies for every exchange (lib/module-health.ts onExchange) and every alert delivered.
- * On the request path that is two numbers of the module's own and a histogram bucket: the
- * request count and the queue depth reach prom-client when Prometheus asks (`collect`), so
- * a request pays one label lookup, no I/O.
+ * On the request path that is a few numbers of the module's own: the request count, the
+ * queue depth and the latency histogram (histogram.ts) reach prom-client's registry when
+ * Prometheus asks, so a request pays no label lookup, no allocation, no I/O.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { CountedHistogram, HistogramSeries } from './histogram';
 import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
 
 /** Connection states as lib/connection.ts names them; one gauge series each, 1 for the current. */
@@ -25,6 +26,7 @@ const labelsOf = (module: HealthModule): Labels => ({ device: module.device, ser
 /** A module's labels (one object for all its requests) and what it counted since the last scrape. */
 interface Counted {
   labels: Labels;
+  latency: HistogramSeries;
   requests: number;
   /** The queue depth when its last exchange ended; undefined: no exchange yet. */
   queued?: number;
@@ -51,10 +53,13 @@ export class ModuleMetrics {
   private readonly errors = new Counter(
     this.metric('modular_device_request_errors_total', 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)', ['code']),
   );
-  private readonly latency = new Histogram({
-    ...this.metric('modular_device_request_duration_seconds', 'Time from sending a device request to its verdict'),
-    buckets: LATENCY_BUCKETS,
-  });
+  private readonly latency = new CountedHistogram(
+    'modular_device_request_duration_seconds',
+    'Time from sending a device request to its verdict',
+    LATENCY_BUCKETS,
+    () => [...this.counted.values()].map((c) => c.latency),
+    this.registry,
+  );
   private readonly queue: Gauge = new Gauge({
     ...this.metric('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended'),
     collect: () => {
@@ -106,7 +111,7 @@ export class ModuleMetrics {
     c.requests++;
     c.queued = fact.queued;
     if (!fact.ok) this.errors.inc({ ...c.labels, code: fact.code ?? 'UNKNOWN' });
-    this.latency.observe(c.labels, fact.ms / 1000);
+    this.latency.observe(c.latency, fact.ms / 1000);
   }
 
   /** A module's counts; a redeploy's new connection with the same labels counts on in the same series. */
@@ -115,7 +120,7 @@ export class ModuleMetrics {
     if (!c) {
       const labels = labelsOf(module);
       const key = JSON.stringify(labels);
-      c = this.counted.get(key) ?? { labels, requests: 0 };
+      c = this.counted.get(key) ?? { labels, latency: this.latency.seriesFor(labels), requests: 0 };
       this.counted.set(key, c);
       this.countedOf.set(module, c);
     }
