@@ -37,14 +37,29 @@ export const lifeNow = (): number => realQueueClock.now();
 
 /** `client` for one msg's conversation: every request of it bounded by `deadline`. */
 export function bounded(client: DeviceClient, deadline: number): ModuleClient {
-  return {
-    service: client.service,
-    slot: client.slot,
-    get apiVersion() {
-      return client.apiVersion;
-    },
-    request: (requests, lane) => client.request(requests, lane, deadline),
-  };
+  return new BoundedClient(client, deadline);
+}
+
+/** A class, not an object literal with a getter: one is made per poll round of every module. */
+class BoundedClient implements ModuleClient {
+  readonly service: Service;
+  readonly slot: number;
+
+  constructor(
+    private readonly client: DeviceClient,
+    private readonly deadline: number,
+  ) {
+    this.service = client.service;
+    this.slot = client.slot;
+  }
+
+  get apiVersion(): ApiVersion | undefined {
+    return this.client.apiVersion;
+  }
+
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane?: Lane): Promise<DeviceResult<T>> {
+    return this.client.request<T>(requests, lane, this.deadline);
+  }
 }
 
 /** One job in the module's queue: its msg's deadline, and the request the device did not answer. */
