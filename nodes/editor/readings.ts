@@ -1,7 +1,8 @@
 /**
  * What the two readings dialogs (bmc-readings, power-readings) share, written once: the check
  * that at least one record is ticked, the label, and the interval / only-on-change / deadband
- * rows' placeholders and the deadband row shown only with "only on change".
+ * rows' placeholders and the deadband row shown only with "only on change"; `dialog` gives
+ * them to a dialog's registerType literal.
  */
 import { LIMITS } from '../lib/pure/limits';
 import { current } from './current';
@@ -53,4 +54,21 @@ function prepare(type: ReadingsType): void {
   show();
 }
 
-export const readings = { oneRecord, label, prepare };
+/**
+ * A readings dialog's parts for its registerType literal, written once: the records' check,
+ * the label (the node's name, else its records and interval), oneditprepare. `records` in
+ * the order the label names them.
+ */
+function dialog(type: ReadingsType, service: string, records: readonly string[]) {
+  return {
+    oneRecord: oneRecord(type, records),
+    label(this: Node): string {
+      return (this.name as string) || label(this, service, records);
+    },
+    prepare(): void {
+      prepare(type);
+    },
+  };
+}
+
+export const readings = { dialog, oneRecord, label, prepare };
