@@ -2,11 +2,12 @@
  * What the two readings dialogs (bmc-readings, power-readings) share, written once: the check
  * that at least one record is ticked, the label, and the interval / only-on-change / deadband
  * rows' placeholders and the deadband row shown only with "only on change"; `dialog` gives
- * them to a dialog's registerType literal.
+ * them to a dialog's registerType literal. The rows themselves: readings-rows.ts.
  */
 import { LIMITS } from '../lib/pure/limits';
 import { current } from './current';
 import { editorRed, jquery } from './page';
+import { fillTemplate, RecordLayout } from './readings-rows';
 
 type ReadingsType = 'bmc-readings' | 'power-readings';
 type Node = Record<string, unknown>;
@@ -56,10 +57,11 @@ function prepare(type: ReadingsType): void {
 
 /**
  * A readings dialog's parts for its registerType literal, written once: the records' check,
- * the label (the node's name, else its records and interval), oneditprepare. `records` in
- * the order the label names them.
+ * the label (the node's name, else its records and interval), oneditprepare; and its
+ * template's shared rows put in place. `records` in the order the label names them.
  */
-function dialog(type: ReadingsType, service: string, records: readonly string[]) {
+function dialog(type: ReadingsType, service: string, records: readonly string[], layout: RecordLayout) {
+  fillTemplate(type, layout);
   return {
     oneRecord: oneRecord(type, records),
     label(this: Node): string {
