@@ -23,6 +23,7 @@ import { prepareBmcWatchdog } from './bmc-watchdog';
 import { readings } from './readings';
 import { prepareConfigDialog } from './config-dialog';
 import { fieldName } from './field-name';
+import { validator } from './validator';
 import { notificationPoll } from './notification-poll';
 
 /**
@@ -31,24 +32,6 @@ import { notificationPoll } from './notification-poll';
  */
 function dangerous(type: GuardedType): string[] {
   return [...DANGEROUS_OPERATIONS[type], FROM_MSG];
-}
-
-type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
-
-/**
- * A two-parameter `validate` for `defaults` (Node-RED shows the message only then).
- * Values that are exactly `${VAR}` or `$(VAR)` pass: they are checked at runtime.
- * `field` is the msg's name of the value, `label` the dialog's label key where it differs
- * (the runtime's `labelled(type, field, label)`), so both sides say the same sentence.
- * `when` limits the check to the settings where the field is used.
- */
-function validator(name: limits.LimitName, field?: string, when?: ((node: Record<string, unknown>) => boolean) | null, label?: string): Validator {
-  return function (value: unknown, _opt?: unknown) {
-    if (when && !when(this)) return true;
-    if (limits.isEnvReference(value)) return true;
-    const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return text(limits.check(name, parsed, fieldName(this.type, field ?? name, label)));
-  };
 }
 
 /**
