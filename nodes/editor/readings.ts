@@ -89,4 +89,4 @@ function dialog(type: ReadingsType, service: Service, spec: ReadingsDialog) {
   };
 }
 
-export const readings = { dialog, oneRecord, label, prepare };
+export const readings = { dialog };
