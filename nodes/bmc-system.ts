@@ -14,31 +14,21 @@ import { check, checkBool, labelled } from './lib/pure/limits';
 import { payloadFields, given } from './lib/node/msg';
 import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
 import { chooseOperation, moduleReset } from './lib/node/operation-choice';
-import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { bool, int, readWith, text } from './lib/node/setting-values';
+import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] as const;
 const DANGEROUS = DANGEROUS_OPERATIONS['bmc-system'];
 
-interface Settings {
-  operation: unknown;
-  mode: unknown;
-  duration: unknown;
-  enabled: boolean;
-  timeout: unknown;
-  confirm: boolean;
-}
-
-function readSettings(def: NodeDef): Settings {
-  return {
-    operation: textSetting(def.operation, 'buzzer'),
-    mode: intSetting(def.mode, 2),
-    duration: intSetting(def.duration, 200),
-    enabled: boolSetting(def.enabled, false),
-    timeout: intSetting(def.timeout, 0),
-    confirm: boolSetting(def.confirm, false),
-  };
-}
+const readSettings = readWith({
+  operation: text('buzzer'),
+  mode: int(2),
+  duration: int(200),
+  enabled: bool(false),
+  timeout: int(0),
+  confirm: bool(false),
+});
+type Settings = ReturnType<typeof readSettings>;
 
 function build(msg: NodeMessage, s: Settings): Operation {
   const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-system', dangerous: DANGEROUS, confirm: s.confirm });

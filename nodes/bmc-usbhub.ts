@@ -11,28 +11,15 @@ import { check, checkBool, labelled } from './lib/pure/limits';
 import { payloadFields, given } from './lib/node/msg';
 import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
 import { chooseOperation } from './lib/node/operation-choice';
-import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { bool, int, readWith, text } from './lib/node/setting-values';
+import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
 /** `devices` lists the plugged USB devices: API 1.0 devices only. */
 const OPERATIONS = ['read', 'hub', 'port', 'reset', 'devices'] as const;
 const DANGEROUS = DANGEROUS_OPERATIONS['bmc-usbhub'];
 
-interface Settings {
-  operation: unknown;
-  port: unknown;
-  state: boolean;
-  confirm: boolean;
-}
-
-function readSettings(def: NodeDef): Settings {
-  return {
-    operation: textSetting(def.operation, 'read'),
-    port: intSetting(def.port, 2),
-    state: boolSetting(def.state, true),
-    confirm: boolSetting(def.confirm, false),
-  };
-}
+const readSettings = readWith({ operation: text('read'), port: int(2), state: bool(true), confirm: bool(false) });
+type Settings = ReturnType<typeof readSettings>;
 
 function build(msg: NodeMessage, s: Settings): Operation {
   const operation = chooseOperation(msg, s.operation, OPERATIONS, { type: 'bmc-usbhub', dangerous: DANGEROUS, confirm: s.confirm });

@@ -23,7 +23,7 @@ import { check, checkKeepAlive, labelled } from './lib/pure/limits';
 import { payloadFields, given } from './lib/node/msg';
 import { DANGEROUS_OPERATIONS, KEEP_ALIVE_OPERATION } from './lib/pure/dangerous';
 import { chooseOperation, requireConfirm } from './lib/node/operation-choice';
-import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import { bool, int, readWith, text } from './lib/node/setting-values';
 import { KeepAliveWatch } from './lib/node/keep-alive-watch';
 import { publish } from './lib/module/health';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
@@ -32,26 +32,21 @@ const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown
 type Op = (typeof OPERATIONS)[number];
 const DANGEROUS: readonly Op[] = DANGEROUS_OPERATIONS['bmc-watchdog'];
 
-interface Settings {
+const readFields = readWith({
+  operation: text('read'),
+  timeout: int(0),
+  swShutdownTimeout: int(60000),
+  confirm: bool(false),
+  keepAlive: bool(false),
+  interval: int(1000),
+});
+type Settings = ReturnType<typeof readFields> & {
   /** Watches the keep-alive while it runs (see lib/keep-alive-watch.ts). */
   watch?: KeepAliveWatch;
-  operation: unknown;
-  timeout: unknown;
-  swShutdownTimeout: unknown;
-  confirm: boolean;
-  keepAlive: boolean;
-  interval: unknown;
-}
+};
 
 function readSettings(def: NodeDef): Settings {
-  const s = {
-    operation: textSetting(def.operation, 'read'),
-    timeout: intSetting(def.timeout, 0),
-    swShutdownTimeout: intSetting(def.swShutdownTimeout, 60000),
-    confirm: boolSetting(def.confirm, false),
-    keepAlive: boolSetting(def.keepAlive, false),
-    interval: intSetting(def.interval, 1000),
-  };
+  const s = readFields(def);
   if (s.keepAlive) {
     ensure(checkKeepAlive(s.interval, s.timeout, 'bmc-watchdog'));
     // Refused here, as a settings problem: registerActionNode then neither applies anything

@@ -4,6 +4,7 @@
  * the interrupt and the counter, which the device accepts only in digital mode.
  */
 import { registerActionNode } from './lib/node/action-node';
+import { appliedOnConnect } from './lib/node/applied-on-connect';
 import { PHASE } from './lib/module/desired-state';
 import { DeviceRequest } from './lib/device/client';
 import { bodyOf, Operation } from './lib/node/operation';
@@ -11,30 +12,20 @@ import { ensure, invalidInput } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
 import { payloadFields, given } from './lib/node/msg';
-import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { bool, int, readWith, text } from './lib/node/setting-values';
+import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
-interface Settings {
-  pin: unknown;
-  mode: unknown;
+const readSettings = readWith({
+  pin: int(),
+  mode: text('analog'),
   /** Interrupt trigger, or '' to leave the interrupt as it is. */
-  trigger: unknown;
-  debounce_time_ms: unknown;
+  trigger: text(),
+  debounce_time_ms: int(250),
   /** Counter state, or '' to leave the counter as it is. */
-  counter: unknown;
-  applyOnConnect: boolean;
-}
-
-function readSettings(def: NodeDef): Settings {
-  return {
-    pin: intSetting(def.pin),
-    mode: textSetting(def.mode, 'analog'),
-    trigger: textSetting(def.trigger),
-    debounce_time_ms: intSetting(def.debounce_time_ms, 250),
-    counter: textSetting(def.counter),
-    applyOnConnect: boolSetting(def.applyOnConnect, true),
-  };
-}
+  counter: text(),
+  applyOnConnect: bool(true),
+});
+type Settings = ReturnType<typeof readSettings>;
 
 function build(msg: NodeMessage, s: Settings): Operation {
   // `state` is the counter's field in the spec (input/digital/counter {pin, state}).
@@ -74,11 +65,8 @@ export = function (RED: NodeAPI) {
     service: 'io',
     settings: readSettings,
     build,
-    checkOnDeploy: true,
-    onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
-    // Put back after a reset, after the power configuration; the last msg's setting wins.
-    phase: PHASE.pins,
-    remembers: true,
+    // Put back after a reset, after the power configuration.
+    ...appliedOnConnect(build, PHASE.pins),
     // A pin set digital reads back as digital_input or frequency_hz; a reset makes it analog.
     async readBack(setting, client) {
       const mode = bodyOf(setting, 'input/mode');

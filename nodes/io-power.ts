@@ -5,6 +5,7 @@
  * connects: on deploy and again after a device restart.
  */
 import { registerActionNode } from './lib/node/action-node';
+import { appliedOnConnect } from './lib/node/applied-on-connect';
 import { PHASE } from './lib/module/desired-state';
 import { Operation } from './lib/node/operation';
 import { ensure } from './lib/base/errors';
@@ -48,11 +49,8 @@ export = function (RED: NodeAPI) {
     service: 'io',
     settings: readSettings,
     build,
-    checkOnDeploy: true,
-    onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
-    // First after a reset: outputs need it (spec io rule 1). The last msg's configuration wins.
-    phase: PHASE.power,
-    remembers: true,
+    // First after a reset: outputs need it (spec io rule 1).
+    ...appliedOnConnect(build, PHASE.power),
     // API 1.0: an accepted configuration makes the driver re-read the module (a new
     // device_session), which the connection adopts instead of taking it for a reset.
     renewsSession: true,

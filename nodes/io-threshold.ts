@@ -6,6 +6,7 @@
  * `input/mode` analog for the pin, in the same turn of the module's queue.
  */
 import { registerActionNode } from './lib/node/action-node';
+import { appliedOnConnect } from './lib/node/applied-on-connect';
 import { PHASE } from './lib/module/desired-state';
 import { DeviceRequest } from './lib/device/client';
 import { Operation } from './lib/node/operation';
@@ -13,26 +14,18 @@ import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
 import { payloadFields, given } from './lib/node/msg';
-import { boolSetting, intSetting } from './lib/node/setting-values';
-import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { bool, int, readWith } from './lib/node/setting-values';
+import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
-interface Settings {
-  pin: unknown;
-  threshold_mV: unknown;
-  trigger: unknown;
-  analogFirst: boolean;
-  applyOnConnect: boolean;
-}
-
-function readSettings(def: NodeDef): Settings {
-  return {
-    pin: intSetting(def.pin),
-    threshold_mV: intSetting(def.threshold_mV),
-    trigger: def.trigger,
-    analogFirst: boolSetting(def.analogFirst, true),
-    applyOnConnect: boolSetting(def.applyOnConnect, true),
-  };
-}
+const readSettings = readWith({
+  pin: int(),
+  threshold_mV: int(),
+  // As saved: build checks it, with a msg's trigger in its place.
+  trigger: (value: unknown) => value,
+  analogFirst: bool(true),
+  applyOnConnect: bool(true),
+});
+type Settings = ReturnType<typeof readSettings>;
 
 function build(msg: NodeMessage, s: Settings): Operation {
   const fields = payloadFields(msg, ['pin', 'threshold_mV', 'trigger']);
@@ -58,10 +51,7 @@ export = function (RED: NodeAPI) {
     service: 'io',
     settings: readSettings,
     build,
-    checkOnDeploy: true,
-    onConnect: (s) => (s.applyOnConnect ? build({}, s) : undefined),
-    // Put back after a reset, after the power configuration; the last msg's setting wins.
-    phase: PHASE.pins,
-    remembers: true,
+    // Put back after a reset, after the power configuration.
+    ...appliedOnConnect(build, PHASE.pins),
   });
 };

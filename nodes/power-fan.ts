@@ -16,31 +16,25 @@ import { check, checkBool, labelled } from './lib/pure/limits';
 import { FACTS } from './lib/pure/facts';
 import { payloadFields, given } from './lib/node/msg';
 import { chooseOperation } from './lib/node/operation-choice';
-import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import { bool, int, readWith, text } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['read', 'set', 'rpm', 'measurement'] as const;
 const WAIT_POLL_MS = 250;
 
-interface Settings {
-  operation: unknown;
-  fan_forced: boolean;
-  fan_mode: unknown;
-  measurement_enabled: boolean;
-  waitApplied: boolean;
-  wait: unknown;
-}
+const readFields = readWith({
+  operation: text('read'),
+  fan_forced: bool(true),
+  fan_mode: int(60),
+  measurement_enabled: bool(true),
+  waitApplied: bool(false),
+  // A little more than the documented 10 s, so a fan on time is not called late.
+  wait: int(FACTS.fanApplyDelayMs + 2000),
+});
+type Settings = ReturnType<typeof readFields>;
 
 function readSettings(def: NodeDef): Settings {
-  const s = {
-    operation: textSetting(def.operation, 'read'),
-    fan_forced: boolSetting(def.fan_forced, true),
-    fan_mode: intSetting(def.fan_mode, 60),
-    measurement_enabled: boolSetting(def.measurement_enabled, true),
-    waitApplied: boolSetting(def.waitApplied, false),
-    // A little more than the documented 10 s, so a fan on time is not called late.
-    wait: intSetting(def.wait, FACTS.fanApplyDelayMs + 2000),
-  };
+  const s = readFields(def);
   ensure(check('fan_wait', s.wait, labelled('power-fan', 'wait')));
   return s;
 }

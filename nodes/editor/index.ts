@@ -8,14 +8,12 @@ import * as limits from '../lib/pure/limits';
 import * as facts from '../lib/pure/facts';
 import { baseUrl } from '../lib/pure/base-url';
 import { listSetting } from '../lib/pure/list-setting';
-import { PhraseValue } from '../lib/pure/phrase';
-import { moduleOf, serviceOfNew } from './module-choice';
+import { defaults, moduleOf, serviceOfNew } from './module-choice';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 import { current } from './current';
 import { typedField, typedIn } from './typed-field';
 import { DANGEROUS_OPERATIONS, FROM_MSG, GuardedType } from '../lib/pure/dangerous';
-import { editorRed } from './page';
 import { confirmed } from './confirm';
 import { conflictWarning } from './conflicts';
 import { text } from './text';
@@ -24,6 +22,9 @@ import { prepareIoOutput } from './io-output';
 import { prepareBmcWatchdog } from './bmc-watchdog';
 import { readings } from './readings';
 import { prepareConfigDialog } from './config-dialog';
+import { fieldName } from './field-name';
+import { validator } from './validator';
+import { notificationPoll } from './notification-poll';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -31,39 +32,6 @@ import { prepareConfigDialog } from './config-dialog';
  */
 function dangerous(type: GuardedType): string[] {
   return [...DANGEROUS_OPERATIONS[type], FROM_MSG];
-}
-
-type EditorI18n = { _(key: string, values?: Record<string, string>): string };
-
-/**
- * A field as the node's dialog labels it, with the msg's name in brackets, when the node's
- * catalog has that label (`<type>.label.<label>`); else the field's own name. `label` is the
- * dialog's key where it differs from the msg's name, as in `labelled` (the runtime's side).
- */
-function fieldName(type: unknown, field: string, label: string = field): PhraseValue {
-  const RED = editorRed<EditorI18n>();
-  if (typeof type !== 'string' || !RED) return field;
-  const key = `${type}.label.${label}`;
-  const said = RED._(`@modular-device/node-red/${type}:${key}`);
-  return said && said !== key && !said.endsWith(key) ? limits.labelled(type, field, label) : field;
-}
-
-type Validator = (this: Record<string, unknown>, value: unknown, opt?: unknown) => true | string;
-
-/**
- * A two-parameter `validate` for `defaults` (Node-RED shows the message only then).
- * Values that are exactly `${VAR}` or `$(VAR)` pass: they are checked at runtime.
- * `field` is the msg's name of the value, `label` the dialog's label key where it differs
- * (the runtime's `labelled(type, field, label)`), so both sides say the same sentence.
- * `when` limits the check to the settings where the field is used.
- */
-function validator(name: limits.LimitName, field?: string, when?: ((node: Record<string, unknown>) => boolean) | null, label?: string): Validator {
-  return function (value: unknown, _opt?: unknown) {
-    if (when && !when(this)) return true;
-    if (limits.isEnvReference(value)) return true;
-    const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return text(limits.check(name, parsed, fieldName(this.type, field ?? name, label)));
-  };
 }
 
 /**
@@ -76,6 +44,11 @@ function shown(name: limits.LimitName, value: unknown): string {
   return limits.check(name, parsed) === true ? String(parsed) : '?';
 }
 
+/** A checkbox or on/off setting as saved: `true`, or "true" (a select's value, env text). */
+function isOn(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
 /** A duration in ms as a label shows it: whole or tenth seconds in s, shorter ones in ms. */
 function duration(ms: unknown): string {
   const n = limits.parseInteger(ms);
@@ -85,6 +58,7 @@ function duration(ms: unknown): string {
 
 export {
   readings,
+  notificationPoll,
   prepareConfigDialog,
   ioPower,
   prepareIoOutput,
@@ -93,6 +67,7 @@ export {
   conflictWarning,
   shown,
   duration,
+  isOn,
   dangerous,
   limits,
   facts,
@@ -106,6 +81,7 @@ export {
   current,
   typedField,
   typedIn,
+  defaults,
   moduleOf,
   serviceOfNew,
 };

@@ -62,3 +62,11 @@ export function serviceOfNew(config: { id: string }): limits.Service | undefined
   // The config node's own dialog is the top of the stack; the node that opened it is below.
   return stack[stack.length - 2]?._def?.defaults?.device?.service;
 }
+
+/**
+ * A node's `defaults`, written once for every node of one service: its name and its Module
+ * (of `service`), then the node's own settings, in that order (the order Node-RED saves them).
+ */
+export function defaults(service: limits.Service, own: Record<string, unknown>): Record<string, unknown> {
+  return { name: { value: '' }, device: moduleOf(service), ...own };
+}

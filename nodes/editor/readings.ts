@@ -1,11 +1,15 @@
 /**
  * What the two readings dialogs (bmc-readings, power-readings) share, written once: the check
  * that at least one record is ticked, the label, and the interval / only-on-change / deadband
- * rows' placeholders and the deadband row shown only with "only on change".
+ * rows' placeholders and the deadband row shown only with "only on change"; `dialog` gives
+ * them to a dialog's registerType literal. The rows themselves: readings-rows.ts.
  */
-import { LIMITS } from '../lib/pure/limits';
+import { LIMITS, Service } from '../lib/pure/limits';
 import { current } from './current';
+import { defaults } from './module-choice';
+import { validator } from './validator';
 import { editorRed, jquery } from './page';
+import { fillTemplate, RecordLayout } from './readings-rows';
 
 type ReadingsType = 'bmc-readings' | 'power-readings';
 type Node = Record<string, unknown>;
@@ -53,4 +57,36 @@ function prepare(type: ReadingsType): void {
   show();
 }
 
-export const readings = { oneRecord, label, prepare };
+/** A readings dialog: its records, each ticked or not on a new node, in the order the label names them; how the dialog shows them. */
+interface ReadingsDialog extends RecordLayout {
+  records: Record<string, boolean>;
+}
+
+/**
+ * A readings dialog's parts for its registerType literal, written once: its `defaults` (name,
+ * Module, the records, then the polling settings both dialogs have), the label (the node's
+ * name, else its records and interval), oneditprepare; and its template's shared rows put in place.
+ */
+function dialog(type: ReadingsType, service: Service, spec: ReadingsDialog) {
+  fillTemplate(type, spec);
+  const records = Object.keys(spec.records);
+  const check = oneRecord(type, records);
+  const recordDefaults = Object.fromEntries(records.map((r) => [r, { value: spec.records[r], label: r, validate: check }]));
+  return {
+    defaults: defaults(service, {
+      ...recordDefaults,
+      interval: { value: 0, label: 'interval', validate: validator('poll_interval', 'interval') },
+      onlyOnChange: { value: false },
+      deadband: { value: 0, label: 'deadband', validate: validator('deadband') },
+      output: { value: 'record' },
+    }),
+    label(this: Node): string {
+      return (this.name as string) || label(this, service, records);
+    },
+    prepare(): void {
+      prepare(type);
+    },
+  };
+}
+
+export const readings = { dialog };

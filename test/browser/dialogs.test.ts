@@ -7,6 +7,7 @@
  *    empty by design (no config node exists yet), and marked so where it is required, and
  *    io-reset's confirm box is unticked by design (the runtime refuses the reset without it).
  *  - Each dialog is saved as test-artifacts/dialog-<type>-<en|de>.png.
+ *  - notification-poll's boxes to tick (its own editor module) are what is saved, and shown again.
  * No simulator: nothing here is deployed.
  */
 import 'should';
@@ -81,6 +82,29 @@ describe('every dialog on its defaults, with screenshots (Node-RED 4.1, npm-pack
           await page.click('#node-dialog-cancel');
           await page.waitForSelector('#node-dialog-ok', { state: 'detached' });
         });
+      });
+
+      it('notification-poll: the boxes ticked are saved as lists, every box ticked as [] (all), and shown again on reopening', async function () {
+        const { page } = open;
+        const id = await editor.dropNode(page, 'notification-poll', 150, 500);
+        const saved = () => page.evaluate((n) => ({ pins: RED.nodes.node(n).pins, alerts: RED.nodes.node(n).alerts }), id);
+        const ticked = () =>
+          page.evaluate(() => ({
+            pins: Array.from(document.querySelectorAll('.notification-poll-pin:checked')).map((el: any) => Number(el.value)),
+            alerts: Array.from(document.querySelectorAll('.notification-poll-alert-flag:checked')).map((el: any) => el.value),
+          }));
+        const some = { pins: [1, 2, 4, 5, 6], alerts: ['under_voltage_alert', 'high_voltage_alert', 'custom_voltage_alert'] };
+        await editor.openDialog(page, id);
+        await page.uncheck('.notification-poll-pin[value="3"]');
+        await page.uncheck('.notification-poll-alert-flag[value="high_current_alert"]');
+        await editor.clickDone(page);
+        (await saved()).should.eql(some);
+        await editor.openDialog(page, id);
+        (await ticked()).should.eql(some);
+        await page.check('.notification-poll-pin[value="3"]');
+        await page.check('.notification-poll-alert-flag[value="high_current_alert"]');
+        await editor.clickDone(page);
+        (await saved()).should.eql({ pins: [], alerts: [] });
       });
 
       it('modular-device: the config dialog, opened from a Module field, opens without an error on its defaults', async function () {

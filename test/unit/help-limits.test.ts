@@ -1,7 +1,8 @@
 /**
  * Help text and the limits table agree (architecture: "A test proves that help text and
  * table agree"). For every node type:
- *  - each limit its editor definition (nodes/<type>.html) validates with appears in its
+ *  - each limit its editor definition (nodes/<type>.html, with the editor module building its
+ *    defaults where there is one) validates with appears in its
  *    help, in every language, with the exact numbers of LIMITS ("50 to 25000", "50 bis
  *    25000" or "50..25000"); listed values (fan modes, words) each appear;
  *  - every integer range the help states ("A to B") is a range of the table: a typo or a
@@ -12,6 +13,7 @@ import path from 'path';
 import should from 'should';
 import { LIMITS, Limit, LimitName } from '../../nodes/lib/pure/limits';
 import { FACTS } from '../../nodes/lib/pure/facts';
+import { dialogDefinition } from '../helpers/source-files';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const LANGUAGES = ['en-US', 'de'];
@@ -96,7 +98,7 @@ describe('help text and limits.ts agree', function () {
   });
 
   for (const type of TYPES) {
-    const editorHtml = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
+    const editorHtml = dialogDefinition(type);
     const names = limitsOf(editorHtml);
 
     for (const lang of LANGUAGES) {

@@ -2,9 +2,14 @@
  * readingSettings (readings.ts), the one reader of every reading node's settings: io-read's
  * dialog says `per-pin` where the readings nodes say `per-field` for one msg per value.
  */
+import fs from 'fs';
+import path from 'path';
 import should from 'should';
 import { readingSettings } from '../../nodes/lib/node/readings';
 import type { NodeDef } from '../../nodes/lib/base/node-red';
+import { readingsRows, ROWS_MARK } from '../../nodes/editor/readings-rows';
+
+const root = path.resolve(__dirname, '..', '..', '..');
 
 const def = (fields: Record<string, unknown>): NodeDef => ({ id: 'n1', type: 'test', ...fields });
 
@@ -26,4 +31,26 @@ describe('readingSettings', () => {
     should(() => readingSettings(def({ interval: '-5' }), [['stats']])).throw(/interval/);
     should(() => readingSettings(def({ deadband: 'abc' }), [['stats']])).throw(/deadband/);
   });
+});
+
+describe("the readings dialogs' shared rows (editor/readings-rows.ts)", () => {
+  const DIALOGS = [
+    { type: 'bmc-readings', layout: { shown: ['voltage', 'temperature'], stacked: false } },
+    { type: 'power-readings', layout: { shown: ['stats', 'temperature', 'protectionlog', 'source'], stacked: true } },
+  ];
+  for (const { type, layout } of DIALOGS) {
+    it(`${type}: its template marks the place of the rows, and its script gives the layout its records are shown in`, () => {
+      const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
+      html.should.containEql(ROWS_MARK);
+      html.should.containEql(`shown: [${layout.shown.map((r) => `'${r}'`).join(', ')}], stacked: ${layout.stacked}`);
+    });
+
+    it(`${type}: a field for every setting of the dialog but its Module and Name, in its own words`, () => {
+      const rows = readingsRows(type, layout);
+      for (const prop of [...layout.shown, 'interval', 'onlyOnChange', 'deadband', 'output']) rows.should.containEql(`id="node-input-${prop}"`);
+      (rows.match(/id="node-input-/g) ?? []).length.should.equal(layout.shown.length + 4);
+      (rows.match(/data-i18n="([\w-]+)\./g) ?? []).every((k) => k === `data-i18n="${type}.`).should.be.true();
+      rows.should.containEql(`class="form-row ${type}-deadband"`);
+    });
+  }
 });

@@ -4,13 +4,14 @@
  *
  * The limited fields themselves are not listed here: they are read from the node's own
  * editor definition (`prop: { ..., validate: ModularDevice.validator('<limit>', '<field>') }`
- * in nodes/<type>.html), so a new limited text field is tested without touching this file.
+ * in nodes/<type>.html, or `validator(...)` in the editor module that builds its defaults), so a new limited text field is tested without touching this file.
  * Out-of-range values and the expected messages come from limits.ts.
  */
 import fs from 'fs';
 import path from 'path';
 import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../../nodes/lib/pure/limits';
 import { english } from '../i18n';
+import { dialogDefinition } from '../source-files';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -59,11 +60,11 @@ export interface LimitedField {
   type: string;
 }
 
-/** The `validator('<limit>', '<field>'[, when, '<label>'])` defaults of a node's editor definition. */
+/** The `validator('<limit>', '<field>'[, when, '<label>'])` defaults of a node's editor definition (its html, or the editor module building them). */
 export function limitedFields(type: string): LimitedField[] {
-  const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
+  const html = dialogDefinition(type);
   const found: LimitedField[] = [];
-  for (const m of html.matchAll(/^\s*(\w+):\s*\{[^\n]*?ModularDevice\.validator\('(\w+)'(?:,\s*'([^']+)')?(?:,\s*\w+,\s*'([^']+)')?/gm)) {
+  for (const m of html.matchAll(/^\s*(\w+):\s*\{[^\n]*?\bvalidator\('(\w+)'(?:,\s*'([^']+)')?(?:,\s*\w+,\s*'([^']+)')?/gm)) {
     found.push({ prop: m[1], limit: m[2] as LimitName, field: m[3] ?? m[2], label: m[4], type });
   }
   return found;
