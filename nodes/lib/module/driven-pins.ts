@@ -22,20 +22,28 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 export class DrivenPins {
   private readonly pins = new Map<number, Driven>();
 
-  /** A request the device took: `endpoint` as 'output/state', body in the spec's names. */
-  took(endpoint: string, body: Record<string, unknown> | undefined): void {
+  /** A request the device took: its endpoint (['output', 'state']...), body in the spec's names. */
+  took(endpoint: DeviceRequest['endpoint'], body: Record<string, unknown> | undefined): void {
     const pin = body?.pin;
-    if (!isInt(pin)) return;
-    if (endpoint === 'output/state' && (body!.state === 'high' || body!.state === 'low')) this.pins.set(pin, { kind: 'output', level: body!.state });
-    else if (endpoint === 'output/pwm' && isInt(body!.prescaler) && isInt(body!.period) && isInt(body!.time_on)) {
+    if (!isInt(pin) || endpoint.length !== 2) return;
+    const [area, what] = endpoint;
+    if (area === 'output' && what === 'state' && (body!.state === 'high' || body!.state === 'low')) {
+      // The same level again (an output driven at a steady rate) is kept as it was.
+      const was = this.pins.get(pin);
+      if (was?.kind !== 'output' || was.level !== body!.state) this.pins.set(pin, { kind: 'output', level: body!.state });
+    } else if (area === 'output' && what === 'pwm' && isInt(body!.prescaler) && isInt(body!.period) && isInt(body!.time_on)) {
       this.pins.set(pin, { kind: 'pwm', ...describePwm({ prescaler: body!.prescaler, period: body!.period, time_on: body!.time_on }) });
-    } else if (endpoint === 'input/mode') this.pins.delete(pin);
+    } else if (area === 'input' && what === 'mode') this.pins.delete(pin);
   }
 
   /** An operation the device took: each of its requests (a conversation's are not known here). */
   tookAll(op: { kind: string; requests?: DeviceRequest | DeviceRequest[] }): void {
     if (op.kind !== 'requests' || !op.requests) return;
-    for (const r of Array.isArray(op.requests) ? op.requests : [op.requests]) if (r.method === 'POST') this.took(r.endpoint.join('/'), r.body);
+    if (!Array.isArray(op.requests)) {
+      if (op.requests.method === 'POST') this.took(op.requests.endpoint, op.requests.body);
+      return;
+    }
+    for (const r of op.requests) if (r.method === 'POST') this.took(r.endpoint, r.body);
   }
 
   /** The module forgot its settings. */
