@@ -11,10 +11,10 @@ import https from 'https';
 import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from '../pure/limits';
 import { asDeviceError, concernsModule, DeviceError } from '../base/errors';
 import { lostSettings, settingsGone } from './settings-lost';
-import { RequestQueue } from './queue';
-import { lifeNow, MsgLife, queued } from './msg-life';
-import { CallFailure, dialectFor } from './dialects';
-import { parseBaseUrl, segment } from './wire-path';
+import { realQueueClock, RequestQueue } from './queue';
+import { lifeNow, MsgLife, queueRefusal } from './msg-life';
+import { CallFailure, dialectFor, Translation } from './dialects';
+import { parseBaseUrl, wireRequest } from './wire-path';
 import { locationOf } from '../pure/base-url';
 import { ClientOptions, requestHeaders } from './client-options';
 import { exchangeInfo } from './exchange-info';
@@ -45,7 +45,6 @@ export class DeviceClient {
   readonly service: Service;
   readonly slot: number;
   private readonly base: URL;
-  private readonly prefix: string;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** Where every exchange goes (origin, agent, TLS), worked out once. */
@@ -58,7 +57,7 @@ export class DeviceClient {
    * requests (a slow answer or a flood there would let the device reset). It runs beside
    * the ordered queue, on a socket of its own; its few requests are bounded too.
    */
-  private readonly keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT);
+  private readonly keepAliveQueue: RequestQueue;
   private readonly timeout: number;
   private readonly maxBytes: number;
   private detected?: ApiVersion;
@@ -68,17 +67,16 @@ export class DeviceClient {
 
   constructor(private readonly options: ClientOptions) {
     if (!SERVICES.includes(options.service)) {
-      throw new DeviceError(`service must be one of ${SERVICES.join(', ')}, got ${JSON.stringify(options.service)}`, {
-        code: 'NOT_CONFIGURED',
-      });
+      throw new DeviceError(`service must be one of ${SERVICES.join(', ')}, got ${JSON.stringify(options.service)}`, { code: 'NOT_CONFIGURED' });
     }
     this.service = options.service;
     this.slot = options.slot;
     this.base = parseBaseUrl(options.url);
-    this.prefix = this.base.pathname.replace(/\/+$/, '');
     this.timeout = options.timeout ?? LIMITS.request_timeout.default;
     this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
-    this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default);
+    const refusal = queueRefusal(this.timeout);
+    this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default, 1, realQueueClock, refusal);
+    this.keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT, 1, realQueueClock, refusal);
     // Keep-alive: one warm connection per module instead of a handshake per msg. Idle
     // sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout can close
     // them under a request that is just being sent.
@@ -89,7 +87,8 @@ export class DeviceClient {
     };
     this.headers = requestHeaders(options);
     this.target = targetOf(this.base, this.base.protocol === 'https:' ? this.agents.https : this.agents.http);
-    this.roots = Object.fromEntries(API_VERSIONS.map((v) => [v, `${this.prefix}/api/${this.service}/${v}`])) as Record<ApiVersion, string>;
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    this.roots = Object.fromEntries(API_VERSIONS.map((v) => [v, `${prefix}/api/${this.service}/${v}`])) as Record<ApiVersion, string>;
   }
 
   /** The API version in use: the fixed one, or the one detected (undefined until then). */
@@ -118,9 +117,8 @@ export class DeviceClient {
   /**
    * Sends one request, or several back to back as one job of the queue (nothing from
    * another msg runs between them), stopping at the first failure. Resolves with the answer
-   * of the last request and every wire call of them all.
-   *
-   * The msg's `deadline` bounds it all, the wait in the queue included (lib/msg-life.ts).
+   * of the last request and every wire call of them all. The msg's `deadline` bounds it
+   * all, the wait in the queue included (msg-life.ts).
    */
   request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane: Lane = 'ordered', deadline = this.deadline()): Promise<DeviceResult<T>> {
     if (this.closed) return Promise.reject(new DeviceError('the device connection is closed', { code: 'NOT_CONFIGURED' }));
@@ -133,7 +131,8 @@ export class DeviceClient {
           return { data: results[results.length - 1].data as T, request: sentRequests(...results.map((r) => r.request)) };
         }
       : () => this.send(requests, life) as Promise<DeviceResult<T>>;
-    return queued(ordered ? this.queue : this.keepAliveQueue, life, work, lane === 'settings');
+    const queue = ordered ? this.queue : this.keepAliveQueue;
+    return lane === 'settings' ? queue.addAhead(work, deadline) : queue.add(work, deadline);
   }
 
   /**
@@ -167,7 +166,7 @@ export class DeviceClient {
    */
   async readDescriptor(): Promise<unknown> {
     const version = await this.version();
-    return this.exchange({ method: 'GET', path: `${this.rootPath(version)}/${this.slot}/descriptor` });
+    return this.exchange({ method: 'GET', path: `${this.roots[version]}/${this.slot}/descriptor` });
   }
 
   /**
@@ -191,33 +190,38 @@ export class DeviceClient {
     });
   }
 
-  private rootPath(version: ApiVersion): string {
-    return this.roots[version];
-  }
-
   private async version(): Promise<ApiVersion> {
     return this.apiVersion ?? (await this.readVersionRecord()).apiVersion;
   }
 
-  private async send(req: DeviceRequest, life: MsgLife): Promise<DeviceResult> {
+  /**
+   * The dialect turns the spec-shaped request into the wire form of the device's version,
+   * and judges the answers (whether a POST succeeded included). Most msgs are one wire call
+   * to a module whose version is known: sent without an async step of its own.
+   */
+  private send(req: DeviceRequest, life: MsgLife): Promise<DeviceResult> {
+    const version = this.apiVersion;
+    const translation = version && dialectFor(version).translate(req);
+    if (!version || !translation || translation.calls.length !== 1 || translation.independent) return this.sendAll(req, life, translation || undefined);
+    const call = translation.calls[0];
+    const request = wireRequest(this.roots[version], this.slot, call);
+    return renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)).then((answer) => ({
+      data: translation.answer([answer], [request]),
+      request,
+    }));
+  }
+
+  private async sendAll(req: DeviceRequest, life: MsgLife, known?: Translation): Promise<DeviceResult> {
     // The first read of the version may be slow: no longer than the msg's time.
     const version = this.apiVersion ?? (await life.within(this.version()));
-    // The dialect turns the spec-shaped request into the wire form of the device's version,
-    // and judges the answers (whether a POST succeeded included).
-    const translation = dialectFor(version).translate(req);
+    const translation = known ?? dialectFor(version).translate(req);
     const calls = translation.calls;
-    if (calls.length === 1 && !translation.independent) {
-      // Most msgs: one wire call, its answer or its error as the msg's.
-      const request = this.wire(version, calls[0]);
-      const answer = await renewing(version, calls[0], this.options.onRenewing, () => this.exchange(request, life));
-      return { data: translation.answer([answer], [request]), request };
-    }
     const answers: unknown[] = [];
     const sent: SentRequest[] = [];
     const failures: CallFailure[] = [];
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index];
-      const request = this.wire(version, call);
+      const request = wireRequest(this.roots[version], this.slot, call);
       const path = request.path;
       if (!translation.independent) {
         answers.push(await renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)));
@@ -244,13 +248,6 @@ export class DeviceClient {
       }
     }
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
-  }
-
-  /** A wire call as it goes out: the path below the module (or the service) and the body. */
-  private wire(version: ApiVersion, call: DeviceRequest): SentRequest {
-    let path = call.scope === 'service' ? this.rootPath(version) : `${this.rootPath(version)}/${this.slot}`;
-    for (const part of call.endpoint) path += `/${segment(part)}`;
-    return call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
   }
 
   /**

@@ -66,7 +66,7 @@ class BoundedClient implements ModuleClient {
 export class MsgLife {
   /** A request of this job that got no answer in its time: the rest of the job is not sent. */
   timedOut?: DeviceError;
-  /** ... after (nearly) the whole timeout: the module stopped answering (the jobs behind end, see `queued`). */
+  /** ... after (nearly) the whole timeout: the module stopped answering (the jobs behind end, see `silenced`). */
   silent?: DeviceError;
 
   constructor(
@@ -121,19 +121,12 @@ export class MsgLife {
 }
 
 /**
- * Runs `work` as one job of `queue`, started only before the msg's deadline. A refusal of
- * the queue becomes the msg's error. `ahead`: the reserved place before users' msgs
- * (settings put back), never refused for room. (When the device does not answer, the jobs
- * waiting behind end through the life's `silenced` queue, see MsgLife.)
+ * The module queue's refusals in the msg's words (RequestQueue's `refusal`): full, or the
+ * msg's deadline came before its turn.
  */
-export function queued<T>(queue: RequestQueue, life: MsgLife, work: () => Promise<T>, ahead = false): Promise<T> {
-  return (ahead ? queue.addAhead(work, life.deadline) : queue.add(work, life.deadline)).catch((error: unknown) => {
-    if (error instanceof QueueFullError) {
-      throw new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, {
-        code: 'QUEUE_FULL',
-      });
-    }
-    if (error instanceof DeadlinePassedError) throw deadlinePassed(life.timeoutMs);
-    throw error;
-  });
+export function queueRefusal(timeoutMs: number): (error: QueueFullError | DeadlinePassedError) => DeviceError {
+  return (error) =>
+    error instanceof QueueFullError
+      ? new DeviceError(`${error.message}; this msg was refused (raise "queue limit" or slow the flow down)`, { code: 'QUEUE_FULL' })
+      : deadlinePassed(timeoutMs);
 }

@@ -62,6 +62,11 @@ export class RequestQueue {
     private readonly limit: number,
     private readonly concurrency = 1,
     private readonly clock: QueueClock = realQueueClock,
+    /**
+     * The error a job gets when the queue refuses it (full, or its deadline came first):
+     * the owner's own words, made here so that no promise per job is spent translating.
+     */
+    private readonly refusal: (error: QueueFullError | DeadlinePassedError) => Error = (error) => error,
   ) {}
 
   /** Jobs waiting to start. */
@@ -79,8 +84,8 @@ export class RequestQueue {
    * with DeadlinePassedError (never running it) when `deadline` (clock time) comes first.
    */
   add<T>(run: () => Promise<T>, deadline = Infinity): Promise<T> {
-    if (this.size >= this.limit) return Promise.reject(new QueueFullError(this.limit));
-    if (deadline <= this.clock.now()) return Promise.reject(new DeadlinePassedError());
+    if (this.size >= this.limit) return Promise.reject(this.refusal(new QueueFullError(this.limit)));
+    if (deadline <= this.clock.now()) return Promise.reject(this.refusal(new DeadlinePassedError()));
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ run, resolve, reject, deadline } as Job<unknown>);
       this.next();
@@ -127,7 +132,7 @@ export class RequestQueue {
       }
       // Its timer may not have fired yet (a busy event loop): the deadline holds all the same.
       if (job.deadline <= this.clock.now()) {
-        job.reject(new DeadlinePassedError());
+        job.reject(this.refusal(new DeadlinePassedError()));
         continue;
       }
       this.start(job);
@@ -195,7 +200,7 @@ export class RequestQueue {
       if (job.deadline <= now) {
         this.waiting[i] = undefined;
         this.holes++;
-        job.reject(new DeadlinePassedError());
+        job.reject(this.refusal(new DeadlinePassedError()));
       } else earliest = Math.min(earliest, job.deadline);
     }
     if (earliest < Infinity) this.arm(earliest);

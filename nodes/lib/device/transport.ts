@@ -15,6 +15,7 @@
 import http from 'http';
 import https from 'https';
 import type { TLSSocket } from 'tls';
+import { exchangeDeadlines, Expiring } from './deadlines';
 
 export interface Answer {
   status: number;
@@ -168,14 +169,14 @@ export function exchange(x: Exchange): Promise<Answer> {
  * One exchange in progress: its state in one object, not a closure per piece of it (every
  * request of every msg makes one).
  */
-class Exchanging {
+class Exchanging implements Expiring {
   private settled = false;
   private current?: http.ClientRequest;
   /** The answer's status once its status line came; the body bytes so far. */
   status?: number;
   received = 0;
   readonly tls?: TlsFacts;
-  private readonly timer: NodeJS.Timeout;
+  readonly deadline: number;
 
   constructor(
     readonly x: Exchange,
@@ -183,8 +184,18 @@ class Exchanging {
     private readonly reject: (error: TransportError) => void,
   ) {
     if (x.target.secure) this.tls = { name: x.target.tlsName!, clientCert: !!x.target.clientCert };
-    // One timer for the whole exchange (a retry included): connect, send, wait and read.
-    this.timer = setTimeout(expire, x.timeoutMs, this);
+    // One deadline for the whole exchange (a retry included): connect, send, wait and read.
+    this.deadline = performance.now() + x.timeoutMs;
+    exchangeDeadlines.watch(this);
+  }
+
+  /**
+   * Timers run before the poll phase: when the loop was busy past the deadline, an answer
+   * may be waiting in the socket already, so let one poll phase read it before calling it a
+   * timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
+   */
+  expire(): void {
+    setImmediate(expired, this);
   }
 
   send(fresh: boolean): void {
@@ -205,22 +216,13 @@ class Exchanging {
   finish(error: TransportError | undefined, answer?: Answer): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
+    exchangeDeadlines.unwatch(this);
     if (error) {
       // A refused or unfinished answer leaves the socket in an unknown state: never reuse it.
       this.current?.destroy();
       this.reject(error);
     } else this.resolve(answer!);
   }
-}
-
-/**
- * Timers run before the poll phase: when the loop was busy past the deadline, an answer may
- * be waiting in the socket already, so let one poll phase read it before calling it a
- * timeout (a burst of 100,000 msgs once counted 2 answered requests as TIMEOUT).
- */
-function expire(p: Exchanging): void {
-  setImmediate(expired, p);
 }
 
 function expired(p: Exchanging): void {

@@ -5,6 +5,7 @@
 import { DeviceError } from '../base/errors';
 import { say } from '../base/i18n';
 import { baseUrl } from '../pure/base-url';
+import type { DeviceRequest, SentRequest } from './request';
 
 const WORD = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -16,6 +17,13 @@ export function segment(value: string | number): string {
   throw new DeviceError(`refused to build a device path from ${JSON.stringify(String(value)).slice(0, 40)}`, {
     code: 'INVALID_INPUT',
   });
+}
+
+/** A wire call as it goes out: its path below the version's root (`root`), under the module unless the call is the service's, and its body. */
+export function wireRequest(root: string, slot: number, call: DeviceRequest): SentRequest {
+  let path = call.scope === 'service' ? root : `${root}/${slot}`;
+  for (const part of call.endpoint) path += `/${segment(part)}`;
+  return call.body === undefined ? { method: call.method, path } : { method: call.method, path, body: call.body };
 }
 
 /**
