@@ -70,27 +70,42 @@ function pinsOf(result: DeviceResult): PinRecord[] {
 }
 
 /** Puts a msg's answer where the user asked, as Node-RED's own nodes do with RED.util.setMessageProperty. */
-type Place = (msg: NodeMessage, property: string, value: unknown) => NodeMessage;
+/** Puts `value` at `property` of `copy`, a shallow copy of the msg made for this output. */
+type Place = (copy: NodeMessage, property: string, value: unknown) => NodeMessage;
+
+/** "1: 3000 mV 2: 0 ..." in one pass (said for every msg): value, space, unit; a digital level has none. */
+function statusOf(records: PinRecord[]): string {
+  let text = '';
+  for (const r of records) {
+    const unit = UNITS[r.pin_type];
+    const value = r.value === undefined || (r.value as unknown) === '' ? '' : String(r.value);
+    text += `${text ? ' ' : ''}${r.pin}: ${value && unit ? `${value} ${unit}` : value || unit || ''}`;
+  }
+  return text;
+}
 
 function placer(RED: NodeAPI): Place {
   const util = RED.util as unknown as {
     setMessageProperty(msg: NodeMessage, property: string, value: unknown, create: boolean): void;
     cloneMessage(msg: NodeMessage): NodeMessage;
   };
-  return (msg, property, value) => {
-    if (property === 'payload') return { ...msg, payload: value };
+  return (copy, property, value) => {
+    // `copy` is the caller's own shallow copy: the payload goes straight in.
+    if (property === 'payload') {
+      copy.payload = value;
+      return copy;
+    }
     // A nested property (e.g. `io.values`) must not reach into an object other msgs share.
-    const copy = /[.[]/.test(property) ? util.cloneMessage(msg) : { ...msg };
-    util.setMessageProperty(copy, property, value, true);
-    return copy;
+    const own = /[.[]/.test(property) ? util.cloneMessage(copy) : copy;
+    util.setMessageProperty(own, property, value, true);
+    return own;
   };
 }
 
 function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Operation<Asked>): Outcome {
   const records = pinsOf(result).filter((r) => pin === 0 || r.pin === pin);
   const fresh = s.onlyOnChange ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type))) : records;
-  // One style in every status: value, space, unit ("3000 mV"); a digital level has none.
-  const status = records.map((r) => `${r.pin}: ${[r.value, UNITS[r.pin_type]].filter((part) => part !== undefined && part !== '').join(' ')}`).join(' ');
+  const status = statusOf(records);
   if (!fresh.length) return { msgs: [], status };
   if (s.perValue) {
     const msgs = fresh.map((r) =>
