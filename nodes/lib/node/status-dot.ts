@@ -45,8 +45,8 @@ export class NodeStatusDot {
   private busyText = '';
   /** A conflict with another deployed node (live/conflict-status.ts): yellow while connected, unless the node failed. */
   private conflict?: string;
-  /** What the editor shows now, as a key; '' when unknown (after the blue dot). */
-  private shown = '';
+  /** What the editor shows now; undefined when unknown (after the blue dot). */
+  private shown?: NodeStatus;
 
   constructor(
     /** `node.status`. */
@@ -125,7 +125,7 @@ export class NodeStatusDot {
       return;
     }
     this.setStatus({ fill: 'blue', shape: 'dot', text: this.busyText });
-    this.shown = '';
+    this.shown = undefined;
   }
 
   /** The node is closing: no timer left behind, the dot cleared. */
@@ -142,9 +142,9 @@ export class NodeStatusDot {
       this.conflict !== undefined && this.own?.fill !== 'red' ? { fill: 'yellow', shape: 'ring', text: this.conflict } : undefined;
     const status = c.state !== 'connected' ? connectionStatus(c) : (conflict ?? this.own ?? connectionStatus(c));
     // Pollers report every round: only tell the editor when something changed.
-    const key = `${status.fill}|${status.shape}|${status.text}`;
-    if (key === this.shown) return;
-    this.shown = key;
+    const was = this.shown;
+    if (was && was.fill === status.fill && was.shape === status.shape && was.text === status.text) return;
+    this.shown = status;
     this.setStatus(status);
   }
 }
