@@ -103,7 +103,8 @@ function placer(RED: NodeAPI): Place {
 }
 
 function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Settings, { pin }: Operation<Asked>): Outcome {
-  const records = pinsOf(result).filter((r) => pin === 0 || r.pin === pin);
+  const all = pinsOf(result);
+  const records = pin === 0 ? all : all.filter((r) => r.pin === pin);
   const fresh = s.onlyOnChange ? records.filter((r) => s.filter.changed(`${s.source}/${r.pin}`, r.value, ANALOG.has(r.pin_type))) : records;
   const status = statusOf(records);
   if (!fresh.length) return { msgs: [], status };
