@@ -5,7 +5,7 @@
  * README's "Performance" section) and writes bench/results.json. A benchmark, not a test:
  * it exits 0 whatever the figures; non-zero only when a scenario could not run.
  *
- *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,memory] [--pins 1,2]
+ *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,installation,memory] [--pins 1,2]
  *
  * --quick: small counts (a smoke run of a few minutes, figures not comparable).
  * --pins: the pins the scale scenarios' notification-poll nodes watch (default: all six).
@@ -208,7 +208,46 @@ function report(results, facts) {
     );
     out.push(`\nMedian of ${l.samples.length} fresh processes: ${l.samples.map((s) => s.requireToRegisteredMs).join(', ')} ms.`);
   }
+  if (results.installation) out.push(installationReport(results.installation));
   return out.join('\n');
+}
+
+function installationReport(r) {
+  const i = r.intervalsMs;
+  const row = (name, f) => [
+    name,
+    `${fmt(f.cpuPercentOfOneCore, 1)} %`,
+    fmt(f.requestsPerSecond, 0),
+    fmt(f.msgsPerSecond, 0),
+    fmt(f.cpuUsPerRequest, 0),
+    fmt(f.cpuUsPerMsg, 0),
+    `${fmt(f.eventLoopDelayMs.p99)} ms (${fmt(f.eventLoopDelayMs.max)})`,
+    f.errors,
+    `${fmt(f.simulatorCpuPercent, 1)} %`,
+  ];
+  return [
+    `\n### 7. An installation: ${r.devices} devices × 3 modules (bmc, power, io), API ${r.api}, ${lib.round(r.ours.seconds, 0)} s each in ${r.segments} turns\n`,
+    `Per device: bmc-readings every ${i.bmc / 1000} s, power-readings every ${i.power / 1000} s, notification-poll every ${i.notify} ms, ` +
+      `the bmc-watchdog keep-alive every ${i.keepAlive / 1000} s, io-output driven at ${r.outputHz} Hz. ` +
+      'The same flows built from minimal nodes (`bench-plain-poll`, `bench-plain-http`) make the same requests at the same pace, taking turns with ours.\n',
+    table(
+      [
+        'flows of',
+        'Node-RED CPU (% of one core)',
+        'device requests/s',
+        'msgs/s',
+        'CPU µs/request',
+        'CPU µs/msg',
+        'event-loop delay p99 (max)',
+        'errors',
+        'simulator CPU',
+      ],
+      [row('ours', r.ours), row('minimal nodes', r.plain)],
+    ),
+    `\nours / minimal nodes, CPU per msg: **${fmt(r.ratios.cpuPerMsgToPlain)}×** (per request ${fmt(r.ratios.cpuPerRequestToPlain)}×; ` +
+      `requests/s ${fmt(r.ratios.requestsToPlain)}×; median of ${r.segments} segments); ` +
+      `same endpoints: ${r.sameEndpoints ? 'yes' : '**no**'} (counts in bench/results.json).`,
+  ].join('\n');
 }
 
 /** Whether the simulator of this build has --api (API 1.0 arrived after 0.9). */
@@ -252,6 +291,10 @@ async function main() {
   if (want('scale10') && simulatorSpeaks('1.0')) {
     progress('4b. scale against API 1.0 (30 s)');
     results.scale10 = await scenario('scale.js', ['--api', '1.0', ...scaleArgs]);
+  }
+  if (want('installation')) {
+    progress('7. installation: 10 devices × 3 modules, ours and minimal nodes taking turns (about 60 s)');
+    results.installation = await scenario('installation.js', quick ? ['--seconds', '6', '--segments', '1'] : []);
   }
   if (want('memory')) {
     progress('5. memory');

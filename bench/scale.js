@@ -63,17 +63,7 @@ function pollNode(slot, opt) {
   };
 }
 
-/** Sum of `f` over `list`. */
-const sum = (list, f) => list.reduce((total, x) => total + f(x), 0);
-
-/**
- * Event-loop delays of several turns, each measured by a histogram of its own (a histogram
- * disabled and enabled again counts the whole pause as one delay): median p50 and p99, max.
- */
-function turnsDelay(delays) {
-  if (!delays.length) return null;
-  return { p50: lib.median(delays.map((d) => d.p50)), p99: lib.median(delays.map((d) => d.p99)), max: Math.max(...delays.map((d) => d.max)) };
-}
+const { sum, turnsDelay } = lib;
 
 async function main() {
   const opt = args();
