@@ -301,8 +301,12 @@ function jsonRequest(agent, url, method, body) {
 /** Six pins on the 5 V rail: the power-management configuration output/state needs. */
 const POWER_CONFIG = [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current: 100 }));
 
-async function powerConfig(sim, slot) {
-  const answer = await sim.call('POST', `/api/io/0.9/${slot}/power-management`, { config: POWER_CONFIG });
+/** The same six pins in API 1.0's words: entries in pin order, the current's field renamed. */
+const POWER_CONFIG_10 = POWER_CONFIG.map((e) => ({ rail: e.rail, current_milliampere: e.current }));
+
+async function powerConfig(sim, slot, api = '0.9') {
+  const config = api === '1.0' ? POWER_CONFIG_10 : POWER_CONFIG;
+  const answer = await sim.call('POST', `/api/io/${api}/${slot}/power-management`, { config });
   if (answer.status !== 200) throw new Error(`power-management of slot ${slot}: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 
