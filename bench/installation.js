@@ -44,11 +44,7 @@ const MODULES = [
 const PINS = [1, 2, 3, 4, 5, 6];
 
 function args() {
-  const a = process.argv.slice(2);
-  const get = (name, fallback) => {
-    const i = a.indexOf(`--${name}`);
-    return i >= 0 ? a[i + 1] : fallback;
-  };
+  const get = lib.option;
   return {
     devices: Number(get('devices', 10)),
     seconds: Number(get('seconds', process.env.BENCH_INSTALLATION_SECONDS || 30)),

@@ -28,6 +28,12 @@ function checkBuilt() {
   }
 }
 
+/** The value after `--<name>` on the command line, or `fallback`. */
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`, 2);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
 // ---- figures -----------------------------------------------------------------------------
 
 /** Percentile (nearest rank) of an array of numbers; p in 0..100. */
@@ -457,6 +463,7 @@ module.exports = {
   DIST,
   requireDist,
   checkBuilt,
+  option,
   percentile,
   median,
   round,

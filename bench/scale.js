@@ -28,11 +28,7 @@ const KINDS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert'
 const ALL_PINS = [1, 2, 3, 4, 5, 6];
 
 function args() {
-  const a = process.argv.slice(2);
-  const get = (name, fallback) => {
-    const i = a.indexOf(`--${name}`);
-    return i >= 0 ? a[i + 1] : fallback;
-  };
+  const get = lib.option;
   return {
     modules: Number(get('modules', 100)),
     seconds: Number(get('seconds', process.env.BENCH_SCALE_SECONDS || 30)),
