@@ -28,6 +28,12 @@ function checkBuilt() {
   }
 }
 
+/** The value after `--<name>` on the command line, or `fallback`. */
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`, 2);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
 // ---- figures -----------------------------------------------------------------------------
 
 /** Percentile (nearest rank) of an array of numbers; p in 0..100. */
@@ -84,6 +90,11 @@ function machine() {
   };
 }
 
+/** Sum of `f` over `list`. */
+function sum(list, f) {
+  return list.reduce((total, x) => total + f(x), 0);
+}
+
 // ---- event-loop delay -------------------------------------------------------------------------
 
 /** Resolution of monitorEventLoopDelay; its samples include it, so it is taken off. */
@@ -93,6 +104,15 @@ const LOOP_RESOLUTION_MS = 10;
 function loopDelay(histogram) {
   const ms = (ns) => round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS), 2);
   return { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+}
+
+/**
+ * Event-loop delays of several turns, each measured by a histogram of its own (a histogram
+ * disabled and enabled again counts the whole pause as one delay): median p50 and p99, max.
+ */
+function turnsDelay(delays) {
+  if (!delays.length) return null;
+  return { p50: median(delays.map((d) => d.p50)), p99: median(delays.map((d) => d.p99)), max: Math.max(...delays.map((d) => d.max)) };
 }
 
 /**
@@ -132,43 +152,106 @@ function processCpuMs(pid) {
 }
 
 /**
- * Starts `modular-device-sim` on an ephemeral port in a child process, so the server's
- * CPU never counts against the client being measured. `modules` as for the CLI.
+ * Spawns the simulator CLI with `args` and waits until its stdout, read so far, gives
+ * `parse(out)` a value (the port or ports it listens on); resolves {child, value}.
  */
-async function startSim({ modules, api } = {}) {
-  const args = [path.join(DIST, 'simulator', 'cli.js'), '--port', '0'];
-  if (modules) args.push('--modules', modules.map((m) => `${m.service}:${m.slot}`).join(','));
-  // API version of the device (the simulator's --api); default: the simulator's own (0.9).
-  if (api) args.push('--api', api);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
+async function spawnSim(args, parse) {
+  const child = spawn(process.execPath, [path.join(DIST, 'simulator', 'cli.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const value = await new Promise((resolve, reject) => {
     let out = '';
     const onData = (chunk) => {
       out += chunk.toString();
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
+      const found = parse(out);
+      if (found !== undefined) {
+        child.stdout.off('data', onData);
+        resolve(found);
+      }
       if (out.length > 100000) out = out.slice(-1000);
     };
     child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`simulator exited (${code}) before listening`)));
   });
   child.stdout.resume();
+  // A benchmark that dies (an uncaught error) takes its simulator with it.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
+  return { child, value };
+}
+
+/** A control or device API call over a keep-alive connection to `url`: resolves {status, body}. */
+function caller(url) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  // Once more on a fresh connection when a kept-alive one was closed by the server as it was
+  // reused (its idle timeout): a race of keep-alive, not an answer of the device.
+  const call = (method, p, body) =>
+    jsonRequest(agent, `${url}${p}`, method, body).catch((error) => {
+      if (!/socket hang up|ECONNRESET/.test(error.message)) throw error;
+      return jsonRequest(agent, `${url}${p}`, method, body);
+    });
+  return { call, destroy: () => agent.destroy() };
+}
+
+/** Stops a spawned simulator: SIGTERM, SIGKILL after 3 s. */
+async function stopChild(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(3000)]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** The simulator CLI's options for `modules` (as for the CLI) and `api` (default: its own, 0.9). */
+function simArgs({ modules, api }) {
+  const args = [];
+  if (modules) args.push('--modules', modules.map((m) => `${m.service}:${m.slot}`).join(','));
+  if (api) args.push('--api', api);
+  return args;
+}
+
+/**
+ * Starts `modular-device-sim` on an ephemeral port in a child process, so the server's
+ * CPU never counts against the client being measured. `modules` as for the CLI.
+ */
+async function startSim({ modules, api } = {}) {
+  const { child, value: port } = await spawnSim(['--port', '0', ...simArgs({ modules, api })], (out) => {
+    const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+    return m ? Number(m[1]) : undefined;
+  });
   const url = `http://127.0.0.1:${port}`;
-  const control = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const control = caller(url);
   return {
     url,
     port,
     pid: child.pid,
     cpuMs: () => processCpuMs(child.pid),
     /** A control or device API call over a keep-alive connection: resolves {status, body}. */
-    call: (method, p, body) => jsonRequest(control, `${url}${p}`, method, body),
+    call: control.call,
     async stop() {
       control.destroy();
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(3000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await stopChild(child);
+    },
+  };
+}
+
+/**
+ * A fleet of `devices` simulated devices in ONE child process (the CLI's --devices): each a
+ * whole device on its own ephemeral port, with its own state, request log and /sim control
+ * API, the same `modules` on each. Resolves {pid, cpuMs, devices: [{url, call}], stop}.
+ */
+async function startSimFleet({ devices, modules, api } = {}) {
+  const { child, value: urls } = await spawnSim(['--port', '0', '--devices', String(devices), ...simArgs({ modules, api })], (out) => {
+    const found = [...out.matchAll(/^\S+ (http:\/\/127\.0\.0\.1:\d+) \(API/gm)].map((m) => m[1]);
+    return found.length >= devices ? found.slice(0, devices) : undefined;
+  });
+  const controls = urls.map(caller);
+  return {
+    pid: child.pid,
+    cpuMs: () => processCpuMs(child.pid),
+    devices: urls.map((url, i) => ({ url, call: controls[i].call })),
+    async stop() {
+      controls.forEach((c) => c.destroy());
+      await stopChild(child);
     },
   };
 }
@@ -176,13 +259,13 @@ async function startSim({ modules, api } = {}) {
 /** The simulator in this process (its CPU then counts against the client): same interface. */
 async function startSimInProcess() {
   const sim = await requireDist('simulator').startSimulator({ port: 0 });
-  const control = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const control = caller(sim.url);
   return {
     url: sim.url,
     port: sim.port,
     pid: process.pid,
     cpuMs: () => NaN,
-    call: (method, p, body) => jsonRequest(control, `${sim.url}${p}`, method, body),
+    call: control.call,
     async stop() {
       control.destroy();
       await sim.close();
@@ -216,7 +299,7 @@ function jsonRequest(agent, url, method, body) {
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (error) => reject(new Error(`${method} ${url}: ${error.message}`)));
     req.end(data);
   });
 }
@@ -224,8 +307,12 @@ function jsonRequest(agent, url, method, body) {
 /** Six pins on the 5 V rail: the power-management configuration output/state needs. */
 const POWER_CONFIG = [1, 2, 3, 4, 5, 6].map((pin) => ({ pin, rail: '5_volt', current: 100 }));
 
-async function powerConfig(sim, slot) {
-  const answer = await sim.call('POST', `/api/io/0.9/${slot}/power-management`, { config: POWER_CONFIG });
+/** The same six pins in API 1.0's words: entries in pin order, the current's field renamed. */
+const POWER_CONFIG_10 = POWER_CONFIG.map((e) => ({ rail: e.rail, current_milliampere: e.current }));
+
+async function powerConfig(sim, slot, api = '0.9') {
+  const config = api === '1.0' ? POWER_CONFIG_10 : POWER_CONFIG;
+  const answer = await sim.call('POST', `/api/io/${api}/${slot}/power-management`, { config });
   if (answer.status !== 200) throw new Error(`power-management of slot ${slot}: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 
@@ -266,7 +353,8 @@ async function startRed({ flows, level = process.env.BENCH_LOG || 'error' } = {}
     logging: { console: { level, metrics: false, audit: false } },
   });
   await RED.start();
-  for (const type of ['modular-device', 'io-output', 'io-read', 'notification-poll', 'bench-sink', 'bench-plain-http']) {
+  const types = ['modular-device', 'io-output', 'io-read', 'notification-poll', 'bmc-readings', 'power-readings', 'bmc-watchdog'];
+  for (const type of [...types, 'bench-sink', 'bench-plain-http', 'bench-plain-poll']) {
     if (!RED.nodes.getType(type)) throw new Error(`node type ${type} did not load in Node-RED (see the log above)`);
   }
   const red = {
@@ -276,9 +364,15 @@ async function startRed({ flows, level = process.env.BENCH_LOG || 'error' } = {}
     onSink(id, handler) {
       sinks.set(id, handler);
     },
+    /** Deploys `nodes` (a full deploy); resolves once every one of them runs (setFlows resolves before). */
     async deploy(nodes) {
       sinks.clear();
       await RED.runtime.flows.setFlows({ flows: { flows: nodes }, deploymentType: 'full' });
+      const ids = nodes.filter((n) => n.type !== 'tab').map((n) => n.id);
+      for (let waited = 0; ids.some((id) => !RED.nodes.getNode(id)); waited += 10) {
+        if (waited > 15000) throw new Error(`deployed nodes not started after 15 s, e.g. ${ids.find((id) => !RED.nodes.getNode(id))}`);
+        await sleep(10);
+      }
     },
     async stop() {
       sinks.clear();
@@ -369,17 +463,21 @@ module.exports = {
   DIST,
   requireDist,
   checkBuilt,
+  option,
   percentile,
   median,
   round,
+  sum,
   sleep,
   wallNow,
   machine,
   processCpuMs,
   LOOP_RESOLUTION_MS,
   loopDelay,
+  turnsDelay,
   idleLoopDelay,
   startSim,
+  startSimFleet,
   startSimInProcess,
   jsonRequest,
   powerConfig,

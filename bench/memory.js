@@ -1,10 +1,10 @@
 /**
- * Scenario 5: memory. Heap and RSS of a Node-RED process before and after 200,000 msgs
+ * Scenario 5: memory. Heap and RSS of a Node-RED process before and after 500,000 msgs
  * (half `output/state` through io-output, half `input/values` through io-read; 32 msgs in
  * flight), after a full GC each time. Needs `node --expose-gc`. The simulator runs in its
  * own process, so its request log does not count.
  *
- *   node --expose-gc bench/memory.js [--n 200000]
+ *   node --expose-gc bench/memory.js [--n 500000]
  */
 'use strict';
 const lib = require('./lib');
@@ -14,7 +14,7 @@ const SLOT = 2;
 function args() {
   const a = process.argv.slice(2);
   const i = a.indexOf('--n');
-  return { n: Number(i >= 0 ? a[i + 1] : process.env.BENCH_MEMORY_N || 200000), window: 32 };
+  return { n: Number(i >= 0 ? a[i + 1] : process.env.BENCH_MEMORY_N || 500000), window: 32 };
 }
 
 function flow(url) {

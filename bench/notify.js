@@ -24,11 +24,7 @@ const SLOT = 3;
 const KINDS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert', 'custom_voltage_alert'];
 
 function args() {
-  const a = process.argv.slice(2);
-  const get = (name, fallback) => {
-    const i = a.indexOf(`--${name}`);
-    return i >= 0 ? a[i + 1] : fallback;
-  };
+  const get = lib.option;
   return {
     alerts: Number(get('alerts', process.env.BENCH_ALERTS || 500)),
     intervals: String(get('intervals', '20,50,100')).split(',').map(Number),

@@ -5,7 +5,7 @@
  * README's "Performance" section) and writes bench/results.json. A benchmark, not a test:
  * it exits 0 whatever the figures; non-zero only when a scenario could not run.
  *
- *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,memory] [--pins 1,2]
+ *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,installation,installation10,memory] [--pins 1,2]
  *
  * --quick: small counts (a smoke run of a few minutes, figures not comparable).
  * --pins: the pins the scale scenarios' notification-poll nodes watch (default: all six).
@@ -23,6 +23,7 @@ const quick = argv.includes('--quick');
 const onlyIndex = argv.indexOf('--only');
 const only = onlyIndex >= 0 ? argv[onlyIndex + 1].split(',') : null;
 const pinsIndex = argv.indexOf('--pins');
+const installationArgs = quick ? ['--seconds', '6', '--segments', '1'] : [];
 const scaleArgs = [...(quick ? ['--seconds', '5', '--segments', '1'] : []), ...(pinsIndex >= 0 ? ['--pins', argv[pinsIndex + 1]] : [])];
 
 const TARGETS = {
@@ -208,7 +209,61 @@ function report(results, facts) {
     );
     out.push(`\nMedian of ${l.samples.length} fresh processes: ${l.samples.map((s) => s.requireToRegisteredMs).join(', ')} ms.`);
   }
+  const installations = [results.installation, results.installation10].filter(Boolean);
+  if (installations.length) out.push(installationReport(installations));
   return out.join('\n');
+}
+
+/** "METHOD /path × count, ..." of a request mix, or "none". */
+const requestList = (mix) =>
+  Object.entries(mix)
+    .map(([request, count]) => `\`${request}\` × ${count}`)
+    .join(', ') || 'none';
+
+/** Scenario 7, one or both device APIs: a row per API and contestant, the ratio in the row of ours. */
+function installationReport(runs) {
+  const r = runs[0];
+  const i = r.intervalsMs;
+  const row = (api, name, f, ratios) => [
+    api,
+    name,
+    `${fmt(f.cpuPercentOfOneCore, 1)} %`,
+    fmt(f.requestsPerSecond, 0),
+    fmt(f.msgsPerSecond, 0),
+    fmt(f.cpuUsPerRequest, 0),
+    fmt(f.cpuUsPerMsg, 0),
+    `${fmt(f.eventLoopDelayMs.p99)} ms (${fmt(f.eventLoopDelayMs.max)})`,
+    f.errors,
+    `${fmt(f.simulatorCpuPercent, 1)} %`,
+    ratios ? `**${fmt(ratios.cpuPerMsgToPlain)}×** (${fmt(ratios.cpuPerRequestToPlain)}×)` : '',
+  ];
+  return [
+    `\n### 7. An installation: ${r.devices} devices × 3 modules (bmc, power, io), ${lib.round(r.ours.seconds, 0)} s each in ${r.segments} turns\n`,
+    `Per device: bmc-readings every ${i.bmc / 1000} s, power-readings every ${i.power / 1000} s, notification-poll every ${i.notify} ms, ` +
+      `the bmc-watchdog keep-alive every ${i.keepAlive / 1000} s, io-output driven at ${r.outputHz} Hz. ` +
+      'The same flows built from minimal nodes (`bench-plain-poll`, `bench-plain-http`) make the same requests at the same pace, taking turns with ours.\n',
+    table(
+      [
+        'device API',
+        'flows of',
+        'Node-RED CPU (% of one core)',
+        'device requests/s',
+        'msgs/s',
+        'CPU µs/request',
+        'CPU µs/msg',
+        'event-loop delay p99 (max)',
+        'errors',
+        'simulator CPU',
+        'ours / minimal: CPU per msg (per request)',
+      ],
+      runs.flatMap((x) => [row(x.api, 'ours', x.ours, x.ratios), row(x.api, 'minimal nodes', x.plain)]),
+    ),
+    `\nRatios: median of the ${r.segments} segments. ` +
+      runs
+        .map((x) => `API ${x.api}: requests only ours made: ${requestList(x.onlyIn.ours)}; only the minimal nodes: ${requestList(x.onlyIn.plain)}.`)
+        .join(' ') +
+      ' (All counts in bench/results.json.)',
+  ].join('\n');
 }
 
 /** Whether the simulator of this build has --api (API 1.0 arrived after 0.9). */
@@ -252,6 +307,14 @@ async function main() {
   if (want('scale10') && simulatorSpeaks('1.0')) {
     progress('4b. scale against API 1.0 (30 s)');
     results.scale10 = await scenario('scale.js', ['--api', '1.0', ...scaleArgs]);
+  }
+  if (want('installation')) {
+    progress('7. installation: 10 devices × 3 modules, ours and minimal nodes taking turns (about 90 s)');
+    results.installation = await scenario('installation.js', installationArgs);
+  }
+  if (want('installation10') && simulatorSpeaks('1.0')) {
+    progress('7b. installation against API 1.0 (about 90 s)');
+    results.installation10 = await scenario('installation.js', ['--api', '1.0', ...installationArgs]);
   }
   if (want('memory')) {
     progress('5. memory');

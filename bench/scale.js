@@ -28,11 +28,7 @@ const KINDS = ['under_voltage_alert', 'high_voltage_alert', 'high_current_alert'
 const ALL_PINS = [1, 2, 3, 4, 5, 6];
 
 function args() {
-  const a = process.argv.slice(2);
-  const get = (name, fallback) => {
-    const i = a.indexOf(`--${name}`);
-    return i >= 0 ? a[i + 1] : fallback;
-  };
+  const get = lib.option;
   return {
     modules: Number(get('modules', 100)),
     seconds: Number(get('seconds', process.env.BENCH_SCALE_SECONDS || 30)),
@@ -63,17 +59,7 @@ function pollNode(slot, opt) {
   };
 }
 
-/** Sum of `f` over `list`. */
-const sum = (list, f) => list.reduce((total, x) => total + f(x), 0);
-
-/**
- * Event-loop delays of several turns, each measured by a histogram of its own (a histogram
- * disabled and enabled again counts the whole pause as one delay): median p50 and p99, max.
- */
-function turnsDelay(delays) {
-  if (!delays.length) return null;
-  return { p50: lib.median(delays.map((d) => d.p50)), p99: lib.median(delays.map((d) => d.p99)), max: Math.max(...delays.map((d) => d.max)) };
-}
+const { sum, turnsDelay } = lib;
 
 async function main() {
   const opt = args();

@@ -27,11 +27,7 @@ const lib = require('./lib');
 const { plainRequest, keepAliveAgent } = require('./plain-http');
 
 function args() {
-  const a = process.argv.slice(2);
-  const get = (name, fallback) => {
-    const i = a.indexOf(`--${name}`);
-    return i >= 0 ? a[i + 1] : fallback;
-  };
+  const get = lib.option;
   return {
     scenario: get('scenario', 'write'),
     n: Number(get('n', process.env.BENCH_N || 20000)),
