@@ -32,7 +32,7 @@ const TARGETS = {
   notificationSlackMs: 10,
   scaleCpuPercent: 25,
   scaleLoopP99Ms: 20,
-  heapGrowthMB: 5,
+  heapGrowthMB: 2,
 };
 
 /** Runs one scenario script in a fresh process; resolves its result. */
