@@ -201,9 +201,13 @@ async function stopChild(child) {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** The simulator CLI's options for `modules` (as for the CLI) and `api` (default: its own, 0.9). */
-function simArgs({ modules, api }) {
-  const args = [];
+/**
+ * The simulator CLI's options for `modules` (as for the CLI), `api` (default: its own, 0.9)
+ * and `nginx`: the device's nginx in front (keep-alive 75 s and 1000 requests per
+ * connection, as on a device), instead of Node's own 5 s idle close.
+ */
+function simArgs({ modules, api, nginx }) {
+  const args = nginx ? ['--nginx'] : [];
   if (modules) args.push('--modules', modules.map((m) => `${m.service}:${m.slot}`).join(','));
   if (api) args.push('--api', api);
   return args;
@@ -213,8 +217,8 @@ function simArgs({ modules, api }) {
  * Starts `modular-device-sim` on an ephemeral port in a child process, so the server's
  * CPU never counts against the client being measured. `modules` as for the CLI.
  */
-async function startSim({ modules, api } = {}) {
-  const { child, value: port } = await spawnSim(['--port', '0', ...simArgs({ modules, api })], (out) => {
+async function startSim({ modules, api, nginx } = {}) {
+  const { child, value: port } = await spawnSim(['--port', '0', ...simArgs({ modules, api, nginx })], (out) => {
     const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
     return m ? Number(m[1]) : undefined;
   });

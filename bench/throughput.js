@@ -148,7 +148,11 @@ async function main() {
   const opt = args();
   lib.checkBuilt();
   const write = opt.scenario === 'write';
-  const sim = opt.sim === 'inprocess' ? await lib.startSimInProcess() : await lib.startSim();
+  // Behind the device's nginx: a contestant's connection idles for seconds while the others
+  // take their turns, and Node's own server closes an idle one after 5 s, so a msg sent just
+  // then met "socket hang up" in the baselines (the http request node, the plain loops);
+  // nginx keeps it 75 s, as a device does.
+  const sim = opt.sim === 'inprocess' ? await lib.startSimInProcess() : await lib.startSim({ nginx: true });
   const red = await lib.startRed();
   try {
     if (write) await lib.powerConfig(sim, SLOT);
