@@ -279,12 +279,9 @@ function open(x: Exchange, fresh: boolean, p: Exchanging): http.ClientRequest {
       const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
       p.finish(undefined, { status, type, text });
     });
-    const cutOff = () => p.finish(new TransportError('cut-off', undefined, status, received));
-    res.on('error', cutOff);
-    // An abort ends in 'close' with the answer incomplete.
-    res.on('close', () => {
-      if (!res.complete) cutOff();
-    });
+    // A connection closed before the answer's end: Node destroys the answer with ECONNRESET
+    // ('aborted'), which is an 'error' here (Node 18 and later).
+    res.on('error', () => p.finish(new TransportError('cut-off', undefined, status, received)));
   });
   // Node verifies the certificate right after the 'secure' event and drops the socket (and
   // the certificate with it) when it fails: a listener ahead of that check keeps what the
