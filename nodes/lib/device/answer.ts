@@ -33,37 +33,52 @@ export function parseAnswer(text: string): Parsed {
 
 /**
  * 'depth' or 'values' when a parsed answer is beyond the bounds. Iterative: a recursive walk
- * would overflow on exactly the answers it guards against. Two plain stacks (values and
- * their depths), not an object per value: every answer of every msg passes here.
+ * would overflow on exactly the answers it guards against. Two stacks (values and their
+ * depths) kept between calls: every answer of every msg passes here, and the walk is
+ * synchronous, so one pair serves them all (at most ANSWER_BOUNDS.maxValues deep).
  */
 export function shapeProblem(value: unknown): 'depth' | 'values' | undefined {
   if (value === null || typeof value !== 'object') return undefined;
-  const values: unknown[] = [value];
-  const depths: number[] = [0];
+  const values = walkValues;
+  const depths = walkDepths;
+  let top = 0;
+  values[top] = value;
+  depths[top++] = 0;
   let count = 0;
-  while (values.length) {
-    const at = values.pop();
-    const depth = depths.pop()!;
-    if (++count > ANSWER_BOUNDS.maxValues) return 'values';
-    if (at === null || typeof at !== 'object') continue;
-    if (depth >= ANSWER_BOUNDS.maxDepth) return 'depth';
+  let problem: 'depth' | 'values' | undefined;
+  while (top > 0 && !problem) {
+    const at = values[--top];
+    const depth = depths[top];
+    values[top] = undefined;
+    if (++count > ANSWER_BOUNDS.maxValues) problem = 'values';
+    else if (at === null || typeof at !== 'object') continue;
+    else if (depth >= ANSWER_BOUNDS.maxDepth) problem = 'depth';
     // Counted before they are walked, so a flat array of a million values stops at once.
-    if (Array.isArray(at)) {
-      if (count + values.length + at.length > ANSWER_BOUNDS.maxValues) return 'values';
-      for (const child of at) {
-        values.push(child);
-        depths.push(depth + 1);
+    else if (Array.isArray(at)) {
+      if (count + top + at.length > ANSWER_BOUNDS.maxValues) problem = 'values';
+      else
+        for (const child of at) {
+          values[top] = child;
+          depths[top++] = depth + 1;
+        }
+    } else
+      for (const key in at) {
+        if (count + top + 1 > ANSWER_BOUNDS.maxValues) {
+          problem = 'values';
+          break;
+        }
+        values[top] = (at as Record<string, unknown>)[key];
+        depths[top++] = depth + 1;
       }
-      continue;
-    }
-    for (const key in at) {
-      if (count + values.length + 1 > ANSWER_BOUNDS.maxValues) return 'values';
-      values.push((at as Record<string, unknown>)[key]);
-      depths.push(depth + 1);
-    }
   }
-  return undefined;
+  // Nothing of this answer stays referenced after the walk.
+  while (top > 0) values[--top] = undefined;
+  return problem;
 }
+
+/** shapeProblem's stacks, reused by every walk. */
+const walkValues: unknown[] = [];
+const walkDepths: number[] = [];
 
 function isSpace(code: number): boolean {
   return code === 0x20 || (code >= 0x09 && code <= 0x0d);
