@@ -4,7 +4,7 @@
  * output msgs or `done(err)` for a Catch node, keeping the status dot in step.
  */
 import type { DeviceClient, DeviceResult } from '../device/client';
-import { busyStatusOf, Operation, Outcome, perform } from './operation';
+import { Operation, Outcome, perform } from './operation';
 import { asDeviceError, DeviceError, DeviceErrorCode } from '../base/errors';
 import type { PollingLifecycle } from './polling-lifecycle';
 import type { DoneFn, NodeMessage, SendFn } from '../base/node-red';
@@ -27,11 +27,6 @@ export interface InputContext<X extends object> {
 
 export function inputHandler<X extends object>(ctx: InputContext<X>) {
   return (msg: NodeMessage, send: SendFn, done: DoneFn): void => {
-    const refuse = (error: unknown, code: DeviceErrorCode) => {
-      const err = asDeviceError(error, code);
-      ctx.dot.failed(err);
-      done(err);
-    };
     // Every polling node pauses on "stop" and resumes on "start".
     const command = ctx.polling.command(msg.payload);
     if (command) {
@@ -44,11 +39,12 @@ export function inputHandler<X extends object>(ctx: InputContext<X>) {
     try {
       op = ctx.build(msg);
     } catch (error) {
-      return refuse(error, 'INVALID_INPUT');
+      return refused(ctx.dot, done, error, 'INVALID_INPUT');
     }
     if (!op) return done();
     const asked = op;
-    ctx.dot.started(busyStatusOf(asked));
+    // The busy text is said only if the blue dot comes (a request still running after 50 ms).
+    ctx.dot.started(asked);
     perform(client, asked).then(
       (result) => {
         ctx.dot.finished();
@@ -56,20 +52,27 @@ export function inputHandler<X extends object>(ctx: InputContext<X>) {
         try {
           outcome = ctx.output(result, msg, asked);
         } catch (error) {
-          return refuse(error, 'BAD_RESPONSE');
+          return refused(ctx.dot, done, error, 'BAD_RESPONSE');
         }
         deliver(send, outcome.msgs);
-        if (outcome.error) return refuse(outcome.error, 'BAD_RESPONSE');
+        if (outcome.error) return refused(ctx.dot, done, outcome.error, 'BAD_RESPONSE');
         ctx.applied?.(asked);
         ctx.dot.succeeded(outcome.status ?? asked.status);
         done();
       },
       (error: unknown) => {
         ctx.dot.finished();
-        refuse(error, 'BAD_RESPONSE');
+        refused(ctx.dot, done, error, 'BAD_RESPONSE');
       },
     );
   };
+}
+
+/** The msg ends with `error` (as `code` unless it is a DeviceError already): red dot, Catch. */
+function refused(dot: NodeStatusDot, done: DoneFn, error: unknown, code: DeviceErrorCode): void {
+  const err = asDeviceError(error, code);
+  dot.failed(err);
+  done(err);
 }
 
 /** One msg as itself; several as one sequence on the node's one output. */

@@ -22,7 +22,7 @@ export type Conversation = (client: ModuleClient) => Promise<DeviceResult>;
 /** Nothing beyond the operation itself. */
 export type NoExtra = Record<never, never>;
 
-interface StatusTexts {
+export interface StatusTexts {
   /** Status text once it succeeded, e.g. `pin 3 high` (an `output` may say more). */
   status: string;
   /** Status text while it runs; defaults to `status` with an ellipsis. */

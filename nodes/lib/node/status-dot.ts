@@ -11,6 +11,7 @@ import { DeviceError, statusText } from '../base/errors';
 import { isMessageId, say } from '../base/i18n';
 import type { NodeStatus } from '../base/node-red';
 import { Later, realLater } from '../base/clock';
+import { busyStatusOf, StatusTexts } from './operation';
 
 const STATUS_TEXT_MAX = 60;
 /** A request still running after this long shows the blue "requesting" dot. */
@@ -42,7 +43,8 @@ export class NodeStatusDot {
   private cancelBusy?: () => void;
   /** When the msgs in flight now began to be in flight (the `now` clock). */
   private busySince = 0;
-  private busyText = '';
+  /** What the blue dot would say: the text, or the operation it is said from (only if shown). */
+  private busy: string | StatusTexts = '';
   /** A conflict with another deployed node (live/conflict-status.ts): yellow while connected, unless the node failed. */
   private conflict?: string;
   /** What the editor shows now; undefined when unknown (after the blue dot). */
@@ -99,10 +101,10 @@ export class NodeStatusDot {
     this.show();
   }
 
-  /** A msg's operation went on its way; `text` is its busy status. */
-  started(text: string): void {
+  /** A msg's operation went on its way; `busy` is its busy status, or the operation to say it from. */
+  started(busy: string | StatusTexts): void {
     if (!this.inFlight++) this.busySince = this.now();
-    this.busyText = short(text);
+    this.busy = busy;
     // The blue dot only for a request that takes a while: a status update per msg costs
     // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
     // The timer is not cancelled when the msgs end: one that ends finds nothing in flight,
@@ -124,7 +126,7 @@ export class NodeStatusDot {
       this.cancelBusy = this.later(() => this.busyCheck(), BUSY_STATUS_DELAY_MS - waited);
       return;
     }
-    this.setStatus({ fill: 'blue', shape: 'dot', text: this.busyText });
+    this.setStatus({ fill: 'blue', shape: 'dot', text: short(typeof this.busy === 'string' ? this.busy : busyStatusOf(this.busy)) });
     this.shown = undefined;
   }
 
