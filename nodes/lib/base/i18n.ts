@@ -115,7 +115,8 @@ function sayValues(vars: Record<string, unknown> | undefined): Record<string, un
 
 /** A fixed status text's id when `key` is one and there are no values to fill in. */
 function statusId(catalog: string, key: string, vars: Record<string, unknown> | undefined): string | undefined {
-  if (vars && Object.keys(vars).length) return undefined;
+  // Any value at all: the text is made with it, it is no fixed status.
+  if (vars) for (const _ in vars) return undefined;
   const id = idOf(catalog, `status.${key}`);
   return has(id) ? id : undefined;
 }
@@ -131,14 +132,26 @@ export function say(key: string, vars?: Record<string, unknown>): string {
  * `t('io-output.pinState', {pin: 3, state: 'high'})` → `pin 3 high`.
  */
 export function t(key: string, vars?: Record<string, unknown>): string {
-  const dot = key.indexOf('.');
-  const type = key.slice(0, dot);
-  const name = key.slice(dot + 1);
-  const catalog = type === 'common' ? 'modular-device' : type;
-  const status = statusId(catalog, type === 'common' ? `common.${name}` : name, vars);
+  let ids = tIds.get(key);
+  if (!ids) {
+    const dot = key.indexOf('.');
+    const type = key.slice(0, dot);
+    const name = key.slice(dot + 1);
+    const catalog = type === 'common' ? 'modular-device' : type;
+    ids = {
+      catalog,
+      status: type === 'common' ? `common.${name}` : name,
+      runtime: idOf(catalog, type === 'common' ? `runtime.common.${name}` : `runtime.${name}`),
+    };
+    tIds.set(key, ids);
+  }
+  const status = statusId(ids.catalog, ids.status, vars);
   if (status) return status;
-  return lookup(idOf(catalog, type === 'common' ? `runtime.common.${name}` : `runtime.${name}`), sayValues(vars));
+  return lookup(ids.runtime, sayValues(vars));
 }
+
+/** t's keys taken apart once (the keys are the code's own: a fixed set). */
+const tIds = new Map<string, { catalog: string; status: string; runtime: string }>();
 
 /** A status text as words: a fixed status's id said here (e.g. to add "..." to it). */
 export function textOf(status: string): string {
