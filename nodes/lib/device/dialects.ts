@@ -131,6 +131,9 @@ function usbhubV1(answer: unknown): unknown {
   return record;
 }
 
+/** 1.0 notification reads by the request asked (a poll's, the same every round); gone with it. */
+const notificationRounds = new WeakMap<DeviceRequest, Translation>();
+
 export const API10_DIALECT: Dialect = {
   version: '1.0',
   translate(call) {
@@ -138,10 +141,14 @@ export const API10_DIALECT: Dialect = {
       case 'GET reset':
         return single({ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } });
       case 'GET notification': {
+        // A poll asks with the same request every round (action-node builds a round once):
+        // its translation is kept with it.
+        const kept = notificationRounds.get(call);
+        if (kept) return kept;
         // One record per pin; reading a pin clears only that pin on the device (real §5).
         // Only the pins asked for: a pin not watched is a request fewer per round.
         const pins = PINS.filter((pin) => !call.pins || call.pins.includes(pin));
-        return {
+        const made: Translation = {
           calls: pins.map((pin) => ({ method: 'GET' as const, endpoint: ['notification', pin] })),
           independent: true,
           answer: (answers, _sent, failures = []) => ({
@@ -149,6 +156,8 @@ export const API10_DIALECT: Dialect = {
             unread: failures.map((f) => ({ pin: pins[f.index], error: f.error })),
           }),
         };
+        notificationRounds.set(call, made);
+        return made;
       }
       case 'POST input/analog/threshold':
         return single({ ...call, body: rename(call.body, 'threshold_mV', 'threshold_millivolt') });

@@ -69,6 +69,7 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   /** Polling: the interval (0 = off) and what one round sends. */
   poll?: {
     interval(settings: S): number;
+    /** What one round sends: built once, at the first round (the settings are fixed until a redeploy). */
     build(settings: S): Operation<X>;
     /** false: keep the pace while failing (a keep-alive must not slow down). */
     backoff?: boolean;
@@ -138,8 +139,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       if (fromPoll) emit(outcome.msgs);
       if (outcome.error) throw outcome.error;
     };
+    let roundOp: Operation<X> | undefined;
     const pollRound = () => {
-      const round = runOwn(spec.poll!.build(settings as S), true);
+      const round = runOwn((roundOp ??= spec.poll!.build(settings as S)), true);
       const tracked = round.catch(() => undefined).finally(() => rounds.delete(tracked));
       rounds.add(tracked);
       return round;
