@@ -119,8 +119,10 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   for (const record of records as NotificationRecord[]) {
     if (!record || !s.pins.has(record.pin)) continue;
     s.state.readAt.set(record.pin, now);
-    const alerts = ALERT_FLAGS.filter((flag) => record[flag] === true && s.alerts.has(flag));
-    if (!alerts.length) continue;
+    // Most rounds find nothing raised: no list is made for a pin without a flag.
+    let alerts: AlertFlag[] | undefined;
+    for (const flag of ALERT_FLAGS) if (record[flag] === true && s.alerts.has(flag)) (alerts ??= []).push(flag);
+    if (!alerts) continue;
     raised.push({ record, alerts });
     rememberAlerts(s.state.connection?.(), record.pin, alerts);
   }
@@ -137,8 +139,8 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
     msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request });
   } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
-  const unread = (data.unread ?? []).filter((u) => s.pins.has(u.pin));
-  const maybeLost = unread.filter((u) => mayHaveReachedDevice(u.error));
+  const unread = data.unread?.length ? data.unread.filter((u) => s.pins.has(u.pin)) : [];
+  const maybeLost = unread.length ? unread.filter((u) => mayHaveReachedDevice(u.error)) : unread;
   if (maybeLost.length)
     msgs.push(
       lostMsg(
