@@ -89,13 +89,7 @@ export class RequestQueue {
     if (this.running < this.concurrency && !this.ahead.length && this.size === 0) {
       // Nothing waits and there is room: the job starts now and its own promise is the
       // answer (no job record, no promise around it: most msgs find the queue so).
-      this.running++;
-      let result: Promise<T>;
-      try {
-        result = run();
-      } catch (error) {
-        result = Promise.reject(error);
-      }
+      const result = this.launch(run);
       // Attached first, so the next job starts before the caller hears of this one, as below.
       result.then(this.ended, this.ended);
       return result;
@@ -165,16 +159,19 @@ export class RequestQueue {
     return job;
   }
 
-  private start(job: Job<unknown>): void {
+  /** Counts the job as running and runs it; a job that throws is a rejected one. */
+  private launch<T>(run: () => Promise<T>): Promise<T> {
     this.running++;
-    let result: Promise<unknown>;
     try {
-      result = job.run();
+      return run();
     } catch (error) {
-      result = Promise.reject(error);
+      return Promise.reject(error);
     }
+  }
+
+  private start(job: Job<unknown>): void {
     // One reaction per job (not then + finally): every msg passes here.
-    result.then(
+    this.launch(job.run).then(
       (value) => {
         job.resolve(value);
         this.ended();
