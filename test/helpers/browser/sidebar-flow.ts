@@ -4,25 +4,9 @@
  * alone), and a bmc module (slot 0) with a bmc-readings node. Every property written out,
  * as the admin API deploys it without an editor filling defaults.
  */
-type FlowNode = Record<string, unknown> & { id: string; type: string };
+import { configNode, FlowNode } from './config-node';
 
 const TAB = 'sb-tab';
-
-function config(id: string, service: string, slot: number, url: string): FlowNode {
-  return {
-    id,
-    type: 'modular-device',
-    name: `${service} slot ${slot}`,
-    url,
-    service,
-    slot: String(slot),
-    apiVersion: 'auto',
-    timeout: '5000',
-    queueLimit: '100',
-    auth: 'none',
-    tls: '',
-  };
-}
 
 function poll(id: string, device: string, y: number): FlowNode {
   return { id, type: 'notification-poll', z: TAB, name: '', device, interval: 1000, pins: [1, 2], alerts: [], combined: false, x: 200, y, wires: [[]] };
@@ -34,8 +18,8 @@ export function sidebarFlow() {
     ...ids,
     nodes: (url: string): FlowNode[] => [
       { id: TAB, type: 'tab', label: 'Sidebar', disabled: false, info: '' },
-      config(ids.io, 'io', ids.ioSlot, url),
-      config(ids.bmc, 'bmc', 0, url),
+      configNode(ids.io, 'io', ids.ioSlot, url),
+      configNode(ids.bmc, 'bmc', 0, url),
       {
         id: ids.input,
         type: 'io-input',

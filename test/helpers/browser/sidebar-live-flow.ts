@@ -6,7 +6,7 @@
  * module (slot 2) with an io-power node, so the sidebar shows what it asks of each rail (the
  * limits are not reported). Every property written out, as the admin API deploys it.
  */
-type FlowNode = Record<string, unknown> & { id: string; type: string };
+import { configNode, FlowNode } from './config-node';
 
 const TAB = 'sbl-tab';
 
@@ -23,31 +23,15 @@ export const POWER_PINS = [
   { rail: '12_volt', current: 200 },
 ];
 
-function config(id: string, service: string, slot: number, url: string): FlowNode {
-  return {
-    id,
-    type: 'modular-device',
-    name: `${service} slot ${slot}`,
-    url,
-    service,
-    slot: String(slot),
-    apiVersion: 'auto',
-    timeout: '5000',
-    queueLimit: '100',
-    auth: 'none',
-    tls: '',
-  };
-}
-
 export function sidebarLiveFlow() {
   const ids = { bmc: 'sbl-bmc0', power: 'sbl-power1', io: 'sbl-io2', ioSlot: 2, witness: 'sbl-source', ioPower: 'sbl-iopower' };
   return {
     ...ids,
     nodes: (url09: string, url10: string): FlowNode[] => [
       { id: TAB, type: 'tab', label: 'Sidebar live', disabled: false, info: '' },
-      config(ids.bmc, 'bmc', 0, url09),
-      config(ids.power, 'power', 1, url09),
-      config(ids.io, 'io', ids.ioSlot, url10),
+      configNode(ids.bmc, 'bmc', 0, url09),
+      configNode(ids.power, 'power', 1, url09),
+      configNode(ids.io, 'io', ids.ioSlot, url10),
       {
         id: ids.witness,
         type: 'power-readings',

@@ -7,28 +7,15 @@
  * two thresholds on pin 3 (2500 and 3000 mV), and an output on io slot 3, which no io-power
  * configures.
  */
-type FlowNode = Record<string, unknown> & { id: string; type: string };
+import { configNode, FlowNode } from './config-node';
 
 const TAB = 'truth-tab';
 const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: 100 }));
 /** The Dimmer's PWM: 48 MHz / (47 + 1) / 1000 = 1000 Hz, 250 / 1000 = 25 %. */
 export const DIMMER = { prescaler: 47, period: 1000, time_on: 250 };
 
-function config(id: string, service: string, slot: number, url: string, api: string): FlowNode {
-  return {
-    id,
-    type: 'modular-device',
-    name: `${service} ${slot} (${api})`,
-    url,
-    service,
-    slot: String(slot),
-    apiVersion: 'auto',
-    timeout: '5000',
-    queueLimit: '100',
-    auth: 'none',
-    tls: '',
-  };
-}
+/** A config node named for its module and the API its device speaks. */
+const config = (id: string, service: string, slot: number, url: string, api: string) => configNode(id, service, slot, url, `${service} ${slot} (${api})`);
 
 const output = (id: string, name: string, device: string, pin: number, mode: string, y: number): FlowNode => ({
   id,
