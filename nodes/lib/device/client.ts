@@ -23,6 +23,7 @@ import { judgeAnswer, transportFailure, Where } from './verdict';
 import { firstSpoken, VersionRecord } from './version-record';
 import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
 import { renewing } from './renewing';
+import { httpAgent, httpsAgent } from './keep-alive';
 
 export { parseBaseUrl, type VersionRecord };
 export type { ClientOptions, Credentials, TlsOptions } from './client-options';
@@ -77,13 +78,9 @@ export class DeviceClient {
     const refusal = queueRefusal(this.timeout);
     this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default, 1, realQueueClock, refusal);
     this.keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT, 1, realQueueClock, refusal);
-    // Keep-alive: one warm connection per module instead of a handshake per msg. Idle
-    // sockets are closed after 4 s, before a Node server's 5 s keep-alive timeout can close
-    // them under a request that is just being sent.
-    const agentOptions = { keepAlive: true, maxSockets: 4, timeout: 4000 };
     this.agents = {
-      http: new http.Agent(agentOptions),
-      https: new https.Agent({ ...agentOptions, ...options.tls, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true }),
+      http: httpAgent(),
+      https: httpsAgent({ ...options.tls, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true }),
     };
     this.headers = requestHeaders(options);
     this.target = targetOf(this.base, this.base.protocol === 'https:' ? this.agents.https : this.agents.http);

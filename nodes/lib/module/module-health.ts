@@ -86,13 +86,17 @@ export class ModuleHealth implements ConnectionUser {
 
   private queueAlarm(queued: number): void {
     if (!this.module) return;
-    const detail = { queued, limit: this.queueLimit, ...this.edges };
+    // Every exchange passes here; only an edge builds anything.
     if (!this.queueHigh && queued > this.edges.rise) {
       this.queueHigh = true;
-      publish('queue', this.module, `more than ${this.edges.rise} requests waiting`, detail);
+      publish('queue', this.module, `more than ${this.edges.rise} requests waiting`, this.queueDetail(queued));
     } else if (this.queueHigh && queued < this.edges.fall) {
       this.queueHigh = false;
-      publish('queue', this.module, `fewer than ${this.edges.fall} requests waiting again`, detail);
+      publish('queue', this.module, `fewer than ${this.edges.fall} requests waiting again`, this.queueDetail(queued));
     }
+  }
+
+  private queueDetail(queued: number): Record<string, number> {
+    return { queued, limit: this.queueLimit, ...this.edges };
   }
 }
