@@ -9,20 +9,18 @@
 import http from 'http';
 import https from 'https';
 import { API_VERSIONS, ApiVersion, LIMITS, Service, SERVICES } from '../pure/limits';
-import { asDeviceError, concernsModule, DeviceError } from '../base/errors';
-import { lostSettings, settingsGone } from './settings-lost';
+import { asDeviceError, DeviceError } from '../base/errors';
 import { realQueueClock, RequestQueue } from './queue';
 import { lifeNow, MsgLife, queueRefusal } from './msg-life';
-import { CallFailure, dialectFor, Translation } from './dialects';
+import { answerAsIs, CallFailure, dialectFor, Translation } from './dialects';
 import { parseBaseUrl, wireRequest } from './wire-path';
 import { locationOf } from '../pure/base-url';
-import { ClientOptions, requestHeaders } from './client-options';
-import { exchangeInfo } from './exchange-info';
-import { Answer, exchange as httpExchange, Target, targetOf, TransportError } from './transport';
-import { judgeAnswer, transportFailure, Where } from './verdict';
+import type { ClientOptions } from './client-options';
+import { Exchanger } from './exchanger';
+import { targetOf } from './transport';
 import { firstSpoken, VersionRecord } from './version-record';
 import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
-import { renewing } from './renewing';
+import { renewing, renewsSession } from './renewing';
 import { httpAgent, httpsAgent } from './keep-alive';
 
 export { parseBaseUrl, type VersionRecord };
@@ -46,10 +44,9 @@ export class DeviceClient {
   readonly service: Service;
   readonly slot: number;
   private readonly base: URL;
-  private readonly headers: Readonly<Record<string, string>>;
   private readonly agents: { http: http.Agent; https: https.Agent };
-  /** Where every exchange goes (origin, agent, TLS), worked out once. */
-  private readonly target: Target;
+  /** Every HTTP exchange of this client: sent, judged, told to health and metrics. */
+  private readonly exchanger: Exchanger;
   /** `<prefix>/api/<service>/<version>` per version. */
   private readonly roots: Record<ApiVersion, string>;
   private readonly queue: RequestQueue;
@@ -60,7 +57,6 @@ export class DeviceClient {
    */
   private readonly keepAliveQueue: RequestQueue;
   private readonly timeout: number;
-  private readonly maxBytes: number;
   private detected?: ApiVersion;
   /** The version record read now on the wire, shared by everyone who asks meanwhile. */
   private reading?: Promise<{ apiVersion: ApiVersion; record: VersionRecord }>;
@@ -74,7 +70,6 @@ export class DeviceClient {
     this.slot = options.slot;
     this.base = parseBaseUrl(options.url);
     this.timeout = options.timeout ?? LIMITS.request_timeout.default;
-    this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
     const refusal = queueRefusal(this.timeout);
     this.queue = new RequestQueue(options.queueLimit ?? LIMITS.queue_limit.default, 1, realQueueClock, refusal);
     this.keepAliveQueue = new RequestQueue(KEEP_ALIVE_QUEUE_LIMIT, 1, realQueueClock, refusal);
@@ -82,8 +77,8 @@ export class DeviceClient {
       http: httpAgent(),
       https: httpsAgent({ ...options.tls, rejectUnauthorized: options.tls?.rejectUnauthorized ?? true }),
     };
-    this.headers = requestHeaders(options);
-    this.target = targetOf(this.base, this.base.protocol === 'https:' ? this.agents.https : this.agents.http);
+    const target = targetOf(this.base, this.base.protocol === 'https:' ? this.agents.https : this.agents.http);
+    this.exchanger = new Exchanger(options, this.base, target, this.timeout, () => this.queue.size);
     const prefix = this.base.pathname.replace(/\/+$/, '');
     this.roots = Object.fromEntries(API_VERSIONS.map((v) => [v, `${prefix}/api/${this.service}/${v}`])) as Record<ApiVersion, string>;
   }
@@ -151,7 +146,7 @@ export class DeviceClient {
     // Once detected, that version is asked first (one request per health check).
     const auto = this.detected ? [this.detected, ...newestFirst.filter((v) => v !== this.detected)] : newestFirst;
     const candidates: readonly ApiVersion[] = this.options.apiVersion === 'auto' ? auto : [this.options.apiVersion];
-    return firstSpoken(candidates, this.roots, (path) => this.exchange({ method: 'GET', path })).then((found) => {
+    return firstSpoken(candidates, this.roots, (path) => this.exchanger.exchange({ method: 'GET', path })).then((found) => {
       this.detected = found.apiVersion;
       return found;
     });
@@ -163,7 +158,7 @@ export class DeviceClient {
    */
   async readDescriptor(): Promise<unknown> {
     const version = await this.version();
-    return this.exchange({ method: 'GET', path: `${this.roots[version]}/${this.slot}/descriptor` });
+    return this.exchanger.exchange({ method: 'GET', path: `${this.roots[version]}/${this.slot}/descriptor` });
   }
 
   /**
@@ -194,18 +189,29 @@ export class DeviceClient {
   /**
    * The dialect turns the spec-shaped request into the wire form of the device's version,
    * and judges the answers (whether a POST succeeded included). Most msgs are one wire call
-   * to a module whose version is known: sent without an async step of its own.
+   * to a module whose version is known, passing as it is: sent without an async step of
+   * its own, and without a translation made for it.
    */
   private send(req: DeviceRequest, life: MsgLife): Promise<DeviceResult> {
     const version = this.apiVersion;
-    const translation = version && dialectFor(version).translate(req);
-    if (!version || !translation || translation.calls.length !== 1 || translation.independent) return this.sendAll(req, life, translation || undefined);
+    if (!version) return this.sendAll(req, life);
+    const dialect = dialectFor(version);
+    if (dialect.passesAsIs(req)) {
+      const request = wireRequest(this.roots[version], this.slot, req);
+      return this.call(version, req, request, life).then((answer) => ({ data: answerAsIs(answer, request), request }));
+    }
+    const translation = dialect.translate(req);
+    if (translation.calls.length !== 1 || translation.independent) return this.sendAll(req, life, translation);
     const call = translation.calls[0];
     const request = wireRequest(this.roots[version], this.slot, call);
-    return renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)).then((answer) => ({
-      data: translation.answer([answer], [request]),
-      request,
-    }));
+    return this.call(version, call, request, life).then((answer) => ({ data: translation.answer([answer], [request]), request }));
+  }
+
+  /** One wire call; the connection is told around it when it renews the session (renewing.ts). */
+  private call(version: ApiVersion, call: DeviceRequest, request: SentRequest, life: MsgLife): Promise<unknown> {
+    const onRenewing = this.options.onRenewing;
+    if (onRenewing && renewsSession(version, call)) return renewing(onRenewing, () => this.exchanger.exchange(request, life));
+    return this.exchanger.exchange(request, life);
   }
 
   private async sendAll(req: DeviceRequest, life: MsgLife, known?: Translation): Promise<DeviceResult> {
@@ -221,7 +227,7 @@ export class DeviceClient {
       const request = wireRequest(this.roots[version], this.slot, call);
       const path = request.path;
       if (!translation.independent) {
-        answers.push(await renewing(version, call, this.options.onRenewing, () => this.exchange(request, life)));
+        answers.push(await this.call(version, call, request, life));
         sent.push(request);
         continue;
       }
@@ -236,7 +242,7 @@ export class DeviceClient {
         continue;
       }
       try {
-        answers.push(await this.exchange(request, life));
+        answers.push(await this.exchanger.exchange(request, life));
         sent.push(request);
       } catch (error) {
         failures.push({ index, error: asDeviceError(error, 'UNREACHABLE') });
@@ -245,50 +251,5 @@ export class DeviceClient {
       }
     }
     return { data: translation.answer(answers, sent, failures), request: sentRequests(sent) };
-  }
-
-  /**
-   * One HTTP exchange, told to the onExchange hook (health, metrics) however it ends, every
-   * outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). Within a queued
-   * job (`life`) it has what is left of the msg's time, and is not sent when nothing is;
-   * outside the queue (version record, descriptor) the whole timeout.
-   */
-  private async exchange(request: SentRequest, life?: MsgLife): Promise<unknown> {
-    const unsent = life?.unsent(request);
-    if (unsent) throw unsent;
-    const started = performance.now();
-    const timeoutMs = life?.left() ?? this.timeout;
-    const { method, path, body } = request;
-    let failure: unknown;
-    try {
-      let answer: Answer;
-      try {
-        answer = await httpExchange({ target: this.target, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body });
-      } catch (error) {
-        const mapped =
-          error instanceof TransportError
-            ? transportFailure(error, this.where(request, timeoutMs))
-            : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
-        // A device that answered badly was there all the same.
-        this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
-        throw mapped;
-      }
-      this.options.onReachability?.();
-      try {
-        return judgeAnswer(answer, () => this.where(request, timeoutMs));
-      } catch (error) {
-        // Refused credentials (or TLS) concern every node of the module, not just this msg.
-        if (concernsModule(error)) this.options.onReachability?.(error);
-        throw settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
-      }
-    } catch (error) {
-      throw (failure = life ? life.noted(error, timeoutMs) : error);
-    } finally {
-      this.options.onExchange?.(exchangeInfo(request, started, failure, this.queue.size));
-    }
-  }
-
-  private where({ method, path }: SentRequest, timeoutMs: number): Where {
-    return { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
   }
 }

@@ -37,6 +37,11 @@ export interface CallFailure {
 
 export interface Dialect {
   readonly version: ApiVersion;
+  /**
+   * The call goes out as it is, one wire call whose answer `answerAsIs` reads: what
+   * `translate` would make of it, told without making it (most msgs are such calls).
+   */
+  passesAsIs(call: DeviceRequest): boolean;
   translate(call: DeviceRequest): Translation;
 }
 
@@ -58,6 +63,11 @@ function succeeded(answer: unknown, sent: SentRequest, refusal?: (answer: unknow
   );
 }
 
+/** The answer of a call that passes as it is: a POST's judged, any other's as it came. */
+export function answerAsIs(answer: unknown, sent: SentRequest): unknown {
+  return sent.method === 'POST' ? succeeded(answer, sent) : answer;
+}
+
 /** One wire call for one spec call; a POST's answer is judged before `answer` reads it. */
 const single = (call: DeviceRequest, answer: (a: unknown) => unknown = (a) => a, refusal?: (a: unknown) => DeviceError | undefined): Translation => ({
   calls: [call],
@@ -69,6 +79,10 @@ const key = (call: DeviceRequest) => `${call.method} ${call.endpoint.map((e) => 
 /** API 0.9 is the spec: nothing to translate. */
 export const API09_DIALECT: Dialect = {
   version: '0.9',
+  passesAsIs(call) {
+    const first = call.endpoint[0];
+    return first !== 'usbhub' && first !== 'reset';
+  },
   translate(call) {
     // Only two routes are 1.0's alone; every other call passes as it is (a word compared, no key built).
     const first = call.endpoint[0];
@@ -134,18 +148,24 @@ function usbhubV1(answer: unknown): unknown {
 /** 1.0 notification reads by the request asked (a poll's, the same every round); gone with it. */
 const notificationRounds = new WeakMap<DeviceRequest, Translation>();
 
+/** The first words of every path 1.0 translates (the cases below); any other passes as it is. */
+const TRANSLATED_V1: ReadonlySet<unknown> = new Set(['reset', 'notification', 'input', 'power-management', 'usbhub']);
+
 export const API10_DIALECT: Dialect = {
   version: '1.0',
+  passesAsIs(call) {
+    return !TRANSLATED_V1.has(call.endpoint[0]);
+  },
   translate(call) {
+    // A poll asks with the same request every round: no key built for it again.
+    const kept = notificationRounds.get(call);
+    if (kept) return kept;
     switch (key(call)) {
       case 'GET reset':
         return single({ method: 'POST', endpoint: ['reset'], body: { reset: 'yes' } });
       case 'GET notification': {
         // A poll asks with the same request every round (action-node builds a round once):
-        // its translation is kept with it.
-        const kept = notificationRounds.get(call);
-        if (kept) return kept;
-        // One record per pin; reading a pin clears only that pin on the device (real §5).
+        // its translation is kept with it. One record per pin; reading a pin clears only that pin on the device (real §5).
         // Only the pins asked for: a pin not watched is a request fewer per round.
         const pins = PINS.filter((pin) => !call.pins || call.pins.includes(pin));
         const made: Translation = {

@@ -9,15 +9,13 @@ import type { ApiVersion } from '../pure/limits';
 
 const RENEWING = ['power-management', 'reset'];
 
-/** Runs `exchange`, telling `onRenewing` before and after when the call renews the session. */
-export function renewing<T>(
-  version: ApiVersion,
-  call: { method: string; endpoint: ReadonlyArray<string | number> },
-  onRenewing: ((phase: 'sent' | 'ended') => void) | undefined,
-  exchange: () => Promise<T>,
-): Promise<T> {
-  // Every other call goes straight through: no promise of its own on the hot path.
-  if (version !== '1.0' || call.method !== 'POST' || !onRenewing || !RENEWING.includes(call.endpoint.join('/'))) return exchange();
+/** Whether the call is such a write on a device of `version`. */
+export function renewsSession(version: ApiVersion, call: { method: string; endpoint: ReadonlyArray<string | number> }): boolean {
+  return version === '1.0' && call.method === 'POST' && RENEWING.includes(call.endpoint.join('/'));
+}
+
+/** Runs `exchange` (a call that renews the session), telling `onRenewing` before and after. */
+export function renewing<T>(onRenewing: (phase: 'sent' | 'ended') => void, exchange: () => Promise<T>): Promise<T> {
   onRenewing('sent');
   return exchange().finally(() => onRenewing('ended'));
 }

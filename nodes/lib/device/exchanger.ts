@@ -1,0 +1,86 @@
+/**
+ * Every HTTP exchange of one client: sent within the time it has, judged (verdict.ts), and
+ * told to the config node however it ends: reachability to the connection, each exchange
+ * to health and metrics (onExchange), an answer that proves a reset to onSettingsLost.
+ */
+import { concernsModule, DeviceError } from '../base/errors';
+import { lostSettings, settingsGone } from './settings-lost';
+import type { MsgLife } from './msg-life';
+import { ClientOptions, requestHeaders } from './client-options';
+import { exchangeInfo } from './exchange-info';
+import { exchange as httpExchange, Target, TransportError } from './transport';
+import { judgeAnswer, transportFailure, Where } from './verdict';
+import type { SentRequest } from './request';
+import { LIMITS } from '../pure/limits';
+
+export class Exchanger {
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly base: URL,
+    /** Where every exchange goes (origin, agent, TLS), worked out once. */
+    private readonly target: Target,
+    private readonly timeout: number,
+    /** Requests waiting in the module's ordered queue, for onExchange. */
+    private readonly queued: () => number,
+  ) {
+    this.headers = requestHeaders(options);
+    this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
+  }
+
+  /**
+   * One HTTP exchange, told to the onExchange hook (health, metrics) however it ends, every
+   * outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). Within a queued
+   * job (`life`) it has what is left of the msg's time, and is not sent when nothing is;
+   * outside the queue (version record, descriptor) the whole timeout.
+   */
+  exchange(request: SentRequest, life?: MsgLife): Promise<unknown> {
+    const unsent = life?.unsent(request);
+    if (unsent) return Promise.reject(unsent);
+    const started = performance.now();
+    const timeoutMs = life?.left() ?? this.timeout;
+    const { method, path, body } = request;
+    // Two reactions on the transport's promise, not an async function: every request of
+    // every msg passes here.
+    return httpExchange({ target: this.target, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body }).then(
+      (answer) => {
+        let value: unknown;
+        try {
+          this.options.onReachability?.();
+          value = judgeAnswer(answer, () => this.where(request, timeoutMs));
+        } catch (error) {
+          // Refused credentials (or TLS) concern every node of the module, not just this msg.
+          if (concernsModule(error)) this.options.onReachability?.(error);
+          throw this.ended(request, started, timeoutMs, life, settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error);
+        }
+        this.ended(request, started, timeoutMs, life);
+        return value;
+      },
+      (error: unknown) => {
+        const mapped =
+          error instanceof TransportError
+            ? transportFailure(error, this.where(request, timeoutMs))
+            : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
+        // A device that answered badly was there all the same.
+        this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
+        throw this.ended(request, started, timeoutMs, life, mapped);
+      },
+    );
+  }
+
+  /**
+   * An exchange ended: told to the onExchange hook (health, metrics) however it ended; a
+   * failure is noted in the msg's life and returned, for the caller to throw.
+   */
+  private ended(request: SentRequest, started: number, timeoutMs: number, life: MsgLife | undefined, error?: unknown): unknown {
+    const failure = error === undefined || !life ? error : life.noted(error, timeoutMs);
+    this.options.onExchange?.(exchangeInfo(request, started, failure, this.queued()));
+    return failure;
+  }
+
+  private where({ method, path }: SentRequest, timeoutMs: number): Where {
+    return { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
+  }
+}
