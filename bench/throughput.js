@@ -15,11 +15,11 @@
  * Sequential for all (the next msg after the previous output): per-msg cost, like for like.
  * Plus a pipelined figure for ours (a window of msgs in flight; the queue takes them in
  * order, one request at a time on the wire). Contestants take turns, in a rotated order,
- * for several rounds (n msgs per contestant in all, n/rounds per round); msgs/s is the
- * median of the rounds, latencies are pooled, ratios are medians of the per-round ratios
- * (contestants of one round ran seconds apart, so a noisy neighbour hits them alike).
+ * for several rounds (n msgs per contestant in all, n/rounds per round); msgs/s and CPU per
+ * msg are medians of the rounds, latencies are pooled, ratios are medians of the per-round
+ * ratios (contestants of one round ran seconds apart, so a noisy neighbour hits them alike).
  *
- *   node bench/throughput.js --scenario write|read [--n 20000] [--rounds 5] [--sim child|inprocess] [--only ours,raw http]
+ *   node bench/throughput.js --scenario write|read [--n 20000] [--rounds 10] [--sim child|inprocess] [--only ours,raw http]
  */
 'use strict';
 const http = require('http');
@@ -31,7 +31,9 @@ function args() {
   return {
     scenario: get('scenario', 'write'),
     n: Number(get('n', process.env.BENCH_N || 20000)),
-    rounds: Number(get('rounds', process.env.BENCH_ROUNDS || 5)),
+    // Short rounds: a noisy neighbour changes the machine's speed within seconds, and the
+    // ratios compare contestants of the same round.
+    rounds: Number(get('rounds', process.env.BENCH_ROUNDS || 10)),
     warmup: Number(get('warmup', 1000)),
     window: Number(get('window', 32)),
     /** Comma-separated contestants to run (for profiling one of them with --cpu-prof). */
@@ -202,11 +204,13 @@ async function main() {
       ? (i) => client.request({ method: 'POST', endpoint: ['output', 'state'], body: writeBody(i) })
       : () => client.request({ method: 'GET', endpoint: ['input', 'values'] });
 
+    // In the order they take turns: the minimal node right after ours, so that the figures
+    // the issue's targets compare are measured as close together as possible.
     const contestants = {
       ours: async (i) => check(await ours.send(msgFor(i)), i, oursOk),
+      'plain node': async (i) => check(await plainNode.send(msgFor(i)), i, oursOk),
       'ours (client only)': clientOnce,
       'http request': async (i) => check(await httpNode.send(msgFor(i)), i, httpOk),
-      'plain node': async (i) => check(await plainNode.send(msgFor(i)), i, oursOk),
       axios: axiosOnce(axiosTuned),
       'axios default': axiosOnce(axiosDefault),
       'raw http': rawOnce,
@@ -247,6 +251,7 @@ async function main() {
         p99ms: lib.round(lib.percentile(all, 99), 3),
         // CPU time per msg (user + system): of this process, and of the simulator's process
         cpuUsPerMsg: Math.round(lib.median(runs[name].cpu)),
+        cpuRounds: runs[name].cpu.map((v) => Math.round(v)),
         simCpuUsPerMsg: Math.round(lib.median(runs[name].simCpu)),
       };
     }
@@ -258,9 +263,9 @@ async function main() {
       };
     }
     const perRound = (name) => (name === 'ours (pipelined)' ? pipelined : runs[name] ? runs[name].perSecond : []);
-    const ratio = (a, b) => {
-      const x = perRound(a);
-      const y = perRound(b);
+    const ratio = (a, b, of = perRound) => {
+      const x = of(a);
+      const y = of(b);
       if (!x.length || x.length !== y.length) return null;
       return lib.round(lib.median(x.map((v, k) => v / y[k])), 2);
     };
@@ -277,6 +282,8 @@ async function main() {
         oursToHttpRequest: ratio('ours', 'http request'),
         oursToRawHttp: ratio('ours', 'raw http'),
         oursToPlainNode: ratio('ours', 'plain node'),
+        // CPU per msg, ours / minimal node: the median of the rounds' ratios, as for msgs/s.
+        cpuOursToPlainNode: ratio('ours', 'plain node', (name) => (runs[name] ? runs[name].cpu : [])),
         plainNodeToHttpRequest: ratio('plain node', 'http request'),
         rawHttpToHttpRequest: ratio('raw http', 'http request'),
         oursToAxios: ratio('ours', 'axios'),
