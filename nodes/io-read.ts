@@ -58,9 +58,15 @@ function operation(s: Settings, pin: unknown): Operation<Asked> {
   };
 }
 
+/** The read of the node's own pin, made once per deploy: most msgs ask just that. */
+const ownReads = new WeakMap<Settings, Operation<Asked>>();
+
 function build(msg: NodeMessage, s: Settings): Operation<Asked> {
   const { pin = s.pin } = payloadFields(msg, ['pin']);
-  return operation(s, pin);
+  if (pin !== s.pin) return operation(s, pin);
+  let op = ownReads.get(s);
+  if (!op) ownReads.set(s, (op = operation(s, pin)));
+  return op;
 }
 
 function pinsOf(result: DeviceResult): PinRecord[] {
@@ -69,9 +75,11 @@ function pinsOf(result: DeviceResult): PinRecord[] {
   return pins as PinRecord[];
 }
 
-/** Puts a msg's answer where the user asked, as Node-RED's own nodes do with RED.util.setMessageProperty. */
-/** Puts `value` at `property` of `copy`, a shallow copy of the msg made for this output. */
-type Place = (copy: NodeMessage, property: string, value: unknown) => NodeMessage;
+/**
+ * Puts `value` at `property` of `out`, the msg going out (the msg that came in, or a copy of
+ * its own where several go out), as Node-RED's own nodes do with RED.util.setMessageProperty.
+ */
+type Place = (out: NodeMessage, property: string, value: unknown) => NodeMessage;
 
 /** "1: 3000 mV 2: 0 ..." in one pass (said for every msg): value, space, unit; a digital level has none. */
 function statusOf(records: PinRecord[]): string {
@@ -89,14 +97,13 @@ function placer(RED: NodeAPI): Place {
     setMessageProperty(msg: NodeMessage, property: string, value: unknown, create: boolean): void;
     cloneMessage(msg: NodeMessage): NodeMessage;
   };
-  return (copy, property, value) => {
-    // `copy` is the caller's own shallow copy: the payload goes straight in.
+  return (out, property, value) => {
     if (property === 'payload') {
-      copy.payload = value;
-      return copy;
+      out.payload = value;
+      return out;
     }
     // A nested property (e.g. `io.values`) must not reach into an object other msgs share.
-    const own = /[.[]/.test(property) ? util.cloneMessage(copy) : copy;
+    const own = /[.[]/.test(property) ? util.cloneMessage(out) : out;
     util.setMessageProperty(own, property, value, true);
     return own;
   };
@@ -115,7 +122,9 @@ function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Setting
     return { msgs, status };
   }
   const answer = pin === 0 ? { pins: records } : records[0];
-  return { msgs: [place({ ...msg, request: result.request }, s.property, answer)], status };
+  // One msg out: the msg that came in, as Node-RED's own nodes send it.
+  msg.request = result.request;
+  return { msgs: [place(msg, s.property, answer)], status };
 }
 
 export = function (RED: NodeAPI) {
