@@ -10,7 +10,7 @@ import { Operation, Outcome } from './lib/node/operation';
 import { badResponse, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
-import { payloadFields } from './lib/node/msg';
+import { msgWith, payloadFields } from './lib/node/msg';
 import { readingSettings, ReadingSettings } from './lib/node/readings';
 import { intSetting, textSetting } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
@@ -117,7 +117,7 @@ function output(place: Place, result: DeviceResult, msg: NodeMessage, s: Setting
   if (!fresh.length) return { msgs: [], status };
   if (s.perValue) {
     const msgs = fresh.map((r) =>
-      place({ ...msg, topic: `pin/${r.pin}`, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }, s.property, r.value),
+      place(msgWith(msg, { topic: `pin/${r.pin}`, pin_type: r.pin_type, unit: UNITS[r.pin_type] ?? '', request: result.request }), s.property, r.value),
     );
     return { msgs, status };
   }

@@ -19,6 +19,7 @@ import { ALERT_FLAGS, AlertFlag, PINS } from './lib/pure/facts';
 import { boolSetting, intSetting } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { listSetting } from './lib/pure/list-setting';
+import { msgWith } from './lib/node/msg';
 
 /** What the node keeps between rounds while it runs: none of it is a setting. */
 interface PollState {
@@ -136,8 +137,8 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   if (module && raised.length && counting()) tally({ kind: 'alerts', module, count: raised.length });
   if (s.combined && raised.length) {
     const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
-    msgs.push({ ...msg, topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request });
-  } else msgs.push(...raised.map((r) => ({ ...msg, topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
+    msgs.push(msgWith(msg, { topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request }));
+  } else msgs.push(...raised.map((r) => msgWith(msg, { topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
   const unread = data.unread?.length ? data.unread.filter((u) => s.pins.has(u.pin)) : [];
   const maybeLost = unread.length ? unread.filter((u) => mayHaveReachedDevice(u.error)) : unread;

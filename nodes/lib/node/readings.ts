@@ -11,6 +11,7 @@ import { boolSetting, intSetting, textSetting } from './setting-values';
 import { DeviceResult, ModuleClient } from '../device/client';
 import { SentRequests, sentRequests } from '../device/request';
 import { ChangeFilter } from './change';
+import { msgWith } from './msg';
 import { t } from '../base/i18n';
 import type { NodeDef, NodeMessage } from '../base/node-red';
 
@@ -50,11 +51,12 @@ export function mergedOutput(result: DeviceResult, msg: NodeMessage, o: MergedOu
   const useDeadband = (key: string) => !o.exact?.(key);
   if (o.perValue) {
     const fresh = o.onlyOnChange ? entries.filter(([key, value]) => o.filter.changed(key, value, useDeadband(key))) : entries;
-    return { msgs: fresh.map(([key, value]) => ({ ...msg, topic: key, payload: value, request: result.request, ...extra })), status };
+    return { msgs: fresh.map(([key, value]) => msgWith(msg, { topic: key, payload: value, request: result.request, ...extra })), status };
   }
   const moved = o.filter.anyChanged(entries.map(([key, value]) => [key, value, useDeadband(key)]));
   if (o.onlyOnChange && !moved && !o.force?.(extra)) return { msgs: [], status };
-  return { msgs: [{ ...msg, payload: record, request: result.request, ...extra }], status };
+  // One msg out: the msg that came in, as Node-RED's own nodes send it.
+  return { msgs: [Object.assign(msg, { payload: record, request: result.request }, extra)], status };
 }
 
 /** The settings every readings node has: what to read, polling, "only on change", output. */
