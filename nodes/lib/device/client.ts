@@ -34,6 +34,11 @@ export interface DeviceResult<T = unknown> {
   request: SentRequests;
 }
 
+type Shape = (value: unknown, request: SentRequest) => unknown;
+
+/** The result of a call that passed as it is (Dialect.passesAsIs). */
+const asIsResult: Shape = (value, request): DeviceResult => ({ data: answerAsIs(value, request), request });
+
 const CLOSED_UNSENT = 'the node was closed (redeploy or stop) before this request was sent';
 /** Beyond the timeout, how long a closing client waits for its last answers. */
 const CLOSE_GRACE_MS = 1000;
@@ -196,10 +201,7 @@ export class DeviceClient {
     const version = this.apiVersion;
     if (!version) return this.sendAll(req, life);
     const dialect = dialectFor(version);
-    if (dialect.passesAsIs(req)) {
-      const request = wireRequest(this.roots[version], this.slot, req);
-      return this.call(version, req, request, life).then((answer) => ({ data: answerAsIs(answer, request), request }));
-    }
+    if (dialect.passesAsIs(req)) return this.call(version, req, wireRequest(this.roots[version], this.slot, req), life, asIsResult) as Promise<DeviceResult>;
     const translation = dialect.translate(req);
     if (translation.calls.length !== 1 || translation.independent) return this.sendAll(req, life, translation);
     const call = translation.calls[0];
@@ -208,10 +210,10 @@ export class DeviceClient {
   }
 
   /** One wire call; the connection is told around it when it renews the session (renewing.ts). */
-  private call(version: ApiVersion, call: DeviceRequest, request: SentRequest, life: MsgLife): Promise<unknown> {
+  private call(version: ApiVersion, call: DeviceRequest, request: SentRequest, life: MsgLife, shape?: Shape): Promise<unknown> {
     const onRenewing = this.options.onRenewing;
-    if (onRenewing && renewsSession(version, call)) return renewing(onRenewing, () => this.exchanger.exchange(request, life));
-    return this.exchanger.exchange(request, life);
+    if (onRenewing && renewsSession(version, call)) return renewing(onRenewing, () => this.exchanger.exchange(request, life, shape));
+    return this.exchanger.exchange(request, life, shape);
   }
 
   private async sendAll(req: DeviceRequest, life: MsgLife, known?: Translation): Promise<DeviceResult> {

@@ -3,8 +3,10 @@
  * aimed at the earliest. Arming and cancelling a timer for every request cost about as much
  * as the rest of the exchange's bookkeeping; requests one after another have later and later
  * deadlines, so the one timer stays where it is. An exchange that ends just leaves the set;
- * the timer, when it comes, ends those whose time is up and aims at the next. While nothing
- * is watched it is unref'd: it never keeps a process alive on its own.
+ * the timer, when it comes, ends those whose time is up and aims at the next. It never keeps
+ * the process alive (unref'd): an exchange on the wire has its socket, or its name lookup,
+ * for that, and toggling the timer's hold on the event loop per request cost two calls into
+ * libuv per msg.
  */
 export interface Expiring {
   /** When it must have ended, on performance.now()'s clock. */
@@ -22,18 +24,16 @@ export class Deadlines {
   watch(e: Expiring): void {
     this.watched.add(e);
     if (e.deadline < this.at) this.aim(e.deadline);
-    else this.timer?.ref();
   }
 
   unwatch(e: Expiring): void {
     this.watched.delete(e);
-    if (!this.watched.size) this.timer?.unref();
   }
 
   private aim(at: number): void {
     clearTimeout(this.timer);
     this.at = at;
-    this.timer = setTimeout(() => this.due(), Math.max(0, at - performance.now()));
+    this.timer = setTimeout(() => this.due(), Math.max(0, at - performance.now())).unref();
   }
 
   private due(): void {
