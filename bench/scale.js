@@ -12,7 +12,7 @@
  * ratio ours / plain is one that a busy machine does not distort: a noisy neighbour hits
  * both contestants of a segment alike.
  *
- *   node bench/scale.js [--modules 100] [--seconds 30] [--segments 3] [--interval 100] [--api 1.0] [--pins 1,2]
+ *   node bench/scale.js [--modules 100] [--seconds 30] [--segments 5] [--interval 100] [--api 1.0] [--pins 1,2]
  *
  * --seconds: measured time of each contestant, split in --segments turns.
  * --pins: the pins every notification-poll watches (its `pins` setting; default: its own
@@ -32,7 +32,7 @@ function args() {
   return {
     modules: Number(get('modules', 100)),
     seconds: Number(get('seconds', process.env.BENCH_SCALE_SECONDS || 30)),
-    segments: Number(get('segments', 3)),
+    segments: Number(get('segments', 5)),
     interval: Number(get('interval', 100)),
     alertsPerSecond: Number(get('alerts-per-second', 10)),
     /** The device's API version (the simulator's --api); default 0.9. */
