@@ -131,7 +131,8 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
     const last = raised[raised.length - 1];
     s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: new Date().toLocaleTimeString() });
   }
-  const status = s.state.lastAlert ?? t('notification-poll.polling', { interval: s.interval });
+  // Until an alert came, the operation's own status says it ("polling every N ms", made once).
+  const status = s.state.lastAlert;
   const msgs: NodeMessage[] = [];
   const module = s.state.module?.();
   if (module && raised.length && counting()) tally({ kind: 'alerts', module, count: raised.length });

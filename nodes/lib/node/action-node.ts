@@ -142,7 +142,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     let roundOp: Operation<X> | undefined;
     const pollRound = () => {
       const round = runOwn((roundOp ??= spec.poll!.build(settings as S)), true);
-      const tracked = round.catch(() => undefined).finally(() => rounds.delete(tracked));
+      // One reaction (not catch + finally): every module polls every interval.
+      const untrack = () => void rounds.delete(tracked);
+      const tracked: Promise<void> = round.then(untrack, untrack);
       rounds.add(tracked);
       return round;
     };

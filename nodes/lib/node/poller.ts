@@ -60,8 +60,11 @@ export class Poller {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped || this.running) return;
-    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer = setTimeout(this.fire, ms);
   }
+
+  /** The timer's callback, made once (every module polls every interval). */
+  private readonly fire = (): void => void this.tick();
 
   private async tick(): Promise<void> {
     this.timer = undefined;
