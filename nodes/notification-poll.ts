@@ -77,16 +77,14 @@ function readSettings(def: NodeDef): Settings {
  */
 function read(s: Settings): Operation {
   const request = { method: 'GET' as const, endpoint: ['notification'], pins: [...s.pins] };
+  const unread = (error: unknown): DeviceResult => {
+    if (!(error instanceof DeviceError)) throw error;
+    return { data: { notification: [], unread: [...s.pins].map((pin) => ({ pin, error })) }, request: [] };
+  };
   return {
     kind: 'conversation',
-    run: async (client: ModuleClient) => {
-      try {
-        return await client.request(request);
-      } catch (error) {
-        if (!(error instanceof DeviceError)) throw error;
-        return { data: { notification: [], unread: [...s.pins].map((pin) => ({ pin, error })) }, request: [] };
-      }
-    },
+    // One reaction, not an async function: a round of every module, every interval.
+    run: (client: ModuleClient) => client.request(request).then(undefined, unread),
     status: t('notification-poll.polling', { interval: s.interval }),
   };
 }
