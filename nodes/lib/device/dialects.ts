@@ -63,15 +63,15 @@ function succeeded(answer: unknown, sent: SentRequest, refusal?: (answer: unknow
   );
 }
 
-/** The answer of a call that passes as it is: a POST's judged, any other's as it came. */
-export function answerAsIs(answer: unknown, sent: SentRequest): unknown {
-  return sent.method === 'POST' ? succeeded(answer, sent) : answer;
+/** The answer of a call that passes as it is: a POST's judged (`refusal` explains one first), any other's as it came. */
+export function answerAsIs(answer: unknown, sent: SentRequest, refusal?: (answer: unknown) => DeviceError | undefined): unknown {
+  return sent.method === 'POST' ? succeeded(answer, sent, refusal) : answer;
 }
 
 /** One wire call for one spec call; a POST's answer is judged before `answer` reads it. */
 const single = (call: DeviceRequest, answer: (a: unknown) => unknown = (a) => a, refusal?: (a: unknown) => DeviceError | undefined): Translation => ({
   calls: [call],
-  answer: ([a], [sent]) => answer(call.method === 'POST' ? succeeded(a, sent, refusal) : a),
+  answer: ([a], [sent]) => answer(answerAsIs(a, sent, refusal)),
 });
 
 const key = (call: DeviceRequest) => `${call.method} ${call.endpoint.map((e) => (typeof e === 'number' ? ':n' : e)).join('/')}`;
