@@ -42,4 +42,19 @@ describe('Deadlines: one timer over the exchanges on the wire', () => {
     await until(() => log.length === 2);
     log.should.eql(['a', 'b'], 'b at its own deadline, not with a');
   });
+
+  it('takes out the first, a middle and the last alike, twice without harm, and expires the rest', async () => {
+    const d = new Deadlines();
+    const log: string[] = [];
+    const all = ['a', 'b', 'c', 'd', 'e'].map((name, k) => expiring(10 + k, log, name));
+    for (const e of all) d.watch(e);
+    for (const k of [0, 2, 4, 2]) d.unwatch(all[k]); // first, middle, last, and the middle again
+    await until(() => log.length === 2);
+    log.should.eql(['b', 'd']);
+    d.unwatch(all[1]); // it expired: already out
+    const again = expiring(5, log, 'again');
+    d.watch(again); // the watch is empty and works on
+    await until(() => log.length === 3);
+    log.should.eql(['b', 'd', 'again']);
+  });
 });

@@ -2,7 +2,7 @@
  * The deadlines of the exchanges on the wire, watched by one timer for the whole process,
  * aimed at the earliest. Arming and cancelling a timer for every request cost about as much
  * as the rest of the exchange's bookkeeping; requests one after another have later and later
- * deadlines, so the one timer stays where it is. An exchange that ends just leaves the set;
+ * deadlines, so the one timer stays where it is. An exchange that ends just leaves the watch;
  * the timer, when it comes, ends those whose time is up and aims at the next. It never keeps
  * the process alive (unref'd): an exchange on the wire has its socket, or its name lookup,
  * for that, and toggling the timer's hold on the event loop per request cost two calls into
@@ -13,21 +13,42 @@ export interface Expiring {
   readonly deadline: number;
   /** Its time is up (it leaves the watch first). */
   expire(): void;
+  /**
+   * The watch's own links, set only by Deadlines: the watch is a list through the exchanges
+   * themselves. A Set of them cost about 15 µs per request with 100 modules polling at
+   * 10 Hz (its table rebuilt over and over by the churn, old-to-young pointers for the
+   * scavenger), more than the rest of the transport; linking costs nothing measurable.
+   */
+  watchedBefore?: Expiring;
+  watchedAfter?: Expiring;
 }
 
 export class Deadlines {
-  private readonly watched = new Set<Expiring>();
+  /** The watched exchanges in the order they came (not of deadline: the timer looks at all). */
+  private first?: Expiring;
+  private last?: Expiring;
   private timer?: NodeJS.Timeout;
   /** When the timer fires; Infinity when there is none. */
   private at = Infinity;
 
   watch(e: Expiring): void {
-    this.watched.add(e);
+    e.watchedBefore = this.last;
+    e.watchedAfter = undefined;
+    if (this.last) this.last.watchedAfter = e;
+    else this.first = e;
+    this.last = e;
     if (e.deadline < this.at) this.aim(e.deadline);
   }
 
+  /** Takes `e` out of the watch; nothing when it is not in it (it expired, or ended twice). */
   unwatch(e: Expiring): void {
-    this.watched.delete(e);
+    if (e.watchedBefore === undefined && this.first !== e) return;
+    const { watchedBefore: before, watchedAfter: after } = e;
+    if (before) before.watchedAfter = after;
+    else this.first = after;
+    if (after) after.watchedBefore = before;
+    else this.last = before;
+    e.watchedBefore = e.watchedAfter = undefined;
   }
 
   private aim(at: number): void {
@@ -41,11 +62,13 @@ export class Deadlines {
     this.at = Infinity;
     const now = performance.now();
     let next = Infinity;
-    for (const e of this.watched) {
+    for (let e = this.first; e;) {
+      const after: Expiring | undefined = e.watchedAfter;
       if (e.deadline <= now) {
-        this.watched.delete(e);
+        this.unwatch(e);
         e.expire();
       } else if (e.deadline < next) next = e.deadline;
+      e = after;
     }
     if (next < Infinity) this.aim(next);
   }

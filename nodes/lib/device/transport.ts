@@ -177,6 +177,9 @@ class Exchanging implements Expiring {
   received = 0;
   readonly tls?: TlsFacts;
   readonly deadline: number;
+  // The deadline watch's links (deadlines.ts), declared so every exchange has one shape.
+  watchedBefore?: Expiring = undefined;
+  watchedAfter?: Expiring = undefined;
 
   constructor(
     readonly x: Exchange,
