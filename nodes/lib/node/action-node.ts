@@ -113,8 +113,6 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
 
     /** Set once the node closes; `removed`: deleted for good (no successor). */
     let closing: { removed: boolean } | undefined;
-    /** Poll rounds on the wire (waited for on close when the spec hands over). */
-    const rounds = new Set<Promise<void>>();
     const emit = (msgs: NodeMessage[]) => {
       if (!closing) for (const m of msgs) node.send(m);
       else if (!closing.removed) handOver(node.id, msgs);
@@ -122,13 +120,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       else if (msgs.length) node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
     };
 
-    /** Runs an operation that no msg asked for (on connect, a poll round). */
-    const runOwn = async (op: Operation<X>, fromPoll = false, restored = false): Promise<void> => {
-      const c = client();
-      if (!c) throw noDevice(node);
-      // A setting goes in the module's reserved place ahead of the users' msgs (client.ts).
-      const asked = !fromPoll && op.kind === 'requests' ? { ...op, lane: op.lane ?? 'settings' } : op;
-      const outcome = output(await perform(c, asked), {}, settings as S, op);
+    /** What follows an answer to an operation no msg asked for (on connect, a poll round). */
+    const ownAnswered = (op: Operation<X>, asked: Operation<X>, result: DeviceResult, fromPoll: boolean, restored: boolean): void => {
+      const outcome = output(result, {}, settings as S, op);
       if (!fromPoll && spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
       node.device?.connection?.desired.driven.tookAll(asked);
       const status = outcome.status ?? op.status;
@@ -139,14 +133,23 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       if (fromPoll) emit(outcome.msgs);
       if (outcome.error) throw outcome.error;
     };
+    /** Applies a setting (on connect, or putting it back). */
+    const runOwn = async (op: Operation<X>, restored = false): Promise<void> => {
+      const c = client();
+      if (!c) throw noDevice(node);
+      // A setting goes in the module's reserved place ahead of the users' msgs (client.ts).
+      const asked = op.kind === 'requests' ? { ...op, lane: op.lane ?? 'settings' } : op;
+      ownAnswered(op, asked, await perform(c, asked), false, restored);
+    };
     let roundOp: Operation<X> | undefined;
-    const pollRound = () => {
-      const round = runOwn((roundOp ??= spec.poll!.build(settings as S)), true);
-      // One reaction (not catch + finally): every module polls every interval.
-      const untrack = () => void rounds.delete(tracked);
-      const tracked: Promise<void> = round.then(untrack, untrack);
-      rounds.add(tracked);
-      return round;
+    /** The last poll round (rounds never overlap: the poller waits for each); close waits for it. */
+    let lastRound: Promise<void> | undefined;
+    const pollRound = (): Promise<void> => {
+      const op = (roundOp ??= spec.poll!.build(settings as S));
+      const c = client();
+      // One reaction on the round's answer, not an async function: every module polls every interval.
+      lastRound = c ? perform(c, op).then((result) => ownAnswered(op, op, result, true, false)) : Promise.reject(noDevice(node));
+      return lastRound;
     };
     const failedOwn = (error: unknown) => {
       const err = asDeviceError(error, 'BAD_RESPONSE');
@@ -192,7 +195,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
               }
               const restoring = cause !== 'connected';
               if (restoring) dot.report({ fill: 'yellow', shape: 'ring', text: t('common.reapplying', { cause }) });
-              const applying = runOwn(lastSet!, false, restoring).catch((error) => {
+              const applying = runOwn(lastSet!, restoring).catch((error) => {
                 // Catch hears the first failure and the device's refusal, not every retry.
                 const err = failedOwn(error);
                 if (!retry || !isRetried(error)) node.error(err, {});
@@ -260,9 +263,10 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
         dot.close();
         closed();
       };
-      if (!spec.poll?.handOver || !rounds.size) return finish();
-      // A round on the wire finishes first (its client waits too, bounded by the timeout).
-      void Promise.all(rounds).then(finish);
+      if (!spec.poll?.handOver || !lastRound) return finish();
+      // A round on the wire finishes first (its client waits too, bounded by the timeout);
+      // one that ended already lets the node go at once.
+      void lastRound.then(finish, finish);
     });
   }
   RED.nodes.registerType(type, ActionNodeConstructor);

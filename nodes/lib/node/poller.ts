@@ -63,18 +63,32 @@ export class Poller {
     this.timer = setTimeout(this.fire, ms);
   }
 
-  /** The timer's callback, made once (every module polls every interval). */
-  private readonly fire = (): void => void this.tick();
-
-  private async tick(): Promise<void> {
+  /**
+   * The timer's callback and the round's two endings, made once, and one reaction per round
+   * instead of an async function: every module polls every interval.
+   */
+  private readonly fire = (): void => {
     this.timer = undefined;
     if (this.stopped || this.running) return;
     this.running = true;
+    let round: Promise<void>;
     try {
-      await this.hooks.round();
-      this.failing = false;
-      this.delay = this.intervalMs;
+      round = this.hooks.round();
     } catch (error) {
+      round = Promise.reject(error);
+    }
+    round.then(this.roundDone, this.roundFailed);
+  };
+
+  private readonly roundDone = (): void => {
+    this.failing = false;
+    this.delay = this.intervalMs;
+    this.running = false;
+    this.schedule(this.delay);
+  };
+
+  private readonly roundFailed = (error: unknown): void => {
+    try {
       this.hooks.roundFailed?.(error);
       if (!this.failing) {
         this.failing = true;
@@ -85,5 +99,5 @@ export class Poller {
       this.running = false;
     }
     this.schedule(this.delay);
-  }
+  };
 }

@@ -47,6 +47,9 @@ export class NodeStatusDot {
   private busy: string | StatusTexts = '';
   /** A conflict with another deployed node (live/conflict-status.ts): yellow while connected, unless the node failed. */
   private conflict?: string;
+  /** The node's own status as the last success made it, and that success's text. */
+  private success?: NodeStatus;
+  private successText?: string;
   /** What the editor shows now; undefined when unknown (after the blue dot). */
   private shown?: NodeStatus;
 
@@ -92,7 +95,14 @@ export class NodeStatusDot {
 
   /** An operation succeeded with this status text. */
   succeeded(text: string): void {
+    // A poller succeeds every round with the same words: the status it shows is kept.
+    if (this.own !== undefined && this.own === this.success && text === this.successText) {
+      if (!this.inFlight) this.show();
+      return;
+    }
     this.report({ fill: 'green', shape: 'dot', text });
+    this.success = this.own;
+    this.successText = text;
   }
 
   /** Something failed: shown at once, even while other msgs are in flight. */
