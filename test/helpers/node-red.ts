@@ -14,6 +14,11 @@ import modularDevice = require('../../nodes/modular-device');
 import ioOutput = require('../../nodes/io-output');
 import type { DeviceNode } from '../../nodes/lib/module/device-settings';
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
+import { deviceNode } from './device-node';
+import type { DeviceOptions, FlowNode } from './device-node';
+
+export { deviceNode };
+export type { DeviceOptions, FlowNode };
 
 /** The slice of node-red-node-test-helper 0.3.6 the tests use (it ships no types). */
 export interface TestHelper {
@@ -27,8 +32,6 @@ export interface TestHelper {
   request(): any;
   log(): any;
 }
-
-export type FlowNode = Record<string, unknown> & { id: string; type: string };
 
 export const helper: TestHelper = require('node-red-node-test-helper');
 export { NODE_RED_MAIN, nodeRedPackage, NodeModule };
@@ -77,34 +80,6 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 // ---- flows --------------------------------------------------------------------------------
 
 export const TAB = 'tab1';
-
-export interface DeviceOptions {
-  id?: string;
-  url: string;
-  service?: string;
-  slot?: string | number;
-  apiVersion?: string;
-  timeout?: string | number;
-  queueLimit?: string | number;
-  auth?: 'none' | 'basic' | 'bearer' | string;
-}
-
-/** A `modular-device` config node as the editor saves it (numbers as text). */
-export function deviceNode(options: DeviceOptions): FlowNode {
-  return {
-    id: options.id ?? 'dev',
-    type: 'modular-device',
-    name: 'test device',
-    url: options.url,
-    service: options.service ?? 'io',
-    slot: String(options.slot ?? 2),
-    apiVersion: options.apiVersion ?? 'auto',
-    timeout: String(options.timeout ?? 5000),
-    queueLimit: String(options.queueLimit ?? 100),
-    auth: options.auth ?? 'none',
-    tls: '',
-  };
-}
 
 /** io-output settings as the editor saves them; override any. */
 export function outputNode(settings: Record<string, unknown> = {}): FlowNode {
