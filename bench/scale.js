@@ -102,8 +102,6 @@ async function main() {
     // Warm up: every poller running, sockets open, JIT warm. After 3 s ours' first turn still
     // cost a third more per request than its later ones (the turns are in results.json).
     await lib.sleep(8000);
-    unexpected = 0;
-    errors = 0;
 
     /** Raises alerts at random for `ms`; resolves how many. */
     const raiseFor = async (ms, by) => {
