@@ -34,7 +34,15 @@ interface PollState {
    * a loss window starts. An array, not a Map: every round of every module stores six.
    */
   readAt: number[];
+  /**
+   * The outcome of a round that raised nothing and read every pin, which is most rounds:
+   * made once, and again when the status it carries changes (an alert came).
+   */
+  quiet?: Outcome;
 }
+
+/** No msgs: frozen, so that nothing can add to the list every quiet round shares. */
+const NOTHING = Object.freeze([]) as readonly NodeMessage[] as NodeMessage[];
 
 interface Settings {
   interval: number;
@@ -126,7 +134,7 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const records = data?.notification;
   if (!Array.isArray(records)) throw badResponse(t('notification-poll.noNotifications'));
   const now = Date.now();
-  const raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> = [];
+  let raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> | undefined;
   for (const record of records as NotificationRecord[]) {
     if (!record || !s.pins.has(record.pin)) continue;
     s.state.readAt[record.pin] = now;
@@ -136,26 +144,28 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
     let alerts: AlertFlag[] | undefined;
     for (const flag of ALERT_FLAGS) if (record[flag] === true && s.alerts.has(flag)) (alerts ??= []).push(flag);
     if (!alerts) continue;
-    raised.push({ record, alerts });
+    (raised ??= []).push({ record, alerts });
     rememberAlerts(s.state.connection?.(), record.pin, alerts);
   }
-  if (raised.length) {
+  // Pins whose read failed (API 1.0 reads each pin on its own).
+  const unread = data.unread?.length ? data.unread.filter((u) => s.pins.has(u.pin)) : undefined;
+  // Until an alert came, the operation's own status says it ("polling every N ms", made once).
+  if (!raised && !unread?.length) return (s.state.quiet ??= { msgs: NOTHING, status: s.state.lastAlert });
+  const msgs: NodeMessage[] = [];
+  if (raised) {
     const last = raised[raised.length - 1];
     s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: new Date().toLocaleTimeString() });
+    s.state.quiet = undefined;
+    const module = s.state.module?.();
+    if (module && counting()) tally(module, { kind: 'alerts', count: raised.length });
+    if (s.combined) {
+      const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
+      msgs.push(msgWith(msg, { topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request }));
+    } else msgs.push(...raised.map((r) => msgWith(msg, { topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
   }
-  // Until an alert came, the operation's own status says it ("polling every N ms", made once).
-  const status = s.state.lastAlert;
-  const msgs: NodeMessage[] = [];
-  const module = s.state.module?.();
-  if (module && raised.length && counting()) tally({ kind: 'alerts', module, count: raised.length });
-  if (s.combined && raised.length) {
-    const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
-    msgs.push(msgWith(msg, { topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request }));
-  } else msgs.push(...raised.map((r) => msgWith(msg, { topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
-  const unread = data.unread?.length ? data.unread.filter((u) => s.pins.has(u.pin)) : [];
-  const maybeLost = unread.length ? unread.filter((u) => mayHaveReachedDevice(u.error)) : unread;
-  if (maybeLost.length)
+  const maybeLost = unread?.length ? unread.filter((u) => mayHaveReachedDevice(u.error)) : undefined;
+  if (maybeLost?.length)
     msgs.push(
       lostMsg(
         s,
@@ -163,7 +173,7 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
         t('notification-poll.maybeLost', { problem: statusText(maybeLost[0].error) }),
       ),
     );
-  return { msgs, status, error: unread[0]?.error };
+  return { msgs, status: s.state.lastAlert, error: unread?.[0]?.error };
 }
 
 export = function (RED: NodeAPI) {

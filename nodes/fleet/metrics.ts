@@ -86,7 +86,7 @@ export class ModuleMetrics {
   private readonly stops: Array<() => void>;
 
   constructor() {
-    this.stops = [subscribe((event) => this.onHealth(event)), onTally((fact) => this.onTally(fact))];
+    this.stops = [subscribe((event) => this.onHealth(event)), onTally((module, fact) => this.onTally(module, fact))];
   }
 
   stop(): void {
@@ -102,8 +102,8 @@ export class ModuleMetrics {
     return this.registry.contentType;
   }
 
-  private onTally(fact: Tally): void {
-    const c = this.countedFor(fact.module);
+  private onTally(module: HealthModule, fact: Tally): void {
+    const c = this.countedFor(module);
     if (fact.kind === 'alerts') {
       this.alerts.inc(c.labels, fact.count);
       return;

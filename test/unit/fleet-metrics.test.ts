@@ -22,9 +22,9 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
   }
 
   it('counts exchanges and errors by code, observes latency in seconds, keeps the queue depth, per module', async function () {
-    tally({ kind: 'exchange', module: io2, ms: 3, ok: true, queued: 2 });
-    tally({ kind: 'exchange', module: io2, ms: 5001, ok: false, code: 'TIMEOUT', queued: 0 });
-    tally({ kind: 'exchange', module: bmc0, ms: 1, ok: true, queued: 0 });
+    tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: true, queued: 2 });
+    tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 5001, ok: false, code: 'TIMEOUT', queued: 0 });
+    tally(bmc0, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 1, ok: true, queued: 0 });
     const f = await families();
     const labels = { device: '10.0.4.17', service: 'io', slot: '2' };
     f('modular_device_requests_total')
@@ -49,7 +49,7 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     publish('reapplied', io2, '2 settings', { settings: 2, failed: 0 });
     publish('notifications-lost', io2, 'read failed', { pins: [1] });
     publish('keepalive-late', bmc0, 'no alive for 7000 ms', { since_ms: 7000 });
-    tally({ kind: 'alerts', module: io2, count: 3 });
+    tally(io2, { kind: 'alerts', count: 3 });
     const f = await families();
     const states = f('modular_device_connection_state').metrics.filter((m) => m.labels!.service === 'io');
     states
@@ -67,7 +67,7 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
 
   it('stops hearing when stopped', async function () {
     metrics.stop();
-    tally({ kind: 'exchange', module: io2, ms: 3, ok: true, queued: 0 });
+    tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: true, queued: 0 });
     const f = await families();
     f('modular_device_requests_total').metrics.should.eql([]);
   });

@@ -5,6 +5,8 @@
 import type { SentRequest } from './request';
 
 export interface ExchangeInfo {
+  /** What it is among the tallies metrics count (module/health.ts `Tally`): one object serves both. */
+  kind: 'exchange';
   method: string;
   path: string;
   /** From sending to the verdict on the answer (or the failure), 0.01 ms steps. */
@@ -19,7 +21,7 @@ export interface ExchangeInfo {
 /** `failure` undefined: the exchange succeeded; `started` is a performance.now() reading. */
 export function exchangeInfo(request: SentRequest, started: number, failure: unknown, queued: number): ExchangeInfo {
   const ms = Math.round((performance.now() - started) * 100) / 100;
-  if (failure === undefined) return { method: request.method, path: request.path, ms, ok: true, queued };
+  if (failure === undefined) return { kind: 'exchange', method: request.method, path: request.path, ms, ok: true, queued };
   const code = typeof (failure as { code?: unknown })?.code === 'string' ? (failure as { code: string }).code : 'UNREACHABLE';
-  return { method: request.method, path: request.path, ms, ok: false, code, queued };
+  return { kind: 'exchange', method: request.method, path: request.path, ms, ok: false, code, queued };
 }

@@ -69,6 +69,12 @@ export class Connection {
   private proven = false;
   /** What the last connect learnt, for whoever shows it (the live sidebar): the version record. */
   record?: VersionRecord;
+  /**
+   * This module as health events and metrics name it: made once (its parts never change), not
+   * per call. Metrics find a module's counts by this object, and every poll round that raised
+   * an alert or lost one asks for it.
+   */
+  readonly healthModule: HealthModule;
 
   constructor(
     readonly client: DeviceClient,
@@ -76,15 +82,11 @@ export class Connection {
     /** The config node's id, for health events. */
     readonly configId = '',
   ) {
+    this.healthModule = { config: configId, service: client.service, slot: client.slot, device: client.location };
     this.desired = new DesiredState(() => this.healthModule, BACKOFF);
     this.sessions = new Sessions(`${client.location}|${client.service}|${client.slot}`, (phase) => {
       if (!this.closed) void this.desired.restore(OWN_RENEWAL, { noticed: false, from: phase + 1, join: true, quiet: true });
     });
-  }
-
-  /** This module as health events name it. */
-  get healthModule(): HealthModule {
-    return { config: this.configId, service: this.client.service, slot: this.client.slot, device: this.client.location };
   }
 
   /**

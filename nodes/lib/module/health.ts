@@ -7,6 +7,8 @@
  * One bus per process: a listener hears every module of every config node and filters by
  * `module.config` when it wants one.
  */
+import type { ExchangeInfo } from '../device/exchange-info';
+
 export type HealthKind = 'connection' | 'reset' | 'reapplied' | 'keepalive-late' | 'notifications-lost' | 'queue';
 
 export interface HealthModule {
@@ -36,14 +38,14 @@ const listeners = new Set<Listener>();
 export function publish(kind: HealthKind, module: HealthModule, cause: string, detail?: Record<string, unknown>): void {
   if (!listeners.size) return;
   const event: HealthEvent = { kind, module, cause, time: new Date().toISOString(), ...(detail ? { detail } : {}) };
-  tell(listeners, event);
+  tell(listeners, event, undefined);
 }
 
 /** Tells each listener; a listener's own failure is its own: the news still reaches the others (and never the request it is about). */
-function tell<T>(to: ReadonlySet<(value: T) => void>, value: T): void {
+function tell<A, B>(to: ReadonlySet<(a: A, b: B) => void>, a: A, b: B): void {
   for (const listener of to) {
     try {
-      listener(value);
+      listener(a, b);
     } catch {
       // see above
     }
@@ -58,12 +60,12 @@ export function subscribe(listener: Listener): () => void {
 
 /**
  * Tallies: facts too frequent for health events, for counters (metrics): every exchange of a
- * module's client and every alert delivered. No listener (no metrics loaded): one size check.
+ * module's client (the client's own ExchangeInfo, passed on as it is: no object is made per
+ * exchange for metrics) and every alert delivered. No listener (no metrics loaded): one size check.
  */
-export type Tally =
-  { kind: 'exchange'; module: HealthModule; ms: number; ok: boolean; code?: string; queued: number } | { kind: 'alerts'; module: HealthModule; count: number };
+export type Tally = ExchangeInfo | { kind: 'alerts'; count: number };
 
-type TallyListener = (tally: Tally) => void;
+type TallyListener = (module: HealthModule, tally: Tally) => void;
 const tallyListeners = new Set<TallyListener>();
 
 /** Whether anyone counts: callers skip building the tally when not. */
@@ -71,8 +73,8 @@ export function counting(): boolean {
   return tallyListeners.size > 0;
 }
 
-export function tally(fact: Tally): void {
-  tell(tallyListeners, fact);
+export function tally(module: HealthModule, fact: Tally): void {
+  tell(tallyListeners, module, fact);
 }
 
 /** Starts counting; returns the stop. */

@@ -73,7 +73,7 @@ export class ModuleHealth implements ConnectionUser {
     try {
       this.queueAlarm(info.queued);
       // Prometheus counters (nodes/fleet/metrics.ts) hear every exchange when loaded.
-      if (this.module && counting()) tally({ kind: 'exchange', module: this.module, ms: info.ms, ok: info.ok, code: info.code, queued: info.queued });
+      if (this.module && counting()) tally(this.module, info);
       if (!this.node.metric()) return;
       // Node-RED logs each as {level: 99, nodeid, event: "node.modular-device.<name>", value}.
       this.node.metric('request', {}, info.ms);
