@@ -59,7 +59,7 @@ describe('keep-alive agent', function () {
     await server?.close();
     server = undefined;
   });
-  const get = (path = '/') => exchange({ target: targetOf(server!.url, agent), headers: {}, timeoutMs: 5000, maxBytes: 4096, method: 'GET', path });
+  const get = (path = '/') => exchange({ target: targetOf(server!.url, agent), headers: {}, maxBytes: 4096 }, { method: 'GET', path }, 5000);
 
   it('sends a module’s requests one after another on one connection', async () => {
     server = await startServer(10);

@@ -84,7 +84,7 @@ describe('transport: a stale kept-alive socket', function () {
     peer = undefined;
   });
   const send = (path: string) =>
-    exchange({ target: targetOf(peer!.url, agent), headers: {}, timeoutMs: 2000, maxBytes: 4096, method: 'POST', path, body: { state: 'high' } });
+    exchange({ target: targetOf(peer!.url, agent), headers: {}, maxBytes: 4096 }, { method: 'POST', path, body: { state: 'high' } }, 2000);
 
   it('closed by the device just as a request goes out: sent again on a new connection, acted on once', async () => {
     // The second request is the first one on a reused socket: the peer drops it unread.

@@ -8,26 +8,27 @@ import { lostSettings, settingsGone } from './settings-lost';
 import type { MsgLife } from './msg-life';
 import { ClientOptions, requestHeaders } from './client-options';
 import { exchangeInfo } from './exchange-info';
-import { exchange as httpExchange, Target, TransportError } from './transport';
+import { Channel, exchange as httpExchange, Target, TransportError } from './transport';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import type { SentRequest } from './request';
 import { LIMITS } from '../pure/limits';
 
 export class Exchanger {
-  private readonly headers: Readonly<Record<string, string>>;
+  /** Target, headers and the answer's cap: the same for every exchange of the client. */
+  private readonly channel: Channel;
   private readonly maxBytes: number;
 
   constructor(
     private readonly options: ClientOptions,
     private readonly base: URL,
     /** Where every exchange goes (origin, agent, TLS), worked out once. */
-    private readonly target: Target,
+    target: Target,
     private readonly timeout: number,
     /** Requests waiting in the module's ordered queue, for onExchange. */
     private readonly queued: () => number,
   ) {
-    this.headers = requestHeaders(options);
     this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
+    this.channel = { target, headers: requestHeaders(options), maxBytes: this.maxBytes };
   }
 
   /**
@@ -43,10 +44,9 @@ export class Exchanger {
     if (unsent) return Promise.reject(unsent);
     const started = performance.now();
     const timeoutMs = life?.left() ?? this.timeout;
-    const { method, path, body } = request;
     // Two reactions on the transport's promise, not an async function: every request of
-    // every msg passes here.
-    return httpExchange({ target: this.target, headers: this.headers, timeoutMs, maxBytes: this.maxBytes, method, path, body }).then(
+    // every msg passes here. The request goes as it is (no object made for the transport).
+    return httpExchange(this.channel, request, timeoutMs).then(
       (answer) => {
         let value: unknown;
         try {
@@ -65,7 +65,7 @@ export class Exchanger {
         const mapped =
           error instanceof TransportError
             ? transportFailure(error, this.where(request, timeoutMs))
-            : new DeviceError(`${method} ${path}: ${String(error)}`, { code: 'UNREACHABLE', method, path });
+            : new DeviceError(`${request.method} ${request.path}: ${String(error)}`, { code: 'UNREACHABLE', method: request.method, path: request.path });
         // A device that answered badly was there all the same.
         this.options.onReachability?.(mapped.code === 'BAD_RESPONSE' ? undefined : mapped);
         throw this.ended(request, started, timeoutMs, life, mapped);
