@@ -16,7 +16,6 @@ import { LIMITS } from '../pure/limits';
 export class Exchanger {
   /** Target, headers and the answer's cap: the same for every exchange of the client. */
   private readonly channel: Channel;
-  private readonly maxBytes: number;
 
   constructor(
     private readonly options: ClientOptions,
@@ -27,8 +26,7 @@ export class Exchanger {
     /** Requests waiting in the module's ordered queue, for onExchange. */
     private readonly queued: () => number,
   ) {
-    this.maxBytes = (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024;
-    this.channel = { target, headers: requestHeaders(options), maxBytes: this.maxBytes };
+    this.channel = { target, headers: requestHeaders(options), maxBytes: (options.answerLimitKiB ?? LIMITS.answer_limit.default) * 1024 };
   }
 
   /**
@@ -84,6 +82,6 @@ export class Exchanger {
   }
 
   private where({ method, path }: SentRequest, timeoutMs: number): Where {
-    return { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.maxBytes, auth: this.options.auth };
+    return { method, path, host: this.base.host, timeoutMs, msgTimeoutMs: this.timeout, maxBytes: this.channel.maxBytes, auth: this.options.auth };
   }
 }
