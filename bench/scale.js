@@ -165,7 +165,7 @@ async function main() {
     };
     // The turn itself warmed up too, not only the pollers (the idle process, the alerts, the
     // log): one turn of ours is measured and thrown away. Then ours stops, so that every
-    // measured turn of either contestant begins alike: a full GC, a start (every module's
+    // measured turn of either contestant begins alike: a start (every module's
     // first round at once) and a second into its pace. Ours' first turn used to run on from
     // the warm-up instead, and cost 100-170 µs per request where its later turns cost 112-175.
     const discarded = await measureTurn('ours', Math.min(turnMs, 3000));
@@ -179,10 +179,9 @@ async function main() {
     for (let segment = 0; segment < opt.segments; segment++) {
       for (const who of segment % 2 ? ['plain', 'ours'] : ['ours', 'plain']) {
         if (running !== who) {
-          // The garbage of the turns before (the other contestant's too) is collected now,
-          // before this one runs into its pace: a major collection would otherwise land in
-          // whichever turn its threshold happens to fall in.
-          if (global.gc) global.gc();
+          // No forced collection before a turn (as throughput.js says why): V8 throws away
+          // the optimized code that holds objects a full collection finds dead, and the turn
+          // after one measured the recompiling more than the pollers.
           contestants[who].start();
           running = who;
           await lib.sleep(1000); // into its pace: the first round of every module goes out at once

@@ -19,7 +19,7 @@
  * msg are medians of the rounds, latencies are pooled, ratios are medians of the per-round
  * ratios (contestants of one round ran seconds apart, so a noisy neighbour hits them alike).
  *
- *   node bench/throughput.js --scenario write|read [--n 20000] [--rounds 10] [--sim child|inprocess] [--only ours,raw http]
+ *   node bench/throughput.js --scenario write|read [--n 40000] [--rounds 40] [--sim child|inprocess] [--only ours,raw http]
  */
 'use strict';
 const http = require('http');
@@ -30,10 +30,12 @@ function args() {
   const get = lib.option;
   return {
     scenario: get('scenario', 'write'),
-    n: Number(get('n', process.env.BENCH_N || 20000)),
-    // Short rounds: a noisy neighbour changes the machine's speed within seconds, and the
-    // ratios compare contestants of the same round.
-    rounds: Number(get('rounds', process.env.BENCH_ROUNDS || 10)),
+    n: Number(get('n', process.env.BENCH_N || 40000)),
+    // Short rounds, many of them: a noisy neighbour changes the machine's speed within a
+    // second, and the ratios compare contestants of the same round. With rounds of 1000
+    // msgs (a sixth of a second for ours), one round's ratio moves by ±10 %; the median of
+    // 40 moved by ±1 % over four runs, that of 10 rounds of 2000 by ±4 %.
+    rounds: Number(get('rounds', process.env.BENCH_ROUNDS || 40)),
     warmup: Number(get('warmup', 1000)),
     window: Number(get('window', 32)),
     /** Comma-separated contestants to run (for profiling one of them with --cpu-prof). */
@@ -223,8 +225,15 @@ async function main() {
     const runs = Object.fromEntries(names.map((n) => [n, { perSecond: [], latency: [], cpu: [], simCpu: [] }]));
     for (let round = 0; round < opt.rounds; round++) {
       const order = names.map((_, k) => names[(k + round) % names.length]);
+      // No forced collection between turns: V8 throws away the optimized code of every
+      // function that holds an object a full collection finds dead (`--trace-deopt`: "weak
+      // objects", about 45 functions of Node's http and of ours per `gc()`), so a round that
+      // began with one measured the recompiling (CPU per msg 216 µs instead of 90, for every
+      // contestant, and most for the one with most code of its own). The garbage of the turn
+      // before costs a scavenge nothing (what it pays for is what survives), and a running
+      // process seldom collects its old generation (the scale scenario, 100 modules at 10 Hz,
+      // did not once in its 100 s after start-up).
       for (const name of order) {
-        if (global.gc) global.gc();
         const r = await measure(Math.round(opt.n / opt.rounds), contestants[name], sim);
         runs[name].perSecond.push(r.perSecond);
         runs[name].latency.push(r.latency);
@@ -236,7 +245,6 @@ async function main() {
     // Pipelined: a window of msgs in flight through ours; outputs must come out in order.
     const pipelined = [];
     for (let round = 0; round < (!opt.only || opt.only.split(',').includes('pipelined') ? opt.rounds : 0); round++) {
-      if (global.gc) global.gc();
       pipelined.push(await pipeline(red, ours.node, Math.round(opt.n / opt.rounds), opt.window, msgFor, oursOk, () => outOfOrder++));
     }
 
