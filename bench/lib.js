@@ -435,6 +435,36 @@ function sinkNode(id, y = 100, z = TAB) {
   return { id, type: 'bench-sink', z, x: 600, y, name: id, wires: [] };
 }
 
+/**
+ * The core http request node as the throughput scenarios use it: keep-alive on ("persist"),
+ * JSON parsed ("ret: obj"), wired to a sink `<id>-sink` at the same height.
+ */
+function httpRequestNode(id, url, method, y) {
+  return [
+    {
+      id,
+      type: 'http request',
+      z: TAB,
+      x: 300,
+      y,
+      name: '',
+      method,
+      ret: 'obj',
+      paytoqs: 'ignore',
+      url,
+      tls: '',
+      persist: true,
+      proxy: '',
+      insecureHTTPParser: false,
+      authType: '',
+      senderr: false,
+      headers: [],
+      wires: [[`${id}-sink`]],
+    },
+    sinkNode(`${id}-sink`, y),
+  ];
+}
+
 /** A core Catch node for the whole tab, wired to a sink (errors would stall a sequential loop). */
 function catchTo(sinkId, z = TAB) {
   return [{ id: `${z}-catch`, type: 'catch', z, x: 100, y: 400, name: '', scope: null, uncaught: false, wires: [[sinkId]] }, sinkNode(sinkId, 400, z)];
@@ -492,6 +522,7 @@ module.exports = {
   tab,
   deviceNode,
   sinkNode,
+  httpRequestNode,
   catchTo,
   report,
   main,

@@ -72,27 +72,7 @@ function flows(url, scenario) {
         wires: [['ours-sink']],
       },
       lib.sinkNode('ours-sink', 100),
-      {
-        id: 'httpreq',
-        type: 'http request',
-        z: lib.TAB,
-        x: 300,
-        y: 200,
-        name: '',
-        method,
-        ret: 'obj',
-        paytoqs: 'ignore',
-        url: `${url}${path}`,
-        tls: '',
-        persist: true,
-        proxy: '',
-        insecureHTTPParser: false,
-        authType: '',
-        senderr: false,
-        headers: [],
-        wires: [['http-sink']],
-      },
-      lib.sinkNode('http-sink', 200),
+      ...lib.httpRequestNode('httpreq', `${url}${path}`, method, 200),
       { id: 'plain', type: 'bench-plain-http', z: lib.TAB, x: 300, y: 300, name: '', url: `${url}${path}`, method, wires: [['plain-sink']] },
       lib.sinkNode('plain-sink', 300),
       ...lib.catchTo('caught'),
@@ -168,7 +148,7 @@ async function main() {
 
     const errors = [];
     const ours = nodeDriver(red, 'ours', 'ours-sink');
-    const httpNode = nodeDriver(red, 'httpreq', 'http-sink');
+    const httpNode = nodeDriver(red, 'httpreq', 'httpreq-sink');
     const plainNode = nodeDriver(red, 'plain', 'plain-sink');
     red.onSink('caught', (msg) => {
       errors.push(msg.error && msg.error.message);
