@@ -435,6 +435,31 @@ function sinkNode(id, y = 100, z = TAB) {
   return { id, type: 'bench-sink', z, x: 600, y, name: id, wires: [] };
 }
 
+/** One msg at a time through a Node-RED node: `send` resolves with the msg at the sink, `fail` rejects the one waiting. */
+function nodeDriver(red, nodeId, sinkId) {
+  const node = red.getNode(nodeId);
+  let waiting = null;
+  red.onSink(sinkId, (msg) => {
+    const w = waiting;
+    waiting = null;
+    if (w) w.resolve(msg);
+  });
+  return {
+    node,
+    send(msg) {
+      return new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        node.receive(msg);
+      });
+    },
+    fail(error) {
+      const w = waiting;
+      waiting = null;
+      if (w) w.reject(error);
+    },
+  };
+}
+
 /**
  * The core http request node as the throughput scenarios use it: keep-alive on ("persist"),
  * JSON parsed ("ret: obj"), wired to a sink `<id>-sink` at the same height.
@@ -523,6 +548,7 @@ module.exports = {
   deviceNode,
   sinkNode,
   httpRequestNode,
+  nodeDriver,
   catchTo,
   report,
   main,

@@ -30,28 +30,6 @@ function flows(url) {
   ];
 }
 
-/** One msg at a time through a node: resolves when its output reaches the sink; `fail` ends the one waiting. */
-function driver(red, nodeId, sinkId) {
-  const node = red.getNode(nodeId);
-  let waiting;
-  red.onSink(sinkId, () => {
-    const w = waiting;
-    waiting = undefined;
-    if (w) w.resolve();
-  });
-  const send = (msg) =>
-    new Promise((resolve, reject) => {
-      waiting = { resolve, reject };
-      node.receive(msg);
-    });
-  send.fail = (error) => {
-    const w = waiting;
-    waiting = undefined;
-    if (w) w.reject(error);
-  };
-  return send;
-}
-
 const mean = (x) => x.reduce((s, v) => s + v, 0) / x.length;
 const sd = (x) => {
   const m = mean(x);
@@ -72,16 +50,16 @@ async function main() {
     await lib.powerConfig(sim, SLOT);
     await red.deploy(flows(sim.url));
     await lib.waitConnected(red, ['dev']);
-    const send = { ours: driver(red, 'ours', 'ours-sink'), plain: driver(red, 'plain', 'plain-sink') };
-    const neighbour = driver(red, 'httpreq', 'httpreq-sink');
+    const drivers = { ours: lib.nodeDriver(red, 'ours', 'ours-sink'), plain: lib.nodeDriver(red, 'plain', 'plain-sink') };
+    const neighbour = lib.nodeDriver(red, 'httpreq', 'httpreq-sink');
     red.onSink('caught', (msg) => {
       const error = new Error(`Catch: ${msg.error && msg.error.message}`);
-      for (const d of [send.ours, send.plain, neighbour]) d.fail(error);
+      for (const d of [drivers.ours, drivers.plain, neighbour]) d.fail(error);
     });
     const msg = (i) => ({ payload: { pin: 1, state: i % 2 ? 'low' : 'high' } });
     for (let i = 0; i < 2000; i++) {
-      await send.ours(msg(i));
-      await send.plain(msg(i));
+      await drivers.ours.send(msg(i));
+      await drivers.plain.send(msg(i));
     }
     const latency = { ours: new Float64Array(n), plain: new Float64Array(n) };
     const cpu = { ours: 0, plain: 0 };
@@ -92,13 +70,13 @@ async function main() {
         const cpu0 = process.cpuUsage();
         for (let i = first; i < Math.min(n, first + k); i++) {
           const t0 = performance.now();
-          await send[who](msg(i));
+          await drivers[who].send(msg(i));
           latency[who][i] = performance.now() - t0;
         }
         const c = process.cpuUsage(cpu0);
         cpu[who] += c.user + c.system;
       }
-      for (let i = 0; i < between; i++) await neighbour(msg(i));
+      for (let i = 0; i < between; i++) await neighbour.send(msg(i));
     }
     const diff = Array.from(latency.ours, (v, i) => v - latency.plain[i]);
     return {

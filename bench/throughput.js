@@ -80,31 +80,6 @@ function flows(url, scenario) {
   };
 }
 
-/** One msg at a time through a Node-RED node: resolves with the msg at the sink. */
-function nodeDriver(red, nodeId, sinkId) {
-  const node = red.getNode(nodeId);
-  let waiting = null;
-  red.onSink(sinkId, (msg) => {
-    const w = waiting;
-    waiting = null;
-    if (w) w.resolve(msg);
-  });
-  return {
-    node,
-    send(msg) {
-      return new Promise((resolve, reject) => {
-        waiting = { resolve, reject };
-        node.receive(msg);
-      });
-    },
-    fail(error) {
-      const w = waiting;
-      waiting = null;
-      if (w) w.reject(error);
-    },
-  };
-}
-
 /** n sequential msgs: rate, latency of each, CPU per msg of this process and of the simulator. */
 async function measure(n, one, sim) {
   const latency = new Float64Array(n);
@@ -147,9 +122,9 @@ async function main() {
     await lib.waitConnected(red, ['dev']);
 
     const errors = [];
-    const ours = nodeDriver(red, 'ours', 'ours-sink');
-    const httpNode = nodeDriver(red, 'httpreq', 'httpreq-sink');
-    const plainNode = nodeDriver(red, 'plain', 'plain-sink');
+    const ours = lib.nodeDriver(red, 'ours', 'ours-sink');
+    const httpNode = lib.nodeDriver(red, 'httpreq', 'httpreq-sink');
+    const plainNode = lib.nodeDriver(red, 'plain', 'plain-sink');
     red.onSink('caught', (msg) => {
       errors.push(msg.error && msg.error.message);
       const error = new Error(`Catch: ${msg.error && msg.error.message}`);
@@ -227,12 +202,12 @@ async function main() {
     };
 
     // Phase 1, the target: ours and the minimal node in rounds of their own, before any other
-    // client has run in this process. The others' garbage is no like-for-like load: the http
-    // request node at full speed promotes about 3 MB per scavenge and brings a major
-    // collection every second or two, and in a process shared with it the collector's work
-    // landed on ours' rounds more than on the minimal node's (CPU per msg 126 against 113),
-    // where each alone beside the same load cost the same (127 and 126). Phase 2 runs every
-    // client together and reports ours / minimal node there too.
+    // client has run in this process. The others are no like-for-like load: beside the http
+    // request node at full speed (a scavenge promotes about 3 MB, a major collection every
+    // 2.7 s) ours' rounds cost more than the minimal node's (CPU per msg 126 against 113),
+    // where each alone beside the same load cost the same (127 and 126); the README's "sixth
+    // round" says what was ruled out. Phase 2 runs every client together and reports ours /
+    // minimal node there too.
     const pair = names.filter((name) => name === 'ours' || name === 'plain node');
     let limit;
     if (pair.length === 2) {
@@ -246,7 +221,7 @@ async function main() {
     // Pipelined: a window of msgs in flight through ours; outputs must come out in order.
     const pipelined = [];
     for (let round = 0; round < (!opt.only || opt.only.split(',').includes('pipelined') ? opt.rounds : 0); round++) {
-      pipelined.push(await pipeline(red, ours.node, Math.round(opt.n / opt.rounds), opt.window, msgFor, oursOk, () => outOfOrder++));
+      pipelined.push(await pipeline(red, ours.node, roundN, opt.window, msgFor, oursOk, () => outOfOrder++));
     }
 
     const figuresOf = (run) => {
