@@ -5,19 +5,23 @@
  * own message hooks (onReceive), so nothing of the runtime is replaced or mocked.
  */
 import fs from 'fs';
+import http from 'http';
+import { AddressInfo } from 'net';
 import os from 'os';
 import path from 'path';
 import { KitError } from './errors';
 
 /** The slice of Node-RED's embedding API (3.1 to 5.0) the kit uses. */
 export interface NodeRed {
-  init(settings: Record<string, unknown>): void;
+  init(server: http.Server, settings: Record<string, unknown>): void;
   start(): Promise<void>;
   stop(): Promise<void>;
   events: { once(event: string, fn: () => void): void };
   hooks: { add(name: string, fn: (event: any) => void): void; remove(name: string): void };
   nodes: { getNode(id: string): any; getType(type: string): unknown };
   util: { cloneMessage<T>(msg: T): T };
+  /** The express app of the flows' own routes (http in, Dashboard 2), mounted at httpNodeRoot. */
+  httpNode: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   runtime: { flows: { setFlows(opts: { flows: { flows: unknown[]; credentials?: unknown }; deploymentType?: string }): Promise<unknown> } };
 }
 
@@ -64,6 +68,8 @@ type Listener = (received: Received) => void;
 
 let started: Promise<NodeRed> | undefined;
 let startedFrom = '';
+let server: http.Server | undefined;
+let serverUrl = '';
 let stopped = false;
 const listeners = new Set<Listener>();
 let seq = 0;
@@ -113,15 +119,28 @@ export function runtime(nodeRed?: string): Promise<NodeRed> {
   started = (async () => {
     const RED: NodeRed = require(main);
     const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'modular-device-test-'));
-    RED.init({
+    const listening = await listen((req, res) => {
+      const notFound = () => {
+        res.statusCode = 404;
+        res.end();
+      };
+      if (RED.httpNode) RED.httpNode(req, res, notFound);
+      else notFound(); // before init: nothing is served yet
+    });
+    server = listening.server;
+    serverUrl = listening.url;
+    RED.init(listening.server, {
       userDir,
       // Absolute: a relative name is looked up in the working folder first, where the user's
       // own flows.json usually is, and Node-RED would save over it.
       flowFile: path.join(userDir, 'flows.json'),
       credentialSecret: 'modular-device-test',
       nodesDir: foundByNodeRed(main) ? [] : [PACKAGE_ROOT],
+      // Nodes that serve HTTP (http in, Dashboard 2's ui-base with its socket.io) need a server
+      // and a node root, or each of them fails at deploy. The admin API stays off: on a
+      // loopback port without a login, it would let any local process deploy flows.
       httpAdminRoot: false,
-      httpNodeRoot: false,
+      httpNodeRoot: '/',
       disableEditor: true,
       telemetry: { enabled: false },
       logging: { console: { level: process.env.MD_TEST_LOG ?? 'error', metrics: false, audit: false } },
@@ -144,10 +163,41 @@ export function runtime(nodeRed?: string): Promise<NodeRed> {
   return started;
 }
 
+/**
+ * An HTTP server on a free loopback port (never another interface: tests talk to loopback
+ * only). Unreferenced, so a test file that never calls shutdown() still ends.
+ */
+function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  const s = http.createServer(handler);
+  return new Promise((resolve, reject) => {
+    s.once('error', (error) => reject(new KitError(`cannot listen on 127.0.0.1 for the flows' HTTP nodes: ${error.message}`)));
+    s.listen(0, '127.0.0.1', () => {
+      s.unref();
+      resolve({ server: s, url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/` });
+    });
+  });
+}
+
+/** Where the running Node-RED serves the flows' http in endpoints and Dashboard 2 ('' before it started). */
+export function httpUrl(): string {
+  return serverUrl;
+}
+
 /** Every msg any node receives, to `listener`, until the returned function is called. */
 export function watch(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * A full deploy (as the editor's Deploy), resolved once the flows run: Node-RED's setFlows
+ * resolves when the flows are saved, before their nodes exist, so a request or an inject
+ * right after it would find none. A deploy that does not start within the bound says so.
+ */
+export async function deploy(RED: NodeRed, flows: unknown[], credentials?: unknown): Promise<void> {
+  const running = new Promise<void>((resolve) => RED.events.once('flows:started', () => resolve()));
+  await RED.runtime.flows.setFlows({ flows: { flows, credentials }, deploymentType: 'full' });
+  await bounded(running, 60_000, 'Node-RED to start the flows after a deploy');
 }
 
 /** Stops the runtime (the end of a test process); it cannot be started again in this process. */
@@ -156,8 +206,13 @@ export async function shutdown(): Promise<void> {
   if (!running || stopped) return;
   stopped = true;
   const RED = await running;
-  await RED.runtime.flows.setFlows({ flows: { flows: [] }, deploymentType: 'full' });
+  await deploy(RED, []);
   await RED.stop();
+  if (server) {
+    const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+    server.closeAllConnections(); // a browser's or a test's keep-alive socket would hold it open
+    await closing;
+  }
 }
 
 /** The promise, or a KitError naming `what` after `ms` (a bound for a loaded machine). */
