@@ -14,6 +14,7 @@ import {
   DEFAULT_MODULES,
   DEFAULT_REBOOT_MS,
   Device,
+  REBOOT_MAX_MS,
   DeviceIdentity,
   ModuleSpec,
   Outage,
@@ -22,11 +23,21 @@ import { Faults } from './faults';
 import { DEFAULT_LOG_CAPACITY, LogEntry, RequestLog, RingLog } from './log';
 import { NGINX_DEFAULTS, NginxOptions, nginxSettings } from './nginx';
 import { SimAuth, SimServer } from './server';
+import type { BmcModel } from './models/bmc';
+import type { IoModel } from './models/io';
+import type { PowerModel } from './models/power';
 
 export type { LogEntry, RequestLog, ModuleSpec, SimAuth, NginxOptions, Outage };
 export { startFleet } from './fleet';
 export type { Fleet, FleetOptions } from './fleet';
-export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_REBOOT_MS, DEFAULT_LOG_CAPACITY, NGINX_DEFAULTS };
+export { DEFAULT_MODULES, DEFAULT_FAN_APPLY_DELAY_MS, DEFAULT_REBOOT_MS, REBOOT_MAX_MS, DEFAULT_LOG_CAPACITY, NGINX_DEFAULTS };
+
+/** A module as GET /sim/state shows it (its models' own snapshot types, so the two cannot differ). */
+export type IoModuleState = { slot: number } & ReturnType<IoModel['snapshot']>;
+export type BmcModuleState = { slot: number } & ReturnType<BmcModel['snapshot']>;
+export type PowerModuleState = { slot: number } & ReturnType<PowerModel['snapshot']>;
+/** An io pin as GET /sim/state shows it (modules[].pins[]). */
+export type IoPinState = IoModuleState['pins'][number];
 
 export interface SimulatorOptions {
   /** TCP port; 0 (default) = an ephemeral port, read it from `port`. */

@@ -15,4 +15,5 @@ export { FlowNode, Credentials } from './flows';
 export { Expected, Where, difference } from './match';
 export { shutdown, resolveNodeRed } from './runtime';
 export { runScenario, formatReport, Report, StepResult, RunOptions } from './run';
-export { readScenario, checkScenario, Scenario, SCENARIO_LIMITS } from './scenario';
+export { checkScenario, Scenario, SCENARIO_LIMITS } from './scenario';
+export { readScenario } from './scenario-file';

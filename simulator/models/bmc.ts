@@ -159,7 +159,7 @@ export class BmcModel implements ModuleModel {
     else this.lastSound = { mode, durationMs, at: now };
   }
 
-  snapshot(now: number): unknown {
+  snapshot(now: number) {
     return {
       service: this.service,
       session: this.session,

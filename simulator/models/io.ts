@@ -280,7 +280,7 @@ export class IoModel implements ModuleModel {
     if (entry && this.currentMa(pin) > entry.currentMa) this.raise(pin, 'high_current_alert');
   }
 
-  snapshot(): unknown {
+  snapshot() {
     return {
       service: this.service,
       session: this.session,

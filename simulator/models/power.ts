@@ -203,7 +203,7 @@ export class PowerModel implements ModuleModel {
     return Math.round((this.fanCurrentMode / 100) * FAN_MAX_RPM * (1 + 0.01 * wave(now, 7_000)));
   }
 
-  snapshot(now: number): unknown {
+  snapshot(now: number) {
     return {
       service: this.service,
       session: this.session,
