@@ -114,13 +114,49 @@ export function missingTypes(flows: FlowNode[], known: (type: string) => boolean
 
 /** The node with this id, else the one node with this name; a KitError otherwise. */
 export function findNode(flows: FlowNode[], ref: string, where: string): FlowNode {
+  const found = lookupNode(flows, ref);
+  if (typeof found === 'string') throw new KitError(`${where}: ${found}`);
+  return found;
+}
+
+/** The node with this id, else the one node with this name; else why not, as a sentence. */
+export function lookupNode(flows: FlowNode[], ref: string): FlowNode | string {
   const byId = flows.find((n) => n.id === ref);
   if (byId) return byId;
   const named = flows.filter((n) => n.name === ref && !STRUCTURE.has(n.type));
   if (named.length === 1) return named[0];
-  if (named.length > 1) throw new KitError(`${where}: ${named.length} nodes are named ${show(ref)} (ids ${named.map((n) => n.id).join(', ')}): use an id`);
+  if (named.length > 1) return `${named.length} nodes are named ${show(ref)} (ids ${named.map((n) => n.id).join(', ')}): use an id`;
   const names = flows.filter((n) => n.name && !STRUCTURE.has(n.type)).map((n) => show(n.name));
-  throw new KitError(
-    `${where}: no node with id or name ${show(ref)} in the flows${names.length ? `; named nodes: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', ...' : ''}` : ''}`,
-  );
+  return `no node with id or name ${show(ref)} in the flows${names.length ? `; named nodes: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', ...' : ''}` : ''}`;
+}
+
+/** Nodes the runtime itself hands msgs to (errors, statuses, completions), wired or not. */
+const FED_BY_RUNTIME = new Set(['catch', 'status', 'complete']);
+
+/**
+ * Why no msg can reach the node in these flows, or undefined when one can. The kit sees the
+ * msgs a node receives; a node nothing is wired to (an inject, an http in: nodes that only
+ * send) or a disabled one receives none, so waiting at it can only time out.
+ */
+export function whyNoMsgCanArrive(flows: FlowNode[], node: FlowNode): string | undefined {
+  const tab = flows.find((n) => n.id === node.z);
+  if (node.d === true) return 'the node is disabled';
+  if (tab?.type === 'tab' && (tab.disabled === true || tab.d === true)) return `its tab ${show(tab.label ?? tab.id)} is disabled`;
+  if (FED_BY_RUNTIME.has(node.type)) return undefined;
+  const feeds = (n: FlowNode) =>
+    (Array.isArray(n.wires) && n.wires.some((port: unknown) => Array.isArray(port) && port.includes(node.id))) ||
+    // link out and link call reach link in nodes by their links
+    (Array.isArray(n.links) && n.links.includes(node.id)) ||
+    // a subflow's input port is wired to nodes inside it
+    (n.type === 'subflow' && Array.isArray(n.in) && n.in.some((port: any) => Array.isArray(port?.wires) && port.wires.some((w: any) => w?.id === node.id)));
+  if (flows.some(feeds)) return undefined;
+  // A link out in return mode answers the link call that called it: the call node receives.
+  if (node.type === 'link call') return undefined;
+  const next = (Array.isArray(node.wires) ? node.wires.flat() : [])
+    .map((id: string) => flows.find((n) => n.id === id))
+    .filter((n): n is FlowNode => !!n)
+    .map((n) => (n.name ? show(n.name) : `${n.id} (${n.type})`));
+  return `nothing is wired to its input, so no msg can arrive there (the kit sees the msgs a node receives)${
+    next.length ? `; it sends to ${[...new Set(next)].slice(0, 6).join(', ')}: wait at one of those` : ''
+  }`;
 }

@@ -5,12 +5,12 @@
  * on an event (a msg, a condition) or fail after a generous bound, never a sleep.
  */
 import fs from 'fs';
-import { checkRecording, Recording, startReplay, startSimulator, Simulator } from '../simulator';
+import { checkRecording, DEFAULT_REBOOT_MS, Recording, startReplay, startSimulator, Simulator } from '../simulator';
 import { SimControl, Service } from './device';
 import { KitError } from './errors';
-import { Credentials, FlowNode, findNode, missingTypes, modulesOf, pointAt, readCredentials, readFlows, withCatchers } from './flows';
+import { Credentials, FlowNode, findNode, missingTypes, modulesOf, pointAt, readCredentials, readFlows, whyNoMsgCanArrive, withCatchers } from './flows';
 import { matches, Where, whyNot } from './match';
-import { Received, runtime, watch } from './runtime';
+import { deploy, httpUrl, Received, runtime, watch } from './runtime';
 
 export interface StartOptions {
   /** flows.json (a path) or the flows themselves (an array of nodes). */
@@ -23,7 +23,10 @@ export interface StartOptions {
   api?: '0.9' | '1.0';
   /** Modules by slot; default: the ones the flows' config nodes name. */
   modules?: Array<{ service: Service; slot: number }>;
-  /** How long a hard reset keeps the device down, ms (default 0). */
+  /**
+   * How long a hard reset (watchdog, shutdown, io reset) keeps the device down, ms: default
+   * the simulator's own (DEFAULT_REBOOT_MS, 3000, as under `npm start`); 0 = back at once.
+   */
   rebootMs?: number;
   /** A device already running (e.g. `modular-device-sim replay`) instead of a new simulator. */
   deviceUrl?: string;
@@ -59,14 +62,19 @@ export async function startFlows(options: StartOptions): Promise<FlowTest> {
   let device: { url: string; close(): Promise<void> };
   if (options.replay) device = await startReplay(readRecording(options.replay, options.api));
   else if (options.deviceUrl) device = { url: options.deviceUrl, close: async () => undefined };
-  else device = simulator = await startSimulator({ api: options.api ?? '0.9', modules: modules.length ? modules : undefined, rebootMs: options.rebootMs ?? 0 });
+  else
+    device = simulator = await startSimulator({
+      api: options.api ?? '0.9',
+      modules: modules.length ? modules : undefined,
+      rebootMs: options.rebootMs ?? DEFAULT_REBOOT_MS,
+    });
   const url = device.url;
   const test = new FlowTest(flows, url, simulator, device);
   active = test;
   try {
     const { flows: deployed, catchers } = withCatchers(pointAt(flows, url));
     test.catchers = catchers;
-    await RED.runtime.flows.setFlows({ flows: { flows: deployed, credentials }, deploymentType: 'full' });
+    await deploy(RED, deployed, credentials);
   } catch (error) {
     await test.stop();
     throw error instanceof KitError ? error : new KitError(`Node-RED refused the flows: ${(error as Error).message}`);
@@ -77,6 +85,11 @@ export async function startFlows(options: StartOptions): Promise<FlowTest> {
 export class FlowTest {
   /** The simulated device: change it, read it. */
   readonly device: SimControl;
+  /**
+   * Where Node-RED serves the flows' http in endpoints and Dashboard 2 (http://127.0.0.1:<port>/,
+   * a free port of this process's one Node-RED; its admin API is off).
+   */
+  readonly httpUrl = httpUrl();
   /** Every msg received by a node of the flows since the start, in order. */
   readonly msgs: Received[] = [];
   /** @internal the kit's hidden Catch nodes */
@@ -140,7 +153,7 @@ export class FlowTest {
     let found: Record<string, any> | undefined;
     await this.until(() => !!(found = this.received(node.id, since).find((m) => matches(m, options.where))), {
       timeoutMs,
-      what: () => `a msg at node ${describe(node)}: ${whyNot(this.received(node.id, since), options.where)}`,
+      what: () => `a msg at node ${describe(node)}: ${whyNotAt(this.flows, node, this.received(node.id, since), options.where)}`,
     });
     return found!;
   }
@@ -206,7 +219,7 @@ export class FlowTest {
     this.unwatch();
     try {
       const RED = await runtime();
-      await RED.runtime.flows.setFlows({ flows: { flows: [] }, deploymentType: 'full' });
+      await deploy(RED, []);
     } finally {
       if (active === this) active = undefined;
       await this.server?.close();
@@ -230,6 +243,12 @@ function readRecording(source: string | Recording, api?: string): Recording {
     throw new KitError(`${where}: recorded against API ${recording.api}, the test asks for API ${api}: replay it with api ${recording.api}, or record again`);
   }
   return recording;
+}
+
+/** Why none of the msgs at the node matched; when none arrived at all, why none can, if so. */
+export function whyNotAt(flows: FlowNode[], node: FlowNode, msgs: Array<Record<string, any>>, where?: Where): string {
+  const cannot = msgs.length ? undefined : whyNoMsgCanArrive(flows, node);
+  return cannot ? `${whyNot(msgs, where)}: ${cannot}` : whyNot(msgs, where);
 }
 
 export function describe(node: FlowNode): string {

@@ -6,11 +6,13 @@
  */
 import { SimControl } from './device';
 import { KitError, show } from './errors';
-import { FlowNode, findNode, readFlows } from './flows';
-import { describe, FlowTest, startFlows, StartOptions } from './kit';
+import { Checker } from './checker';
+import { FlowNode, lookupNode, readFlows } from './flows';
+import { describe, FlowTest, startFlows, StartOptions, whyNotAt } from './kit';
 import { difference, matches, whyNot } from './match';
 import { shutdown } from './runtime';
-import { Action, Expectation, readScenario, Scenario, Step } from './scenario';
+import { Action, Expectation, Scenario, Step } from './scenario';
+import { readScenario } from './scenario-file';
 
 export interface StepResult {
   place: string;
@@ -34,13 +36,25 @@ export interface RunOptions extends Omit<StartOptions, 'flows'> {
   scenario: string | Scenario;
 }
 
-/** Checks every node a scenario names before anything starts. */
+/** Why a reference names no node of the flows, or undefined when it names one. */
+function nodeProblem(flows: FlowNode[]): (ref: string) => string | undefined {
+  return (ref) => {
+    const found = lookupNode(flows, ref);
+    return typeof found === 'string' ? found : undefined;
+  };
+}
+
+/** Checks every node a scenario given as an object names (a file's are checked as it is read), all at once. */
 function checkNodes(scenario: Scenario, flows: FlowNode[]): void {
+  const c = new Checker(scenario.file);
+  const problem = nodeProblem(flows);
   for (const step of scenario.steps) {
     const a = step.action;
     const ref = a.kind === 'inject' ? a.node : (a.kind === 'expect' || a.kind === 'expectNone') && a.expect.node ? a.expect.node : undefined;
-    if (ref !== undefined) findNode(flows, ref, `${scenario.file}: ${step.place}.${a.kind}.node`);
+    const why = ref === undefined ? undefined : problem(ref);
+    if (why) c.note(`${step.place}.${a.kind}.node`, why);
   }
+  c.done();
 }
 
 function ioSlot(given: number | undefined, place: string, modules: Array<{ service: string; slot: number }>): number {
@@ -133,7 +147,8 @@ async function check(a: Action & { kind: 'expect' | 'expectNone' }, t: FlowTest,
       return undefined;
     } catch {
       const got = hits().length;
-      return got ? `only ${got} of ${e.count} matching msgs arrived in ${e.within} ms` : `no such msg in ${e.within} ms: ${whyNot(msgs(), e.msg)}`;
+      const why = e.catch ? whyNot(msgs(), e.msg) : whyNotAt(t.flows, t.node(e.node!), msgs(), e.msg);
+      return got ? `only ${got} of ${e.count} matching msgs arrived in ${e.within} ms` : `no such msg in ${e.within} ms: ${why}`;
     }
   }
   try {
@@ -170,11 +185,12 @@ async function checkDevice(
 }
 
 export async function runScenario(options: RunOptions): Promise<Report> {
-  const scenario = typeof options.scenario === 'string' ? readScenario(options.scenario) : options.scenario;
+  // Before anything starts, every mistake at once: a typo costs no run.
+  const flows = readFlows(options.flows);
+  const scenario = typeof options.scenario === 'string' ? readScenario(options.scenario, nodeProblem(flows)) : options.scenario;
+  if (typeof options.scenario !== 'string') checkNodes(scenario, flows);
   const api = options.api ?? scenario.api ?? '0.9';
   const flowsName = typeof options.flows === 'string' ? options.flows : 'flows';
-  const flows = readFlows(options.flows);
-  checkNodes(scenario, flows); // before anything starts: a typo costs no run
   const t = await startFlows({ ...options, flows, api, modules: options.modules ?? scenario.modules, rebootMs: options.rebootMs ?? scenario.rebootMs });
   // A replayed device has no control API: steps that need one say so when they run.
   const modules = ((await t.device.state().catch(() => ({ modules: [] }))).modules ?? []) as Array<{ service: string; slot: number }>;
