@@ -40,6 +40,16 @@ describe('the kit changes the device', function () {
       await t.until(async () => (await t.device.module(0)).watchdog.timeoutMs === 10000, { what: 'the watchdog armed by the flow' });
       const before = (await t.device.state()).resets;
       await t.device.watchdogReset();
+      // Down for the kit's default reboot time (the simulator's, as under npm start): it
+      // refuses connections, its control API too, until it has booted.
+      await t.until(
+        () =>
+          t.device.state().then(
+            (state) => !state.down,
+            () => false,
+          ),
+        { what: 'the device to boot after the reset' },
+      );
       const after = await t.device.state();
       should(after.resets).equal(before + 1);
       should(after.modules.find((m: { slot: number }) => m.slot === 0).watchdog.timeoutMs).equal(0); // not saved: off after the reset
