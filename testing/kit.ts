@@ -24,7 +24,7 @@ export interface StartOptions {
   /** Modules by slot; default: the ones the flows' config nodes name. */
   modules?: Array<{ service: Service; slot: number }>;
   /**
-   * How long a hard reset (watchdog, shutdown, io reset) keeps the device down, ms: default
+   * How long a hard reset (watchdog, shutdown, the bmc's hard_reset) keeps the device down, ms: default
    * the simulator's own (DEFAULT_REBOOT_MS, 3000, as under `npm start`); 0 = back at once.
    */
   rebootMs?: number;
