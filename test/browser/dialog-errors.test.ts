@@ -47,6 +47,15 @@ async function away(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('.red-ui-popover').length === 0, undefined, { timeout: 5000 });
 }
 
+/** Waits until `selector` is marked invalid (`input-error`) or, `marked` false, no longer; fails naming what was not seen. */
+async function markedInvalid(page: Page, selector: string, marked: boolean, what: string): Promise<void> {
+  await page
+    .waitForFunction(({ s, m }) => document.querySelector(s).classList.contains('input-error') === m, { s: selector, m: marked }, { timeout: 5000 })
+    .catch(() => {
+      throw new Error(`${what}: ${selector} is ${marked ? 'not marked invalid' : 'still marked invalid'}`);
+    });
+}
+
 /** Puts the mouse at (x, y) of `target`'s box (its centre when not given) and reads the tooltip that opens. */
 async function tooltipAt(page: Page, target: Locator, at?: (box: { width: number; height: number }) => { x: number; y: number }): Promise<string> {
   await away(page);
@@ -54,7 +63,12 @@ async function tooltipAt(page: Page, target: Locator, at?: (box: { width: number
   const p = at ? at(box) : { x: box.width / 2, y: box.height / 2 };
   await page.mouse.move(box.x + p.x, box.y + p.y);
   const popover = page.locator('.red-ui-popover');
-  await popover.first().waitFor({ state: 'visible', timeout: 5000 });
+  await popover
+    .first()
+    .waitFor({ state: 'visible', timeout: 5000 })
+    .catch(() => {
+      throw new Error(`no tooltip opened on hovering ${target}`);
+    });
   return (await popover.first().innerText()).trim();
 }
 
@@ -127,7 +141,7 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         const value = box.locator('input.red-ui-typedInput-input');
         await value.fill('9');
         await value.press('Tab');
-        await page.waitForFunction((s) => document.querySelector(s).classList.contains('input-error'), boxSelector, { timeout: 5000 });
+        await markedInvalid(page, boxSelector, true, 'Pin 9');
         (await redEdge(page, boxSelector)).should.be.true('the visible box has the red edge');
 
         (await tooltipAt(page, value)).should.equal(message, 'hovering the value');
@@ -140,7 +154,7 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         await away(page);
         await value.fill('2');
         await value.press('Tab');
-        await page.waitForFunction((s) => !document.querySelector(s).classList.contains('input-error'), boxSelector, { timeout: 5000 });
+        await markedInvalid(page, boxSelector, false, 'Pin 2');
         await value.hover();
         (await page.locator('.red-ui-popover').count()).should.equal(0, 'no tooltip on a valid pin');
 
@@ -171,7 +185,7 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         await page.check('#node-input-keepAlive');
         await page.check('#node-input-confirm');
         await editor.typeInto(page, '#node-input-timeout', '0');
-        await page.waitForFunction(() => document.querySelector('#node-input-timeout').classList.contains('input-error'), undefined, { timeout: 5000 });
+        await markedInvalid(page, '#node-input-timeout', true, 'keep-alive with Timeout 0');
         (await redEdge(page, '#node-input-timeout')).should.be.true('the Timeout has the red edge');
         (await redEdge(page, '#node-input-interval')).should.be.false('Send alive every is not at fault');
         (await page.locator('#bmc-watchdog-interval-hint').innerText()).trim().should.equal(needs);
@@ -182,10 +196,10 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         // and an interval past half the timeout is the interval's own fault.
         await away(page);
         await editor.typeInto(page, '#node-input-timeout', '10000');
-        await page.waitForFunction(() => !document.querySelector('#node-input-timeout').classList.contains('input-error'), undefined, { timeout: 5000 });
+        await markedInvalid(page, '#node-input-timeout', false, 'keep-alive with Timeout 10000');
         (await page.locator('#bmc-watchdog-interval-hint').innerText()).trim().should.equal(t(`${WATCHDOG}range`, { min: k.min, max: 5000 }));
         await editor.typeInto(page, '#node-input-interval', '6000');
-        await page.waitForFunction(() => document.querySelector('#node-input-interval').classList.contains('input-error'), undefined, { timeout: 5000 });
+        await markedInvalid(page, '#node-input-interval', true, 'interval 6000 with Timeout 10000');
         (await redEdge(page, '#node-input-timeout')).should.be.false('a timeout of 10000 is not at fault');
         (await tooltipAt(page, page.locator('#node-input-interval'))).should.equal(sentence(lang, checkKeepAlive(6000, 10000, 'bmc-watchdog')));
         await screenshot(page, `dialog-errors-bmc-watchdog-interval-${tag}`);
