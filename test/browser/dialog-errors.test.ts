@@ -56,20 +56,26 @@ async function markedInvalid(page: Page, selector: string, marked: boolean, what
     });
 }
 
-/** Puts the mouse at (x, y) of `target`'s box (its centre when not given) and reads the tooltip that opens. */
+/**
+ * Puts the mouse at (x, y) of `target`'s box (its centre when not given) and reads the tooltip
+ * that opens. A field that just appeared (the tray sliding in) may miss the first hover, as in
+ * editor.checkField: up to three hovers, each from outside the field.
+ */
 async function tooltipAt(page: Page, target: Locator, at?: (box: { width: number; height: number }) => { x: number; y: number }): Promise<string> {
-  await away(page);
-  const box = (await target.boundingBox())!;
-  const p = at ? at(box) : { x: box.width / 2, y: box.height / 2 };
-  await page.mouse.move(box.x + p.x, box.y + p.y);
   const popover = page.locator('.red-ui-popover');
-  await popover
-    .first()
-    .waitFor({ state: 'visible', timeout: 5000 })
-    .catch(() => {
-      throw new Error(`no tooltip opened on hovering ${target}`);
-    });
-  return (await popover.first().innerText()).trim();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await away(page);
+    const box = (await target.boundingBox())!;
+    const p = at ? at(box) : { x: box.width / 2, y: box.height / 2 };
+    await page.mouse.move(box.x + p.x, box.y + p.y, { steps: 2 });
+    const shown = await popover
+      .first()
+      .waitFor({ state: 'visible', timeout: 3000 })
+      .then(() => true)
+      .catch(() => false);
+    if (shown) return (await popover.first().innerText()).trim();
+  }
+  throw new Error(`no tooltip opened on hovering ${target}`);
 }
 
 /** Whether `selector`'s border is the editor's error colour (what `.input-error` gives it), on every side. */
