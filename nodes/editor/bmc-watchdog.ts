@@ -4,13 +4,15 @@
  * registerType literal, with its validators and label, stays in the html.
  */
 import { DANGEROUS_OPERATIONS, FROM_MSG } from '../lib/pure/dangerous';
-import { LIMITS, check, parseInteger } from '../lib/pure/limits';
+import { LIMITS, checkKeepAliveTimeout, isEnvReference, parseInteger } from '../lib/pure/limits';
 import { conflictWarning } from './conflicts';
 import { editorRed, jquery } from './page';
 
 /* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
 type JQ = any;
 type Red = { _(key: string, values?: Record<string, unknown>): string };
+
+const NS = '@modular-device/node-red/bmc-watchdog:bmc-watchdog.keepAlive.';
 
 export function prepareBmcWatchdog(node: { id: string }): void {
   const $ = jquery<JQ>();
@@ -35,17 +37,21 @@ export function prepareBmcWatchdog(node: { id: string }): void {
     $('.bmc-watchdog-keepalive').toggle(keepAlive);
     hint();
   }
-  // The longest interval the timeout allows: min(limit, timeout / 2).
+  // The intervals the timeout allows (min(limit, timeout / 2)); while the timeout cannot carry
+  // a keep-alive (0 = off, or out of range: the Timeout field says why), the timeouts that can.
   function hint(): void {
-    const timeout = parseInteger($('#node-input-timeout').val());
-    let text = '';
-    if (typeof timeout === 'number' && check('watchdog_timeout', timeout) === true && timeout > 0) {
-      text = RED!._('@modular-device/node-red/bmc-watchdog:bmc-watchdog.keepAlive.range', {
-        min: L.keepalive_interval.min,
-        max: Math.min(L.keepalive_interval.max, Math.floor(timeout / 2)),
-      });
+    const value = $('#node-input-timeout').val();
+    const timeout = parseInteger(value);
+    const k = L.keepalive_interval;
+    let text = ''; // a ${VAR} timeout is known only at run time
+    if (checkKeepAliveTimeout(timeout) === true) {
+      text = RED!._(`${NS}range`, { min: k.min, max: Math.min(k.max, Math.floor((timeout as number) / 2)) });
+    } else if (!isEnvReference(value)) {
+      text = RED!._(`${NS}needsTimeout`, { min: Math.max(wd.min, 2 * k.min), max: wd.max });
     }
-    $('#bmc-watchdog-interval-hint').text(text);
+    $('#bmc-watchdog-interval-hint')
+      .text(text)
+      .toggle(text !== '');
   }
   $('#node-input-operation, #node-input-keepAlive').on('change', show);
   $('#node-input-timeout').on('change keyup paste', hint);

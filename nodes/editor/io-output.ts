@@ -64,15 +64,19 @@ export function prepareIoOutput(node: { id: string; type: string }): void {
     box.html(RED._(ns + (r.input === 'raw' ? 'gives' : 'plan'), values));
     box.attr('data-frequency-hz', String(r.frequencyHz)).attr('data-duty-percent', String(r.dutyPercent));
   }
-  typedField('pin', 'num');
-  typedField('state', {
-    value: 'state',
-    label: RED._(`${NS}label.state`),
-    options: [
-      { value: 'high', label: RED._(`${NS}state.high`) },
-      { value: 'low', label: RED._(`${NS}state.low`) },
-    ],
-  });
+  typedField('pin', 'num', node);
+  typedField(
+    'state',
+    {
+      value: 'state',
+      label: RED._(`${NS}label.state`),
+      options: [
+        { value: 'high', label: RED._(`${NS}state.high`) },
+        { value: 'low', label: RED._(`${NS}state.low`) },
+      ],
+    },
+    node,
+  );
   pinPicker({ node });
   $('#node-input-mode, #node-input-pwmInput').on('change', showMode);
   $('#node-input-frequency, #node-input-duty, #node-input-prescaler, #node-input-period, #node-input-time_on').on('change keyup paste input', readOut);

@@ -5,7 +5,7 @@
  * value typed in, since the others are known only when a msg arrives.
  */
 import { current } from './current';
-import { jquery } from './page';
+import { editorRed, jquery } from './page';
 
 /** The types a value may come from besides the one typed in. */
 export const ELSEWHERE = ['msg', 'flow', 'global', 'env'];
@@ -17,14 +17,28 @@ export function typedIn(node: Record<string, unknown>, prop: string): boolean {
 }
 
 type TypeSpec = string | { value: string; label?: string; options?: Array<{ value: string; label: string }> };
-interface TypedInputHost {
-  length: number;
-  typedInput(options: { default: string; types: TypeSpec[]; typeField: string }): void;
+/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
+type JQ = any;
+interface PropertyDef {
+  required?: boolean;
+  label?: string;
+  validate?: (this: unknown, value: unknown, opt: unknown) => unknown;
 }
+interface Tooltip {
+  delete(): void;
+}
+type Red = {
+  _(key: string, values?: Record<string, unknown>): string;
+  nodes: { getType(type: string): { defaults?: Record<string, PropertyDef> } | undefined };
+  popover: { tooltip(target: unknown, content: () => string): Tooltip };
+};
 
-/** Turns `#node-input-<prop>` into a typedInput: `first` (what is typed in) then msg, flow, global, env. */
-export function typedField(prop: string, first: TypeSpec): void {
-  const $ = jquery<(sel: string) => TypedInputHost>();
+/**
+ * Turns `#node-input-<prop>` into a typedInput: `first` (what is typed in) then msg, flow,
+ * global, env. `node` is the node the dialog edits, whose `defaults` check the field.
+ */
+export function typedField(prop: string, first: TypeSpec, node: { type: string }): void {
+  const $ = jquery<JQ>();
   const field = $?.(`#node-input-${prop}`);
   if (!field || !field.length) return;
   field.typedInput({
@@ -32,4 +46,40 @@ export function typedField(prop: string, first: TypeSpec): void {
     types: [first, ...ELSEWHERE],
     typeField: `#node-input-${prop}Type`,
   });
+  showsItsError(field, prop, node);
+}
+
+/**
+ * Node-RED (3.1 to 5.0) marks an invalid typedInput's box red but hangs the message on the
+ * original input (editor.js validateNodeEditorProperty: `RED.popover.tooltip(input, …)`),
+ * which the typedInput hides: no pointer reaches it. So the field says it where the user
+ * looks: after each of Node-RED's checks (a change, key or paste anywhere in the form, the
+ * fields' own handlers first), the same `validate` Node-RED ran gives its message to a
+ * tooltip on the visible box, over the type button, the value and the red edge.
+ */
+function showsItsError(field: JQ, prop: string, node: { type: string }): void {
+  const $ = jquery<JQ>();
+  const RED = editorRed<Red>();
+  const def = RED?.nodes.getType(node.type)?.defaults?.[prop];
+  const box = field.next('.red-ui-typedInput-container');
+  if (!RED || !def || !box.length) return;
+  let message = '';
+  let tooltip: Tooltip | undefined;
+  function refresh(): void {
+    message = said(RED!, def!, prop, node, field.val());
+    if (message && !tooltip) tooltip = RED!.popover.tooltip(box, () => message);
+    else if (!message && tooltip) {
+      tooltip.delete();
+      tooltip = undefined;
+    }
+  }
+  $(field.closest('form')).on('change keyup paste input', refresh);
+  refresh();
+}
+
+/** What Node-RED's validateNodeProperty says of `value`: a required field left empty, else the field's own message ('' when valid). */
+function said(RED: Red, def: PropertyDef, prop: string, node: unknown, value: unknown): string {
+  if (def.required && value === '') return RED._('validator.errors.missing-required-prop', { prop: def.label ?? prop });
+  const verdict = def.validate ? def.validate.call(node, value, def.label ? { label: def.label } : {}) : true;
+  return typeof verdict === 'string' ? verdict : '';
 }

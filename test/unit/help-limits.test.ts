@@ -24,6 +24,8 @@ const TYPES = Object.keys(pkg['node-red'].nodes) as string[];
 const COMPOSITE: Record<string, LimitName[]> = {
   checkPwm: ['prescaler', 'period'],
   checkKeepAlive: ['watchdog_timeout', 'keepalive_interval'],
+  checkKeepAliveTimeout: ['watchdog_timeout'],
+  checkKeepAliveInterval: ['watchdog_timeout', 'keepalive_interval'],
   checkPowerConfig: ['pin', 'rail', 'current_5_volt', 'current_12_volt'],
 };
 

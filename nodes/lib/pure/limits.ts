@@ -235,15 +235,25 @@ export function checkPwm(pwm: Record<string, unknown>, type?: string): Check {
 }
 
 /**
- * The watchdog keep-alive must come at least twice per timeout, so one late round does
- * not reset the device. The timeout must be on (not 0). Fields named as in `type`'s dialog.
+ * The watchdog keep-alive: the timeout on (not 0), alives at least twice per timeout so one late round
+ * does not reset the device. Fields named as `type`'s dialog; the two parts apart mark the field at fault.
  */
 export function checkKeepAlive(interval: unknown, timeout: unknown, type?: string): Check {
+  const t = checkKeepAliveTimeout(timeout, type);
+  return t === true ? checkKeepAliveInterval(interval, timeout, type) : t;
+}
+
+/** The timeout a keep-alive needs: valid, and on (not 0). */
+export function checkKeepAliveTimeout(timeout: unknown, type?: string): Check {
   const t = check('watchdog_timeout', timeout, fieldOf(type, 'timeout'));
-  if (t !== true) return t;
-  if (timeout === 0) return phrase('limits.keepAliveOff', { field: fieldOf(type, 'timeout') });
-  const max = Math.min(LIMITS.keepalive_interval.max, Math.floor((timeout as number) / 2));
-  return checkValue(fieldOf(type, 'interval'), { ...LIMITS.keepalive_interval, max, source: 'timeout / 2' }, interval);
+  return t === true && timeout === 0 ? phrase('limits.keepAliveOff', { field: fieldOf(type, 'timeout') }) : t;
+}
+
+/** The interval: at most half a timeout the keep-alive can use; else (the timeout is at fault) within its own bounds. */
+export function checkKeepAliveInterval(interval: unknown, timeout: unknown, type?: string): Check {
+  const k = LIMITS.keepalive_interval;
+  const limit = checkKeepAliveTimeout(timeout) === true ? { ...k, max: Math.min(k.max, Math.floor((timeout as number) / 2)), source: 'timeout / 2' } : k;
+  return checkValue(fieldOf(type, 'interval'), limit, interval);
 }
 
 /** The current limit that applies to a pin on the given rail. */
