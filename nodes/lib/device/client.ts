@@ -17,7 +17,7 @@ import { parseBaseUrl, wireRequest } from './wire-path';
 import { locationOf } from '../pure/base-url';
 import type { ClientOptions } from './client-options';
 import { Exchanger } from './exchanger';
-import { targetOf } from './transport';
+import { targetOf } from './channel';
 import { firstSpoken, VersionRecord } from './version-record';
 import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
 import { renewing, renewsSession } from './renewing';
