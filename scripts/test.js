@@ -43,6 +43,7 @@ const API10 = [
   'dist/test/reliability/nginx-keepalive.test.js',
   'dist/test/reliability/credentials.test.js',
   'dist/test/reliability/tls.test.js',
+  'dist/test/reliability/connection-states.test.js',
   'dist/test/reliability/load.test.js',
   'dist/test/reliability/bad-input-io.test.js',
   'dist/test/reliability/bad-input-bmc-power.test.js',

@@ -15,6 +15,7 @@ import { ALL_MODULES, fire, loadCollect, reliabilityFlow, serverSuite, settle, T
 import { makePki, startTlsFront, TlsFront, tlsConfigNode, tlsCredentials } from '../helpers/tls';
 import { CONNECTION_STATES, ConnectionStateName } from '../../nodes/lib/module/connection-state';
 import { HEALTH_CHECK, LIMITS } from '../../nodes/lib/pure/limits';
+import { subscribe } from '../../nodes/lib/module/health';
 import fleetPublish = require('../../nodes/fleet-publish');
 
 const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => Array<{
@@ -140,11 +141,15 @@ describe(`reliability: connection states in metrics, and down or unreachable at 
     await waitFor(() => helper.getNode('dev').connection.state.state === 'connected', 'connected', 10000);
     await ctl.serviceDown('io');
     await ctl.clearLog();
-    const [fate] = await settle(outcomes, [['read', fire([['read', { payload: {} }]])[0]]]);
+    // What fleet-publish hears (its retained module state): the health bus's connection events.
+    const heard: string[] = [];
+    const stop = subscribe((e) => e.kind === 'connection' && e.module.config === 'dev' && heard.push(String(e.detail?.state)));
+    const [fate] = await settle(outcomes, [['read', fire([['read', { payload: {} }]])[0]]]).finally(stop);
     fate.errors.should.have.length(1);
     fate.errors[0].error.message.should.match(/failed: 502 Bad Gateway$/);
     // Told on the answer's way to Catch: the state was down before the msg's error arrived.
     helper.getNode('dev').connection.state.should.containEql({ state: 'down' });
+    heard[0].should.equal('down');
     (await scrapedStates('dev')).should.containEql({ down: '1', connected: '0' });
     // The read was the first to meet the outage: no health check had read the version root.
     const [first] = await ctl.wireLog();
