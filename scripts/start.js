@@ -149,6 +149,21 @@ function readExample(name, { simUrl = 'http://127.0.0.1:8080', redPort = 1880, l
   return JSON.parse(retarget(JSON.stringify(nodes), simUrl, redPort));
 }
 
+/**
+ * The demo tabs' nodes as npm start deploys them (the test of a healthy start deploys the
+ * same): the demos share one config node per module (same id in every file), deployed once.
+ */
+function demoNodes(simUrl, port = redPort, lang = demoLanguage()) {
+  const read = (name) => readExample(name, { simUrl, redPort: port, lang });
+  return [
+    ...new Map(
+      demoFiles()
+        .flatMap(read)
+        .map((n) => [n.id, n]),
+    ).values(),
+  ];
+}
+
 /** Demo tabs replace their earlier copies (in whichever language); everything else in flows.json stays. */
 function mergeDemoFlows(simUrl) {
   const file = path.join(userDir, 'flows.json');
@@ -162,16 +177,9 @@ function mergeDemoFlows(simUrl) {
       console.warn(`npm start: flows.json was not valid JSON; kept it as ${path.basename(backup)}`);
     }
   }
-  const read = (name) => readExample(name, { simUrl, redPort, lang: demoLanguage() });
-  // The demos share one config node per module (same id in every file): deployed once.
-  const demo = [
-    ...new Map(
-      demoFiles()
-        .flatMap(read)
-        .map((n) => [n.id, n]),
-    ).values(),
-  ];
+  const demo = demoNodes(simUrl);
   // A skipped demo's earlier copy goes too: its node types would not be there.
+  const read = (name) => readExample(name, { simUrl, redPort, lang: demoLanguage() });
   const all = [...demo, ...optionalDemos.filter((d) => !d.dir).flatMap((d) => read(d.file))];
   const ids = new Set(all.map((n) => n.id));
   const tabs = new Set(all.filter((n) => n.type === 'tab').map((n) => n.id));
@@ -254,4 +262,4 @@ async function main() {
 
 // The browser test of the demos deploys the same tabs as npm start.
 if (require.main === module) main();
-module.exports = { DEMO_FLOWS, OPTIONAL_DEMOS, readExample, demoLanguage };
+module.exports = { DEMO_FLOWS, OPTIONAL_DEMOS, optionalDemos, demoNodes, readExample, demoLanguage };

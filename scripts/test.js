@@ -9,7 +9,8 @@
 //                speaking the released API 1.0 (MD_API=1.0)
 //   fleet        three Node-RED instances (same flow, different env), an embedded MQTT broker
 //                (aedes) and a simulated fleet: MQTT scheme, last will, commands, broker restart,
-//                Prometheus metrics (about 15 s)
+//                Prometheus metrics (about 15 s); and npm start's demo flows on API 0.9 and 1.0,
+//                scraped: a healthy start counts no request error (about 15 s)
 //   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
 //                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)
@@ -43,6 +44,7 @@ const API10 = [
   'dist/test/reliability/nginx-keepalive.test.js',
   'dist/test/reliability/credentials.test.js',
   'dist/test/reliability/tls.test.js',
+  'dist/test/reliability/connection-states.test.js',
   'dist/test/reliability/load.test.js',
   'dist/test/reliability/bad-input-io.test.js',
   'dist/test/reliability/bad-input-bmc-power.test.js',

@@ -11,9 +11,8 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { CountedHistogram, HistogramSeries } from './histogram';
 import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
-
-/** Connection states as lib/connection.ts names them; one gauge series each, 1 for the current. */
-export const CONNECTION_STATES = ['connecting', 'connected', 'unreachable', 'down', 'refused', 'incompatible', 'invalid'] as const;
+// One gauge series per state, 1 for the current: the type's own list, so none is missed.
+import { CONNECTION_STATES } from '../lib/module/connection-state';
 
 /** Seconds: a loopback answer takes 1 ms, a device's 5-50 ms, a timeout 5 s and more. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

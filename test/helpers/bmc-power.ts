@@ -220,3 +220,10 @@ export function deviceErrorStatus(statusCode: number, messageStart = ''): RegExp
   const escaped = messageStart.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|failed: )${statusCode}( |$)${escaped}`);
 }
+
+/**
+ * The red status of a module whose service nginx answers 502 for: the module's own state,
+ * "service down" (the connection's, nodes/lib/module/connection.ts), told at once by the
+ * request that met it rather than by the next health check.
+ */
+export const SERVICE_DOWN_STATUS = /^service down: 502 Bad Gateway$/;

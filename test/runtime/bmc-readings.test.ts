@@ -5,7 +5,18 @@
  * on change" with a deadband, device errors, and one Catch msg per polling outage.
  */
 import should from 'should';
-import { apiPath, deviceErrorStatus, expectFailed, expectRefused, loadBmcPower, sendOk, sendOne, setBmcWorld, wireSince } from '../helpers/bmc-power';
+import {
+  apiPath,
+  deviceErrorStatus,
+  SERVICE_DOWN_STATUS,
+  expectFailed,
+  expectRefused,
+  loadBmcPower,
+  sendOk,
+  sendOne,
+  setBmcWorld,
+  wireSince,
+} from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
@@ -188,7 +199,7 @@ describe('bmc-readings (runtime, simulator)', function () {
       // the two) its temperature read.
       outcomes.caught[0].error.cause!.should.containEql({ statusCode: 502 });
       [wirePath(VOLTAGE), wirePath(TEMPERATURE)].should.containEql(outcomes.caught[0].error.cause!.path);
-      await waitStatus('rd', 'red', 'ring', deviceErrorStatus(502));
+      await waitStatus('rd', 'red', 'ring', SERVICE_DOWN_STATUS);
       const before = outcomes.sent('rd').length;
       await ctl.serviceUp('bmc');
       await waitFor(() => outcomes.sent('rd').length > before, 'readings again', 10000);

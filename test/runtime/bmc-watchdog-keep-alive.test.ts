@@ -8,7 +8,7 @@
 import 'should';
 import {
   apiPath,
-  deviceErrorStatus,
+  SERVICE_DOWN_STATUS,
   deviceRequests,
   expectRefused,
   loadBmcPower,
@@ -144,7 +144,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
       error.source.id.should.equal('wd');
       expectCode(error, 'DEVICE_ERROR');
       error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(`${WD}/alive`) });
-      await waitStatus('wd', 'red', 'ring', deviceErrorStatus(502));
+      await waitStatus('wd', 'red', 'ring', SERVICE_DOWN_STATUS);
       // The pace is kept while failing (no backoff for a keep-alive).
       const failed = (await requestsTo(ctl, '/watchdog/alive', since)).filter((e) => e.status === 502);
       (failed[failed.length - 1].time - failed[0].time).should.be.below(3 * 1000);

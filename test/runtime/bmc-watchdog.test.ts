@@ -10,6 +10,7 @@ import should from 'should';
 import {
   apiPath,
   deviceErrorStatus,
+  SERVICE_DOWN_STATUS,
   deviceRequests,
   expectFailed,
   expectRefused,
@@ -245,7 +246,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
       const caught = await expectFailed(outcomes, 'wd', { payload: true });
       expectCode(caught.error, 'DEVICE_ERROR');
       caught.error.cause!.should.containEql({ statusCode: 502, deviceMessage: '502 Bad Gateway', method: 'GET', path: wirePath(WD) });
-      await waitStatus('wd', 'red', 'ring', deviceErrorStatus(502));
+      await waitStatus('wd', 'red', 'ring', SERVICE_DOWN_STATUS);
       outcomes.caught.should.have.length(1);
     });
   });

@@ -140,9 +140,11 @@ describe('device-status (runtime, simulator)', function () {
         m.nodeid!.should.equal('dev');
         should(m.value).be.a.Number().and.aboveOrEqual(0);
       }
+      // A 0.9 device's 400 to 1.0's version root is the probe's answer, not a failed exchange.
+      const notSpoken = (e: { path: string; status: number }) => /^\/api\/io\/1\.0$/.test(e.path) && e.status === 400;
       of('error')
         .map((m) => m.value)
-        .should.eql(wire.filter((e) => e.status >= 400).map(() => 'DEVICE_ERROR'));
+        .should.eql(wire.filter((e) => e.status >= 400 && !notSpoken(e)).map(() => 'DEVICE_ERROR'));
       of('error').length.should.be.aboveOrEqual(1);
       of('queue').length.should.equal(of('request').length);
       for (const m of of('queue')) should(m.value).be.a.Number().and.aboveOrEqual(0);

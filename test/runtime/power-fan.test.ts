@@ -8,7 +8,7 @@
 import should from 'should';
 import {
   apiPath,
-  deviceErrorStatus,
+  SERVICE_DOWN_STATUS,
   expectFailed,
   expectRefused,
   loadBmcPower,
@@ -237,7 +237,7 @@ describe('power-fan (runtime, simulator)', function () {
       await ctl.serviceDown('power');
       const down = await expectFailed(outcomes, 'fan', { operation: 'rpm' });
       down.error.cause!.should.containEql({ statusCode: 502, method: 'GET', path: wirePath(RPM) });
-      await waitStatus('fan', 'red', 'ring', deviceErrorStatus(502));
+      await waitStatus('fan', 'red', 'ring', SERVICE_DOWN_STATUS);
       // A failure while waiting (the service goes down between set and applied) fails the msg too.
       await ctl.serviceUp('power');
       const pendingSend = send(outcomes, 'fan', { operation: 'set', payload: true, topic: 'midway' }, 8000);

@@ -7,7 +7,7 @@
 import should from 'should';
 import {
   apiPath,
-  deviceErrorStatus,
+  SERVICE_DOWN_STATUS,
   expectFailed,
   expectRefused,
   loadBmcPower,
@@ -165,7 +165,7 @@ describe('power-readings (runtime, simulator)', function () {
     await ctl.serviceDown('power');
     const down = await expectFailed(outcomes, 'pr', { payload: true });
     down.error.cause!.should.containEql({ statusCode: 502, path: wirePath(apiPath('power', 'stats')) });
-    await waitStatus('pr', 'red', 'ring', deviceErrorStatus(502));
+    await waitStatus('pr', 'red', 'ring', SERVICE_DOWN_STATUS);
     outcomes.caught.should.have.length(2);
   });
 });

@@ -2,7 +2,8 @@
  * DeviceClient over loopback against the simulator (0.9 and 1.0), and the config node's
  * defaults: the version is detected once however many ask during the first probe;
  * `msg.request` names every wire call (one object, or a list in the order sent); the
- * defaults are written in one place (limits.ts) and read by the runtime and the dialog.
+ * defaults are written in one place (limits.ts) and read by the runtime and the dialog;
+ * the probe's "not spoken here" is told as answered, never as a failed request.
  */
 import fs from 'fs';
 import path from 'path';
@@ -10,7 +11,8 @@ import vm from 'vm';
 import should from 'should';
 import { readSettings } from '../../nodes/lib/module/device-settings';
 import { DeviceClient } from '../../nodes/lib/device/client';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import type { ExchangeInfo } from '../../nodes/lib/device/exchange-info';
+import { SimControl, Simulator, startSimulator, startStub } from '../helpers/sim-control';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -74,6 +76,19 @@ for (const api of ['0.9', '1.0'] as const) {
       (await roots()).should.eql(DETECTION);
     });
 
+    it('the probe of auto-detection is no failed request: health and metrics hear every exchange of it as answered', async () => {
+      const told: ExchangeInfo[] = [];
+      const probing = new DeviceClient({ url: sim.url, service: 'io', slot: 2, apiVersion: 'auto', onExchange: (info) => told.push(info) });
+      try {
+        await probing.readVersionRecord();
+      } finally {
+        await probing.close();
+      }
+      // The device did answer 1.0's root with 400 on API 0.9: the probe's answer, not an error.
+      (await roots()).should.eql(DETECTION);
+      told.map((i) => `${i.method} ${i.path} ${i.ok ? 'answered' : i.code}`).should.eql(DETECTION.map((d) => `${d.replace(/ \d+$/, '')} answered`));
+    });
+
     it('several requests and a probe at once: still one detection', async () => {
       const all = [
         client.request({ method: 'GET', endpoint: ['input', 'values'] }),
@@ -108,3 +123,22 @@ for (const api of ['0.9', '1.0'] as const) {
     });
   });
 }
+
+describe('DeviceClient: a device that speaks no version of this package', function () {
+  it('every version refused: the last refusal is the probe failing (told as DEVICE_ERROR), the ones before it answers', async () => {
+    const stub = await startStub(() => ({ status: 400, body: { status: 'error', code: 400, message: 'Version not compatible' } }));
+    const told: ExchangeInfo[] = [];
+    const client = new DeviceClient({ url: stub.url, service: 'io', slot: 2, apiVersion: 'auto', onExchange: (info) => told.push(info) });
+    try {
+      const error = await client.readVersionRecord().then(
+        () => undefined,
+        (e: { code?: string; statusCode?: number }) => e,
+      );
+      should(error).containEql({ code: 'DEVICE_ERROR', statusCode: 400 });
+    } finally {
+      await client.close();
+      await stub.close();
+    }
+    told.map((i) => `${i.path} ${i.ok ? 'answered' : i.code}`).should.eql(['/api/io/1.0 answered', '/api/io/0.9 DEVICE_ERROR']);
+  });
+});

@@ -8,7 +8,8 @@ import http from 'http';
 import type { AddressInfo, Socket } from 'net';
 import should from 'should';
 import { httpAgent, IDLE_MS } from '../../nodes/lib/device/keep-alive';
-import { exchange, targetOf } from '../../nodes/lib/device/transport';
+import { exchange } from '../../nodes/lib/device/transport';
+import { targetOf } from '../../nodes/lib/device/channel';
 
 interface Server {
   url: URL;

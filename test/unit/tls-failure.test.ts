@@ -5,7 +5,7 @@
  * the nginx statuses behind an error_page. And what is not TLS stays what it was.
  */
 import should from 'should';
-import { TransportError } from '../../nodes/lib/device/transport';
+import { TransportError } from '../../nodes/lib/device/transport-error';
 import { tlsFailure, tlsPage } from '../../nodes/lib/device/tls-failure';
 
 const AT = { method: 'GET', path: '/api/io/1.0', host: '127.0.0.1:8443' };

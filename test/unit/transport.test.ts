@@ -10,7 +10,9 @@
 import http from 'http';
 import net from 'net';
 import should from 'should';
-import { exchange, targetOf, TransportError } from '../../nodes/lib/device/transport';
+import { exchange } from '../../nodes/lib/device/transport';
+import { targetOf } from '../../nodes/lib/device/channel';
+import { TransportError } from '../../nodes/lib/device/transport-error';
 
 interface Peer {
   url: URL;

@@ -193,7 +193,7 @@ export function isUnreachable(error: unknown): boolean {
  * its page is too odd to read: then the code is BAD_RESPONSE, the status still says it).
  * The device is reachable; the status says "service down", not "unreachable".
  */
-export function isServiceDown(error: unknown): boolean {
+export function isServiceDown(error: unknown): error is DeviceError {
   return error instanceof DeviceError && [502, 503, 504].includes(error.statusCode ?? 0);
 }
 

@@ -17,8 +17,8 @@ import { parseBaseUrl, wireRequest } from './wire-path';
 import { locationOf } from '../pure/base-url';
 import type { ClientOptions } from './client-options';
 import { Exchanger } from './exchanger';
-import { targetOf } from './transport';
-import { firstSpoken, VersionRecord } from './version-record';
+import { targetOf } from './channel';
+import { firstSpoken, VersionRecord, versionNotSpoken } from './version-record';
 import { DeviceRequest, Lane, SentRequest, SentRequests, sentRequests } from './request';
 import { renewing, renewsSession } from './renewing';
 import { httpAgent, httpsAgent } from './keep-alive';
@@ -151,7 +151,11 @@ export class DeviceClient {
     // Once detected, that version is asked first (one request per health check).
     const auto = this.detected ? [this.detected, ...newestFirst.filter((v) => v !== this.detected)] : newestFirst;
     const candidates: readonly ApiVersion[] = this.options.apiVersion === 'auto' ? auto : [this.options.apiVersion];
-    return firstSpoken(candidates, this.roots, (path) => this.exchanger.exchange({ method: 'GET', path })).then((found) => {
+    // "Not spoken here" while another version is left to ask is the probe's answer, told to
+    // health and metrics as answered: no request error at every start of a 0.9 device.
+    const read = (path: string, another: boolean) =>
+      this.exchanger.exchange({ method: 'GET', path }, undefined, undefined, another ? versionNotSpoken : undefined);
+    return firstSpoken(candidates, this.roots, read).then((found) => {
       this.detected = found.apiVersion;
       return found;
     });

@@ -3,12 +3,14 @@
  * told to the config node however it ends: reachability to the connection, each exchange
  * to health and metrics (onExchange), an answer that proves a reset to onSettingsLost.
  */
-import { concernsModule, DeviceError } from '../base/errors';
+import { concernsModule, DeviceError, isServiceDown } from '../base/errors';
 import { lostSettings, settingsGone } from './settings-lost';
 import type { MsgLife } from './msg-life';
 import { ClientOptions, requestHeaders } from './client-options';
 import { exchangeInfo } from './exchange-info';
-import { Channel, exchange as httpExchange, Target, TransportError } from './transport';
+import { exchange as httpExchange } from './transport';
+import type { Channel, Target } from './channel';
+import { TransportError } from './transport-error';
 import { judgeAnswer, transportFailure, Where } from './verdict';
 import type { SentRequest } from './request';
 import { LIMITS } from '../pure/limits';
@@ -35,9 +37,15 @@ export class Exchanger {
    * job (`life`) it has what is left of the msg's time, and is not sent when nothing is;
    * outside the queue (version record, descriptor) the whole timeout. `shape`, when given,
    * makes the result from the judged answer (a throw there rejects it, the exchange told as
-   * answered).
+   * answered). `asked`, when given, says which refusals are the answer the caller asked for
+   * (the version probe's "not spoken here"): still thrown, but told as answered, not failed.
    */
-  exchange(request: SentRequest, life?: MsgLife, shape?: (value: unknown, request: SentRequest) => unknown): Promise<unknown> {
+  exchange(
+    request: SentRequest,
+    life?: MsgLife,
+    shape?: (value: unknown, request: SentRequest) => unknown,
+    asked?: (error: unknown) => boolean,
+  ): Promise<unknown> {
     const unsent = life?.unsent(request);
     if (unsent) return Promise.reject(unsent);
     const started = performance.now();
@@ -51,9 +59,11 @@ export class Exchanger {
           this.options.onReachability?.();
           value = judgeAnswer(answer, () => this.where(request, timeoutMs));
         } catch (error) {
-          // Refused credentials (or TLS) concern every node of the module, not just this msg.
-          if (concernsModule(error)) this.options.onReachability?.(error);
-          throw this.ended(request, started, timeoutMs, life, settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error);
+          // Refused credentials (or TLS) concern every node of the module, not just this msg;
+          // nginx's 502-504 say its service is down now, before the next health check would.
+          if (concernsModule(error) || isServiceDown(error)) this.options.onReachability?.(error);
+          const failure = settingsGone(error) ? lostSettings(error, this.options.onSettingsLost) : error;
+          throw this.ended(request, started, timeoutMs, life, failure, asked?.(failure));
         }
         this.ended(request, started, timeoutMs, life);
         // The caller's result made here: one promise step fewer per request.
@@ -72,12 +82,13 @@ export class Exchanger {
   }
 
   /**
-   * An exchange ended: told to the onExchange hook (health, metrics) however it ended; a
-   * failure is noted in the msg's life and returned, for the caller to throw.
+   * An exchange ended: told to the onExchange hook (health, metrics) however it ended (a
+   * refusal the caller `asked` for as answered); a failure is noted in the msg's life and
+   * returned, for the caller to throw.
    */
-  private ended(request: SentRequest, started: number, timeoutMs: number, life: MsgLife | undefined, error?: unknown): unknown {
+  private ended(request: SentRequest, started: number, timeoutMs: number, life: MsgLife | undefined, error?: unknown, asked = false): unknown {
     const failure = error === undefined || !life ? error : life.noted(error, timeoutMs);
-    this.options.onExchange?.(exchangeInfo(request, started, failure, this.queued()));
+    this.options.onExchange?.(exchangeInfo(request, started, asked ? undefined : failure, this.queued()));
     return failure;
   }
 

@@ -11,7 +11,7 @@
 import { printable } from './answer';
 import { DeviceError } from '../base/errors';
 import { t } from '../base/i18n';
-import type { PeerCertificate, TlsFacts, TransportError } from './transport';
+import type { PeerCertificate, TlsFacts, TransportError } from './transport-error';
 
 export type TlsProblem =
   | 'untrusted'

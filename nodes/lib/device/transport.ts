@@ -10,146 +10,21 @@
  * The answer is untrusted: a Content-Length over the cap is refused before a byte of the
  * body is read, a body that grows past it is cut at once, and one timer covers the whole
  * exchange (connect, send, headers, body), so a body that trickles ends too. Every failure
- * is a TransportError saying which of these happened.
+ * is a TransportError (transport-error.ts) saying which of these happened; where it goes
+ * (target, agent, headers) is the client's Channel (channel.ts), made once.
  */
 import http from 'http';
 import https from 'https';
 import type { TLSSocket } from 'tls';
 import { exchangeDeadlines, Expiring } from './deadlines';
+import type { Channel, Outgoing } from './channel';
+import { fromNode, peerOf, PeerCertificate, TlsFacts, TransportError } from './transport-error';
 
 export interface Answer {
   status: number;
   /** The Content-Type header, lower case ('' when absent). */
   type: string;
   text: string;
-}
-
-/**
- * Where exchanges go: the device's origin and the agent whose sockets they share, worked
- * out once per client (`targetOf`), not once per request.
- */
-export interface Target {
-  secure: boolean;
-  /** URL keeps IPv6 hosts in brackets; http.request wants them bare. */
-  hostname: string;
-  port?: string;
-  agent: http.Agent;
-  /** The agent's TLS options: what a fresh connection borrows (HTTPS only). */
-  tls?: https.RequestOptions;
-  /** The name the certificate is checked against, and whether a client certificate is offered (HTTPS only). */
-  tlsName?: string;
-  clientCert?: boolean;
-}
-
-export function targetOf(base: URL, agent: http.Agent): Target {
-  const secure = base.protocol === 'https:';
-  const hostname = base.hostname.replace(/^\[|\]$/g, '');
-  const port = base.port || undefined;
-  if (!secure) return { secure, hostname, port, agent };
-  const { ca, cert, key, passphrase, pfx, servername, rejectUnauthorized } = tlsOptionsOf(agent);
-  return {
-    secure,
-    hostname,
-    port,
-    agent,
-    tls: { ca, cert, key, passphrase, servername, rejectUnauthorized },
-    tlsName: servername || hostname,
-    clientCert: !!(cert || pfx),
-  };
-}
-
-/**
- * What every exchange of one client shares, made once per client: where exchanges go, their
- * headers, the answer's cap. A request then adds only its own object (method, path, body).
- */
-export interface Channel {
-  target: Target;
-  headers: Readonly<Record<string, string>>;
-  /** The most bytes the answer's body may have. */
-  maxBytes: number;
-}
-
-/** One request as it goes on the wire. */
-export interface Outgoing {
-  method: string;
-  path: string;
-  body?: unknown;
-}
-
-export type TransportFailure =
-  /** Nothing came back within the time (not even the status line). */
-  | 'timeout'
-  /** The status line came, the rest of the answer not within the time. */
-  | 'incomplete'
-  /** The body is larger than the cap. */
-  | 'too-large'
-  /** The connection closed in the middle of the answer. */
-  | 'cut-off'
-  /** What came back is not HTTP (a broken status line or headers). */
-  | 'malformed'
-  /** Connecting or sending failed: refused, reset, host not found, TLS; `code` is Node's. */
-  | 'network';
-
-/** The device's certificate as its handshake showed it (not verified: for a message only). */
-export interface PeerCertificate {
-  subject?: string;
-  issuer?: string;
-  validFrom?: string;
-  validTo?: string;
-  /** subjectAltName as Node gives it: `DNS:a, IP Address:10.0.0.1`. */
-  altNames?: string;
-}
-
-/** What a failed HTTPS exchange knew of TLS: enough to tell the user which certificate problem it was. */
-export interface TlsFacts {
-  /** The name the certificate was checked against: the TLS configuration's server name, else the URL's host. */
-  name: string;
-  /** A client certificate was offered (the TLS configuration has one). */
-  clientCert: boolean;
-  /** A handshake of this exchange reached the device's certificate (set even when verifying it failed). */
-  peer?: PeerCertificate;
-  /** Node's own words for the failure (a TLS 1.2 alert has no code of its own, only its name here). */
-  said?: string;
-}
-
-/** Node's words are ours, but OpenSSL's carry file names and line numbers: enough of them for a reason. */
-const SAID_CHARS = 200;
-
-export class TransportError extends Error {
-  constructor(
-    readonly failure: TransportFailure,
-    /** Node's error code for 'network' (ECONNREFUSED, ...). */
-    readonly code?: string,
-    /** The HTTP status when the status line had arrived. */
-    readonly status?: number,
-    /** Body bytes received (or announced by Content-Length, for 'too-large'). */
-    readonly bytes = 0,
-    /** For 'network' over HTTPS: what the handshake showed. */
-    readonly tls?: TlsFacts,
-  ) {
-    super(failure);
-    this.name = 'TransportError';
-  }
-}
-
-/** Node's HTTP parser errors (HPE_*) mean the peer does not speak HTTP properly. */
-function fromNode(error: unknown, tls?: TlsFacts): TransportError {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && code.startsWith('HPE_')) return new TransportError('malformed', code);
-  const said = String((error as Error)?.message ?? '').slice(0, SAID_CHARS);
-  return new TransportError('network', typeof code === 'string' ? code : undefined, undefined, 0, tls && { ...tls, said });
-}
-
-/** The agent's TLS options: what a fresh connection borrows, and what a failure is judged against. */
-function tlsOptionsOf(agent: http.Agent): https.RequestOptions {
-  return (agent as unknown as { options?: https.RequestOptions }).options ?? {};
-}
-
-function peerOf(socket: TLSSocket): PeerCertificate | undefined {
-  const cert = socket.getPeerCertificate();
-  if (!cert || !Object.keys(cert).length) return undefined;
-  const cn = (name: { CN?: string | string[] } | undefined) => [name?.CN ?? []].flat()[0];
-  return { subject: cn(cert.subject), issuer: cn(cert.issuer), validFrom: cert.valid_from, validTo: cert.valid_to, altNames: cert.subjectaltname };
 }
 
 /**

@@ -8,7 +8,8 @@ import { DeviceError, withoutStatus } from '../base/errors';
 import { ANSWER_BOUNDS } from '../pure/limits';
 import { tlsError, tlsFailure, tlsPage } from './tls-failure';
 import { WHOLE_TIMEOUT_SHARE } from './msg-life';
-import type { Answer, TransportError } from './transport';
+import type { Answer } from './transport';
+import type { TransportError } from './transport-error';
 
 export interface Where {
   method: string;

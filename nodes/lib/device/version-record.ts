@@ -79,18 +79,20 @@ export function versionNotSpoken(error: unknown): boolean {
 /**
  * Reads the version record at each candidate's root (`roots[version]`) in turn; the first
  * that answers with one is the device's version. Only "this version is not spoken here"
- * moves on to the next candidate: any other failure is the answer.
+ * moves on to the next candidate: any other failure is the answer. `read` is told whether
+ * a candidate follows: then "not spoken here" is the answer the probe asks for (a 0.9
+ * device answers 1.0's root so at every start), not a failed request.
  */
 export async function firstSpoken(
   candidates: readonly ApiVersion[],
   roots: Readonly<Record<ApiVersion, string>>,
-  read: (path: string) => Promise<unknown>,
+  read: (path: string, another: boolean) => Promise<unknown>,
 ): Promise<{ apiVersion: ApiVersion; record: VersionRecord }> {
   let lastError: unknown;
-  for (const version of candidates) {
+  for (const [index, version] of candidates.entries()) {
     const path = roots[version];
     try {
-      const record = parseVersionRecord(await read(path));
+      const record = parseVersionRecord(await read(path, index < candidates.length - 1));
       if (!record) throw new DeviceError(`GET ${path}: the answer is not a version record`, { code: 'BAD_RESPONSE', method: 'GET', path });
       return { apiVersion: version, record };
     } catch (error) {

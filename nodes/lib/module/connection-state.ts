@@ -4,6 +4,15 @@
  */
 import type { ApiVersion } from '../pure/limits';
 
+/**
+ * Every state a module can be in, the type's own list: whoever shows one series or row per
+ * state (the Prometheus gauge, nodes/fleet/metrics.ts) reads it here, so none is missed.
+ * The type below is checked against it both ways (EVERY_STATE_LISTED).
+ */
+export const CONNECTION_STATES = ['connecting', 'connected', 'unreachable', 'down', 'refused', 'tls', 'incompatible', 'invalid'] as const;
+
+export type ConnectionStateName = (typeof CONNECTION_STATES)[number];
+
 export type ConnectionState =
   | { state: 'connecting' }
   | {
@@ -27,6 +36,11 @@ export type ConnectionState =
   | { state: 'tls'; reason: string }
   | { state: 'incompatible'; reason: string }
   | { state: 'invalid'; reason: string };
+
+/** Fails to compile when ConnectionState gains a state CONNECTION_STATES lacks, or the list one the type lacks. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const EVERY_STATE_LISTED: Same<ConnectionState['state'], ConnectionStateName> = true;
+void EVERY_STATE_LISTED;
 
 export interface ConnectionUser {
   onConnectionState(state: ConnectionState): void;
