@@ -150,6 +150,8 @@ export class FleetPublisher {
   /** A msg on a topic the command subscription matches: run (allowed, for a module here) or refused on its reply topic. */
   private command(msg: Record<string, unknown>): void {
     const topic = this.scheme.commandTopic(msg.topic)!;
+    // An empty message is how a retained one is cleared (MQTT): no command, nothing to answer.
+    if ((Buffer.isBuffer(msg.payload) || typeof msg.payload === 'string') && msg.payload.length === 0) return;
     const parsed = parseCommand(msg.payload, this.allowed);
     const refuse = (id: string, refused: string) =>
       this.send({ topic: topic.reply, payload: { device: topic.device, id, ok: false, refused, time: now() }, qos: 1, retain: false });
