@@ -113,6 +113,8 @@ export function jsonBytesWithin(value: unknown, limit: number): number | undefin
     if (typeof v === 'string') left -= v.length + 2;
     else if (typeof v === 'number' || typeof v === 'boolean') left -= String(v).length;
     else if (v === null || v === undefined) left -= 4;
+    // A typed array (a Buffer: {"type":"Buffer","data":[...]}) says at least two characters an element; not walked index by index.
+    else if (ArrayBuffer.isView(v)) left -= v instanceof DataView ? 2 : (v as unknown as { length: number }).length * 2;
     else if (Array.isArray(v)) {
       left -= 2;
       // Every element costs at least its separator: the loop ends within `limit` elements.

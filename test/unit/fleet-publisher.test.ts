@@ -96,6 +96,8 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     (jsonBytesWithin({ ...at(fits), x: 1 }, limit) === undefined).should.be.true();
     (jsonBytesWithin({ text: '"'.repeat(limit / 2) }, limit) === undefined).should.be.true(); // each quote escaped: two bytes
     jsonBytesWithin(JSON.parse('{"a":[1,true,null,"x"]}'), limit)!.should.equal(23);
+    (jsonBytesWithin({ op: 'io-output', payload: Buffer.alloc(1024 * 1024) }, limit) === undefined).should.be.true();
+    jsonBytesWithin({ b: Buffer.from([1, 2]) }, limit)!.should.equal(JSON.stringify({ b: Buffer.from([1, 2]) }).length);
     const cycle: Record<string, unknown> = { op: 'io-output' };
     cycle.self = cycle;
     (jsonBytesWithin(cycle, limit) === undefined).should.be.true();
