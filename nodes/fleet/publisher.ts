@@ -12,7 +12,7 @@
 import type { HealthEvent } from '../lib/module/health';
 import { FLEET_BOUNDS } from '../lib/pure/limits';
 import { isPlainObject } from '../lib/node/msg';
-import { ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
+import { CommandTopic, ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
 import { FleetDevices, keyText } from './devices';
 
 export interface MqttMsg {
@@ -92,7 +92,8 @@ export class FleetPublisher {
     const status = isPlainObject(msg.status) ? (msg.status as Record<string, unknown>) : undefined;
     if (status && isPlainObject(status.source)) return (status.source as Record<string, unknown>).type === 'mqtt out' ? this.brokerStatus(status) : undefined;
     if (isPlainObject(msg.fleetCommand)) return this.reply(msg);
-    if (this.scheme.commandTopic(msg.topic)) return this.command(msg);
+    const command = this.scheme.commandTopic(msg.topic);
+    if (command) return this.command(command, msg);
     const module = moduleOfRequest(msg.request);
     if (!module) return;
     const key = { device: this.devices.ofMsg(module, msg), service: module.service, slot: module.slot };
@@ -148,8 +149,7 @@ export class FleetPublisher {
   }
 
   /** A msg on a topic the command subscription matches: run (allowed, for a module here) or refused on its reply topic. */
-  private command(msg: Record<string, unknown>): void {
-    const topic = this.scheme.commandTopic(msg.topic)!;
+  private command(topic: CommandTopic, msg: Record<string, unknown>): void {
     // An empty message is how a retained one is cleared (MQTT): no command, nothing to answer.
     if ((Buffer.isBuffer(msg.payload) || typeof msg.payload === 'string') && msg.payload.length === 0) return;
     const parsed = parseCommand(msg.payload, this.allowed);
