@@ -132,6 +132,8 @@ export class Mosquitto implements TestBroker {
       [
         `listener ${this.port} 127.0.0.1`,
         'allow_anonymous true',
+        // Run as root, Mosquitto would drop to the user `mosquitto`, who cannot write the folder: stay who we are.
+        `user ${os.userInfo().username}`,
         'persistence true',
         `persistence_location ${this.dir}/`,
         'log_dest stderr',
