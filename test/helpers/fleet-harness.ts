@@ -120,12 +120,14 @@ export class Mosquitto implements TestBroker {
   readonly name = 'mosquitto';
   readonly protocol = 5;
   port = 0;
-  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-mosquitto-'));
+  /** Its configuration and persistence: made at the first start, kept across restarts. */
+  private dir?: string;
   private child?: ChildProcess;
   private log = '';
 
   async start(): Promise<void> {
     this.port ||= await freePort();
+    this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-mosquitto-'));
     const conf = path.join(this.dir, 'mosquitto.conf');
     fs.writeFileSync(
       conf,
@@ -171,7 +173,7 @@ export class Mosquitto implements TestBroker {
 
   /** Stopped already: its folder (configuration, persistence) goes. */
   remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
