@@ -21,7 +21,7 @@ const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 const { startFleet } = require(path.join(root, 'dist', 'simulator'));
-const { Broker, NodeRedInstance, Subscriber, waitFor } = require(path.join(root, 'dist', 'test', 'helpers', 'fleet-harness'));
+const { Broker, NodeRedInstance, Subscriber, waitFor, writeExampleFlow } = require(path.join(root, 'dist', 'test', 'helpers', 'fleet-harness'));
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,7 +55,7 @@ async function main() {
   await central.connect(broker.port, 'central-bench');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-bench-'));
   const flowFile = path.join(work, 'flows.json');
-  fs.copyFileSync(path.join(root, 'examples', 'fleet-mqtt.json'), flowFile);
+  writeExampleFlow(flowFile, broker.protocol); // aedes speaks MQTT 3.1.1 only: the example's broker node says so
   const instances = fleet.devices.map(
     (d) =>
       new NodeRedInstance(d.name, flowFile, {

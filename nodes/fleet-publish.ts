@@ -13,6 +13,7 @@ import { FLEET_COMMAND_OPS } from './lib/pure/facts';
 import { subscribe } from './lib/module/health';
 import { t, useRuntimeLanguage } from './lib/base/i18n';
 import { textSetting } from './lib/node/setting-values';
+import type { DeviceNode } from './lib/module/device-settings';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 /** The device's name: the setting, else FlowFuse's FF_DEVICE_NAME of this instance. */
@@ -46,10 +47,18 @@ export = function (RED: NodeAPI) {
       return;
     }
     const scheme = new Scheme(prefix, device);
-    const publisher = new FleetPublisher(scheme, allowed, {
-      mqtt: (msg) => node.send([msg as unknown as NodeMessage, null]),
-      command: (msg) => node.send([null, msg as unknown as NodeMessage]),
-    });
+    // A module's device: its config node's Fleet device, when set (a Node-RED serving several devices).
+    const deviceOf = (config: string) => (RED.nodes.getNode(config) as DeviceNode | null)?.fleetDevice;
+    const publisher = new FleetPublisher(
+      scheme,
+      allowed,
+      {
+        mqtt: (msg) => node.send([msg as unknown as NodeMessage, null]),
+        command: (msg) => node.send([null, msg as unknown as NodeMessage]),
+        warn: (text) => node.warn(text),
+      },
+      deviceOf,
+    );
     node.status({ fill: 'green', shape: 'dot', text: `${prefix}/${device}` });
     const stop = subscribe((event) => publisher.onHealth(event));
     // Modules connected before this node was (re)deployed: their state now.

@@ -18,6 +18,7 @@ export = function (RED: NodeAPI) {
 
     try {
       node.deviceUrl = typeof def.url === 'string' ? def.url.trim() : undefined;
+      node.fleetDevice = typeof def.fleetDevice === 'string' ? def.fleetDevice.trim() : '';
       const options = readSettings(def, node.credentials ?? {});
       options.tls = resolveTls(RED, def.tls);
       let connection: Connection | undefined;

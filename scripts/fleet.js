@@ -85,6 +85,11 @@ async function main() {
   const ours = [['@modular-device/node-red', root]];
   fleet.devices.forEach((device, i) => {
     const dir = userDir(device.name, path.join(root, 'examples', 'fleet-mqtt.json'), redPort + 10 + i, ours);
+    // The example's broker node speaks MQTT 5 (a retained command keeps its flag); aedes speaks 3.1.1 only.
+    const flowFile = path.join(dir, 'flows.json');
+    const flow = JSON.parse(fs.readFileSync(flowFile, 'utf8'));
+    for (const node of flow) if (node.type === 'mqtt-broker') node.protocolVersion = '4';
+    fs.writeFileSync(flowFile, JSON.stringify(flow, null, 2));
     startNodeRed(device.name, dir, {
       DEVICE_URL: device.url,
       IO_SLOT: '2',

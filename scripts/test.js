@@ -8,9 +8,12 @@
 //   api-1.0      the runtime suite, the fault and the load suites again against a simulator
 //                speaking the released API 1.0 (MD_API=1.0)
 //   fleet        three Node-RED instances (same flow, different env), an embedded MQTT broker
-//                (aedes) and a simulated fleet: MQTT scheme, last will, commands, broker restart,
-//                Prometheus metrics (about 15 s); and npm start's demo flows on API 0.9 and 1.0,
-//                scraped: a healthy start counts no request error (about 15 s)
+//                (aedes) and a simulated fleet: MQTT scheme, last will, commands (allowed, too big,
+//                retained, on a topic naming no module), broker restart, Prometheus metrics; one
+//                Node-RED serving 20 devices (a gateway). The same again on Mosquitto where
+//                /usr/sbin/mosquitto is installed (about 50 s, 100 s with Mosquitto); and npm
+//                start's demo flows on API 0.9 and 1.0, scraped: a healthy start counts no
+//                request error (about 15 s)
 //   browser      the editor in headless Chromium against a Node-RED with the npm-packed package
 //                (4.1; the device sidebar also on 3.1 and 5.0)
 //   runtime-3.1  the runtime suite on Node-RED 3.1 (the declared minimum)

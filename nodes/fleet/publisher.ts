@@ -4,11 +4,16 @@
  * from an mqtt in node become msgs for the action nodes (allow-listed) and their answers
  * become replies. It holds events while the broker is away (a status node on the mqtt out
  * tells it) and announces what it had to drop, so no alert is lost silently.
+ *
+ * Each module is published under its own device: the one its config node names (Fleet
+ * device), else this instance's (the node's Device, else FF_DEVICE_NAME). One Node-RED may
+ * serve several devices (a gateway); two devices' modules never share a topic.
  */
 import type { HealthEvent } from '../lib/module/health';
 import { FLEET_BOUNDS } from '../lib/pure/limits';
 import { isPlainObject } from '../lib/node/msg';
-import { ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
+import { CommandTopic, ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
+import { FleetDevices, keyText } from './devices';
 
 export interface MqttMsg {
   topic: string;
@@ -20,12 +25,14 @@ export interface MqttMsg {
 export interface CommandMsg {
   topic: string;
   payload: unknown;
-  fleetCommand: { ref: string; id: string; op: string; service: string; slot: number };
+  fleetCommand: { ref: string; id: string; op: string; device: string; service: string; slot: number };
 }
 
 export interface PublisherOutput {
   mqtt(msg: MqttMsg): void;
   command(msg: CommandMsg): void;
+  /** A fault of the setup no msg carries (two devices' modules on one topic): said once, in the log. */
+  warn(text: string): void;
 }
 
 interface Pending {
@@ -35,7 +42,6 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-const keyText = (key: ModuleKey): string => `${key.service}/${key.slot}`;
 const now = (): string => new Date().toISOString();
 
 export class FleetPublisher {
@@ -45,7 +51,8 @@ export class FleetPublisher {
   private readonly pending = new Map<string, Pending>();
   private held: MqttMsg[] = [];
   /** Alerts dropped while the broker was away, per module: announced once it is back. */
-  private readonly dropped = new Map<string, { key: ModuleKey; count: number; from: string }>();
+  private readonly dropped = new Map<string, { key: ModuleKey; count: number; from: string; pins: Set<unknown> }>();
+  private readonly devices: FleetDevices;
   /** Unknown until a status node says: then publishing is assumed to work. */
   private brokerUp = true;
   private refs = 0;
@@ -54,22 +61,28 @@ export class FleetPublisher {
     readonly scheme: Scheme,
     private readonly allowed: ReadonlySet<string>,
     private readonly out: PublisherOutput,
-  ) {}
+    /** The Fleet device a config node names ('' or undefined: none), by the config node's id. */
+    deviceOf: (config: string) => string | undefined = () => undefined,
+  ) {
+    this.devices = new FleetDevices(scheme, deviceOf, (text) => out.warn(text));
+  }
 
   onHealth(event: HealthEvent): void {
-    const key = { service: event.module.service, slot: event.module.slot };
+    const key = this.devices.keyOf(event.module);
+    if (!key) return;
+    const { device } = key;
     const time = event.time;
     if (event.kind === 'connection') {
       const lastReset = this.states.get(keyText(key))?.payload.lastReset;
-      this.setState(key, { state: String(event.detail?.state ?? 'unknown'), cause: event.cause, time, ...(lastReset ? { lastReset } : {}) });
+      this.setState(key, { device, state: String(event.detail?.state ?? 'unknown'), cause: event.cause, time, ...(lastReset ? { lastReset } : {}) });
     } else if (event.kind === 'reset') {
       const current = this.states.get(keyText(key))?.payload ?? { state: 'connected', cause: event.cause, time };
-      this.setState(key, { ...current, state: 'reset', cause: event.cause, time, lastReset: { cause: event.cause, time } });
-      this.event(this.scheme.module(key, 'event/reset'), { cause: event.cause, time });
+      this.setState(key, { ...current, device, state: 'reset', cause: event.cause, time, lastReset: { cause: event.cause, time } });
+      this.event(this.scheme.module(key, 'event/reset'), { device, cause: event.cause, time });
     } else if (event.kind === 'notifications-lost') {
-      this.event(this.scheme.module(key, 'notifications-lost'), { ...(event.detail ?? {}), reason: event.cause, time });
+      this.event(this.scheme.module(key, 'notifications-lost'), { device, ...(event.detail ?? {}), reason: event.cause, time });
     } else {
-      this.event(this.scheme.module(key, `event/${event.kind}`), { cause: event.cause, time, ...(event.detail ?? {}) });
+      this.event(this.scheme.module(key, `event/${event.kind}`), { device, cause: event.cause, time, ...(event.detail ?? {}) });
     }
   }
 
@@ -79,12 +92,13 @@ export class FleetPublisher {
     const status = isPlainObject(msg.status) ? (msg.status as Record<string, unknown>) : undefined;
     if (status && isPlainObject(status.source)) return (status.source as Record<string, unknown>).type === 'mqtt out' ? this.brokerStatus(status) : undefined;
     if (isPlainObject(msg.fleetCommand)) return this.reply(msg);
-    const target = this.scheme.commandTarget(msg.topic);
-    if (target) return this.command(target, msg.payload);
+    const command = this.scheme.commandTopic(msg.topic);
+    if (command) return this.command(command, msg);
     const module = moduleOfRequest(msg.request);
     if (!module) return;
-    if (Array.isArray(msg.alerts) || isPlainObject(msg.alerts)) return this.alert(module, msg);
-    this.reading(module, module.what, msg.payload);
+    const key = { device: this.devices.ofMsg(module, msg), service: module.service, slot: module.slot };
+    if (Array.isArray(msg.alerts) || isPlainObject(msg.alerts)) return this.alert(key, msg);
+    this.reading(key, module.what, msg.payload);
   }
 
   /** Ends every wait (the node closes): commands still out are answered as not done here. */
@@ -95,6 +109,7 @@ export class FleetPublisher {
       this.send({
         topic: this.scheme.module(p.key, 'reply'),
         payload: {
+          device: p.key.device,
           id: p.id,
           op: p.op,
           ok: false,
@@ -118,7 +133,7 @@ export class FleetPublisher {
     const last = this.readings.get(topic);
     if (last?.text === text) return; // by exception: only what changed
     if (!last && this.readings.size >= FLEET_BOUNDS.maxReadings) return;
-    const payload = { value: value ?? null, time: now() };
+    const payload = { device: key.device, value: value ?? null, time: now() };
     this.readings.set(topic, { topic, text, payload });
     this.send({ topic, payload, qos: 1, retain: true });
   }
@@ -129,24 +144,43 @@ export class FleetPublisher {
     for (const record of records.slice(0, 64)) {
       const pin = isPlainObject(record) ? record.pin : undefined;
       const alerts = Array.isArray(msg.alerts) ? msg.alerts : isPlainObject(msg.alerts) ? (msg.alerts as Record<string, unknown>)[String(pin)] : [];
-      this.event(this.scheme.module(key, 'alert'), { pin, alerts, record, time }, key);
+      this.event(this.scheme.module(key, 'alert'), { device: key.device, pin, alerts, record, time }, key, pin);
     }
   }
 
-  private command(key: ModuleKey, raw: unknown): void {
-    const parsed = parseCommand(raw, this.allowed);
+  /** A msg on a topic the command subscription matches: run (allowed, for a module here) or refused on its reply topic. */
+  private command(topic: CommandTopic, msg: Record<string, unknown>): void {
+    // An empty message is how a retained one is cleared (MQTT): no command, nothing to answer.
+    if ((Buffer.isBuffer(msg.payload) || typeof msg.payload === 'string') && msg.payload.length === 0) return;
+    const parsed = parseCommand(msg.payload, this.allowed);
     const refuse = (id: string, refused: string) =>
-      this.send({ topic: this.scheme.module(key, 'reply'), payload: { id, ok: false, refused, time: now() }, qos: 1, retain: false });
+      this.send({ topic: topic.reply, payload: { device: topic.device, id, ok: false, refused, time: now() }, qos: 1, retain: false });
+    // Retained, a command would run again on every (re)subscribe: after each reconnect of Node-RED.
+    if (msg.retain === true)
+      return refuse(
+        parsed.id,
+        `a retained command is not run: the broker hands it out again on every (re)subscribe. Publish commands with retain off, and clear this one (an empty retained message on ${String(msg.topic)})`,
+      );
     if ('refused' in parsed) return refuse(parsed.id, parsed.refused);
-    if (!this.states.has(keyText(key))) return refuse(parsed.id, `no ${key.service} module in slot ${key.slot} in this Node-RED`);
+    if ('refused' in topic) return refuse(parsed.id, topic.refused);
+    const key = { device: topic.device, service: topic.service, slot: topic.slot };
+    if (!this.states.has(keyText(key))) {
+      const devices = this.devices.all();
+      return refuse(
+        parsed.id,
+        devices.has(key.device)
+          ? `no ${key.service} module in slot ${key.slot} of ${key.device} in this Node-RED`
+          : `no device ${JSON.stringify(key.device.slice(0, 80))} in this Node-RED (its devices: ${[...devices].slice(0, 5).join(', ')})`,
+      );
+    }
     if (this.pending.size >= FLEET_BOUNDS.maxPending) return refuse(parsed.id, `${FLEET_BOUNDS.maxPending} commands are waiting for their answer already`);
     const ref = `${++this.refs}`;
     const timer = setTimeout(() => this.timedOut(ref), FLEET_BOUNDS.replyTimeoutMs);
     this.pending.set(ref, { id: parsed.id, op: parsed.op, key, timer });
     this.out.command({
-      topic: `${keyText(key)}/${parsed.op}`,
+      topic: `${key.service}/${key.slot}/${parsed.op}`,
       payload: parsed.payload,
-      fleetCommand: { ref, id: parsed.id, op: parsed.op, service: key.service, slot: key.slot },
+      fleetCommand: { ref, id: parsed.id, op: parsed.op, device: key.device, service: key.service, slot: key.slot },
     });
   }
 
@@ -161,7 +195,12 @@ export class FleetPublisher {
     const outcome = error
       ? { ok: false, error: { message: String(error.message ?? error).slice(0, 500), ...(error.code ? { code: String(error.code) } : {}) } }
       : { ok: true, payload: msg.payload ?? null, ...(msg.request ? { request: msg.request } : {}) };
-    this.send({ topic: this.scheme.module(p.key, 'reply'), payload: { id: p.id, op: p.op, ...outcome, time: now() }, qos: 1, retain: false });
+    this.send({
+      topic: this.scheme.module(p.key, 'reply'),
+      payload: { device: p.key.device, id: p.id, op: p.op, ...outcome, time: now() },
+      qos: 1,
+      retain: false,
+    });
   }
 
   private timedOut(ref: string): void {
@@ -171,7 +210,7 @@ export class FleetPublisher {
     const message = `no answer within ${FLEET_BOUNDS.replyTimeoutMs / 1000} s: is the command output wired to the ${p.op} node, and its output back?`;
     this.send({
       topic: this.scheme.module(p.key, 'reply'),
-      payload: { id: p.id, op: p.op, ok: false, error: { message, code: 'TIMEOUT' }, time: now() },
+      payload: { device: p.key.device, id: p.id, op: p.op, ok: false, error: { message, code: 'TIMEOUT' }, time: now() },
       qos: 1,
       retain: false,
     });
@@ -189,10 +228,18 @@ export class FleetPublisher {
     const held = this.held;
     this.held = [];
     for (const msg of held) this.out.mqtt(msg);
-    for (const { key, count, from } of this.dropped.values()) {
+    for (const { key, count, from, pins } of this.dropped.values()) {
+      const to = now();
       this.out.mqtt({
         topic: this.scheme.module(key, 'notifications-lost'),
-        payload: { reason: `${count} alerts dropped while the broker was unreachable`, from, to: now(), time: now() },
+        payload: {
+          device: key.device,
+          pins: [...pins].sort((a, b) => Number(a) - Number(b)),
+          from,
+          to,
+          reason: `${count} alerts dropped while the broker was unreachable`,
+          time: to,
+        },
         qos: 1,
         retain: false,
       });
@@ -201,14 +248,16 @@ export class FleetPublisher {
   }
 
   /** An event: sent now, or held while the broker is away; an alert held past the bound is announced later. */
-  private event(topic: string, payload: Record<string, unknown>, alertOf?: ModuleKey): void {
+  private event(topic: string, payload: Record<string, unknown>, alertOf?: ModuleKey, pin?: unknown): void {
     const msg: MqttMsg = { topic, payload, qos: 1, retain: false };
     if (this.brokerUp) return this.out.mqtt(msg);
     if (this.held.length < FLEET_BOUNDS.maxHeld) {
       this.held.push(msg);
     } else if (alertOf) {
-      const d = this.dropped.get(keyText(alertOf)) ?? { key: alertOf, count: 0, from: now() };
+      const d = this.dropped.get(keyText(alertOf)) ?? { key: alertOf, count: 0, from: now(), pins: new Set<unknown>() };
       d.count++;
+      // The pins as the alerts named them (an io module has six): the announcement says which.
+      if (d.pins.size < 64) d.pins.add(pin);
       this.dropped.set(keyText(alertOf), d);
     }
   }

@@ -1,23 +1,26 @@
 /**
  * The fleet's topic scheme, pure: `<prefix>/<device>/<service>/<slot>/<leaf>`. Topics, the
  * command parser and the allow-list, written once for the fleet-publish node, its help and
- * the tests. No Node-RED here.
+ * the tests. No Node-RED here. Every payload also names its `device` (the topic's level), so
+ * a consumer that keeps payloads without their topics still knows whose they are.
  *
  *   <p>/<d>/node-red                     the instance: birth "online" / last will "offline" (the mqtt-broker node's settings)
- *   <p>/<d>/<svc>/<slot>/state           retained: {state, cause, time, lastReset?}
- *   <p>/<d>/<svc>/<slot>/reading/<what>  retained, by exception: {value, time}
- *   <p>/<d>/<svc>/<slot>/alert           event (QoS 1): {pin, alerts, record, time}
- *   <p>/<d>/<svc>/<slot>/notifications-lost  event: {pins, from, to, reason, time}
+ *   <p>/<d>/<svc>/<slot>/state           retained: {device, state, cause, time, lastReset?}
+ *   <p>/<d>/<svc>/<slot>/reading/<what>  retained, by exception: {device, value, time}
+ *   <p>/<d>/<svc>/<slot>/alert           event (QoS 1): {device, pin, alerts, record, time}
+ *   <p>/<d>/<svc>/<slot>/notifications-lost  event: {device, pins, from, to, reason, time}
  *   <p>/<d>/<svc>/<slot>/event/<kind>    event: reset, reapplied, keepalive-late, queue
- *   <p>/<d>/<svc>/<slot>/command         in: {id?, op, payload?}
- *   <p>/<d>/<svc>/<slot>/reply           out: {id, op, ok, payload | error, time}
+ *   <p>/<d>/<svc>/<slot>/command         in: {id?, op, payload?}, never retained
+ *   <p>/<d>/<svc>/<slot>/reply           out: {device, id, op, ok, payload | error, time}
  */
 import { FLEET_BOUNDS } from '../lib/pure/limits';
 import { FLEET_COMMAND_OPS } from '../lib/pure/facts';
 
 export type CommandOp = (typeof FLEET_COMMAND_OPS)[number];
 
+/** A module as the topics name it: the device it is on (a topic level), its service and slot. */
 export interface ModuleKey {
+  device: string;
   service: string;
   slot: number;
 }
@@ -27,9 +30,16 @@ export function isLevel(value: string): boolean {
   return value.length <= FLEET_BOUNDS.levelChars && /^[A-Za-z0-9._-]+$/.test(value);
 }
 
+/** MQTT's bound on a topic (a UTF-16 length at most this is all a broker can send): no topic of ours is longer. */
+const TOPIC_CHARS = 65_535;
+
+/** A topic the command subscription matches: where its reply goes, and the module it names or why it names none. */
+export type CommandTopic = { reply: string; device: string } & ({ service: string; slot: number } | { refused: string });
+
 export class Scheme {
   constructor(
     readonly prefix: string,
+    /** This instance's device: the modules whose config node names none are on it. */
     readonly device: string,
   ) {}
 
@@ -38,26 +48,35 @@ export class Scheme {
   }
 
   module(key: ModuleKey, leaf: string): string {
-    return `${this.prefix}/${this.device}/${key.service}/${key.slot}/${leaf}`;
+    return `${this.prefix}/${key.device}/${key.service}/${key.slot}/${leaf}`;
   }
 
-  /** The subscription an mqtt in node uses for every module's commands. */
+  /** The subscription an mqtt in node uses for every module's commands of this instance's device. */
   get commands(): string {
     return `${this.prefix}/${this.device}/+/+/command`;
   }
 
-  /** The module a command topic names, or undefined for any other topic. */
-  commandTarget(topic: unknown): ModuleKey | undefined {
-    if (typeof topic !== 'string' || topic.length > 400) return undefined;
-    const head = `${this.prefix}/${this.device}/`;
-    if (!topic.startsWith(head)) return undefined;
-    const m = /^(io|bmc|power)\/(\d{1,3})\/command$/.exec(topic.slice(head.length));
-    return m ? { service: m[1], slot: Number(m[2]) } : undefined;
+  /**
+   * A topic `<prefix>/<any>/<any>/<any>/command` (what `<prefix>/<device>/+/+/command`, or a
+   * gateway's `<prefix>/+/+/+/command`, delivers): its reply topic is the same with `reply`, so
+   * every command the subscription lets in is answered, also one that names no module. Any
+   * other topic: undefined (not a command).
+   */
+  commandTopic(topic: unknown): CommandTopic | undefined {
+    if (typeof topic !== 'string' || topic.length > TOPIC_CHARS) return undefined;
+    if (!topic.startsWith(`${this.prefix}/`) || !topic.endsWith('/command')) return undefined;
+    const levels = topic.split('/', 6);
+    if (levels.length !== 5) return undefined;
+    const [, device, service, slot] = levels;
+    const reply = `${this.prefix}/${device}/${service}/${slot}/reply`;
+    if (/^(io|bmc|power)$/.test(service) && /^\d{1,3}$/.test(slot)) return { reply, device, service, slot: Number(slot) };
+    const named = JSON.stringify(`${service}/${slot}`.slice(0, 80));
+    return { reply, device, refused: `${named} names no module: a command's topic is ${this.prefix}/<device>/<io|bmc|power>/<slot>/command` };
   }
 }
 
 /** The module of a msg one of our nodes sent: its wire path `…/api/<svc>/<ver>/<slot>/<what>`. */
-export function moduleOfRequest(request: unknown): (ModuleKey & { what: string }) | undefined {
+export function moduleOfRequest(request: unknown): { service: string; slot: number; what: string } | undefined {
   const first = Array.isArray(request) ? request[0] : request;
   const path = (first as { path?: unknown } | undefined)?.path;
   if (typeof path !== 'string' || path.length > 400) return undefined;
@@ -78,13 +97,69 @@ export interface Command {
   payload: unknown;
 }
 
-/** Parses a command's payload (a JSON text or an object); a string says why it is refused. */
+/**
+ * The bytes of `value` as JSON text when at most `limit`, else undefined. A command may come
+ * parsed already (an mqtt in node that parses JSON, a function node): its size is bounded as
+ * the text's would be. The walk counts a lower bound of the text's length (each string's
+ * characters and quotes, each key, number and separator) and stops once past `limit`, so a
+ * 1 MB object costs about `limit` steps; only what stayed within it is serialised, to measure
+ * it exactly (escapes, UTF-8). A cycle or a value JSON cannot say is over the limit too.
+ */
+export function jsonBytesWithin(value: unknown, limit: number): number | undefined {
+  let left = limit;
+  const stack: unknown[] = [value];
+  while (stack.length && left >= 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') left -= v.length + 2;
+    else if (typeof v === 'number' || typeof v === 'boolean') left -= String(v).length;
+    else if (v === null || v === undefined) left -= 4;
+    // A typed array (a Buffer: {"type":"Buffer","data":[...]}) says at least two characters an element; not walked index by index.
+    else if (ArrayBuffer.isView(v)) left -= v instanceof DataView ? 2 : (v as unknown as { length: number }).length * 2;
+    else if (Array.isArray(v)) {
+      left -= 2;
+      // Every element costs at least its separator: the loop ends within `limit` elements.
+      for (let i = 0; i < v.length && left >= 0; i++, left--) stack.push(v[i]);
+    } else if (typeof v === 'object') {
+      left -= 2;
+      for (const key in v) {
+        if (left < 0) break;
+        if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+        left -= key.length + 4; // "key": and a separator
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+    } else return undefined; // a function, symbol or bigint: no JSON
+  }
+  if (left < 0) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  const bytes = Buffer.byteLength(text ?? '');
+  return bytes <= limit ? bytes : undefined;
+}
+
+/** The bytes of a command as it came (a Buffer or a text), or of its JSON text (parsed), when at most the bound. */
+function sizeRefusal(value: unknown): string | undefined {
+  const limit = FLEET_BOUNDS.commandBytes;
+  const over = (got: string) => `a command must be at most ${limit} bytes, got ${got}`;
+  if (Buffer.isBuffer(value)) return value.length > limit ? over(String(value.length)) : undefined;
+  // A character is at least a byte: a long text is refused before its bytes are counted.
+  if (typeof value === 'string') {
+    const bytes = value.length > limit ? value.length : Buffer.byteLength(value);
+    return bytes > limit ? over(value.length > limit ? `at least ${bytes}` : String(bytes)) : undefined;
+  }
+  return jsonBytesWithin(value, limit) === undefined ? over(`more as JSON (it came parsed: measured up to the bound)`) : undefined;
+}
+
+/** Parses a command's payload (a Buffer, a JSON text or an object); a string says why it is refused. */
 export function parseCommand(raw: unknown, allowed: ReadonlySet<string>): Command | { id: string; refused: string } {
+  const tooBig = sizeRefusal(raw);
+  if (tooBig) return { id: '', refused: tooBig };
   let value = raw;
   if (Buffer.isBuffer(value)) value = value.toString('utf8');
   if (typeof value === 'string') {
-    if (value.length > FLEET_BOUNDS.commandBytes)
-      return { id: '', refused: `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${value.length}` };
     try {
       value = JSON.parse(value);
     } catch {

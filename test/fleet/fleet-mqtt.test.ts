@@ -1,9 +1,11 @@
 /**
  * The fleet on real engines: three Node-RED instances (same flow file, examples/fleet-mqtt.json,
- * different env) against three simulated devices, an embedded broker (aedes) and a central
- * subscriber (mqtt.js). What a plant relies on: retained state of every module, "device down"
- * told apart from "Node-RED down", commands allowed and refused, no alert lost across a
- * broker restart, and Prometheus metrics that match what the devices saw.
+ * different env) against three simulated devices, a broker and a central subscriber (mqtt.js).
+ * What a plant relies on: retained state of every module, "device down" told apart from
+ * "Node-RED down", commands allowed and refused (too big, retained, on a topic that names no
+ * module), no alert lost across a broker restart, and Prometheus metrics that match what the
+ * devices saw. On the embedded broker (aedes, MQTT 3.1.1), and the same cases again on
+ * Mosquitto (MQTT 5) where Debian's package is installed.
  */
 import 'should';
 import fs from 'fs';
@@ -13,7 +15,7 @@ import http from 'http';
 import { startFleet } from '../../simulator';
 import type { Fleet } from '../../simulator';
 import { BACKOFF } from '../../nodes/lib/module/connection';
-import { Broker, NodeRedInstance, Subscriber, waitFor } from '../helpers/fleet-harness';
+import { Broker, MOSQUITTO, Mosquitto, NodeRedInstance, Subscriber, TestBroker, waitFor, writeExampleFlow } from '../helpers/fleet-harness';
 import { request } from '../helpers/http';
 import { TEST_API } from '../helpers/api';
 
@@ -23,7 +25,6 @@ const parsePrometheus = require('parse-prometheus-text-format') as (text: string
   metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }>;
 }>;
 
-const root = path.resolve(__dirname, '..', '..', '..');
 const NAMES = ['cell-01', 'cell-02', 'cell-03'];
 const MODULES = ['io/2', 'bmc/0', 'power/1'];
 /** The example's request timeout (its config nodes' Timeout). */
@@ -42,10 +43,10 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
   });
 }
 
-describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', function () {
+/** The cases, on one broker: each broker gets a describe of its own (below). */
+function fleetCases(this: Mocha.Suite, broker: TestBroker) {
   this.timeout(90_000);
   let fleet: Fleet;
-  const broker = new Broker();
   const central = new Subscriber();
   const instances: NodeRedInstance[] = [];
   let work: string;
@@ -58,7 +59,7 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     await central.connect(broker.port, 'central');
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-flow-'));
     const flowFile = path.join(work, 'flows.json');
-    fs.copyFileSync(path.join(root, 'examples', 'fleet-mqtt.json'), flowFile);
+    writeExampleFlow(flowFile, broker.protocol);
     // bcryptjs comes with node-red: the read-only user the metrics scrape logs in as (instance 3).
 
     const hash = require('bcryptjs').hashSync('scrape-secret', 4);
@@ -86,6 +87,7 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     instances.forEach((n) => n.remove());
     await central.close();
     await broker.stop();
+    broker.remove();
     await fleet?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
@@ -205,6 +207,84 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     sent.filter((p) => /\/input\//.test(p)).length.should.be.above(0);
   });
 
+  /** The replies on a module's reply topic of a device, in order. */
+  const repliesOn = (topic: string) => central.all.filter((m) => m.topic === topic).map((m) => m.payload);
+  /** The device's writes since `seq` (an io-output is a POST): nothing of a refused command reaches it. */
+  const writesSince = (device: Fleet['devices'][number], seq: number) => device.log.entries(seq).filter((e) => e.method === 'POST');
+
+  it('a valid JSON command over 4 KB (5 KB, 1 MB) is refused, whatever parses it; nothing reaches the device', async function () {
+    const device = fleet.devices[2];
+    const seq = device.log.entries().at(-1)?.seq ?? 0;
+    for (const size of [5 * 1024, 1024 * 1024]) {
+      const text = JSON.stringify({ id: `big-${size}`, op: 'io-output', payload: { pin: 1, state: 'high', pad: 'x'.repeat(size) } });
+      await central.publishRaw('plant/cell-03/io/2/command', text);
+      // Too big to be read for its id: the refusal names the size it measured.
+      const refused = await waitFor(`the ${size} bytes command refused`, WAIT, () =>
+        repliesOn('plant/cell-03/io/2/reply').find((r) => r.refused === `a command must be at most 4096 bytes, got ${Buffer.byteLength(text)}`),
+      );
+      refused.should.containEql({ device: 'cell-03', id: '', ok: false });
+    }
+    writesSince(device, seq).should.eql([]);
+  });
+
+  it('a retained command is never run: published while its Node-RED is down, it is refused, saying why, when Node-RED subscribes', async function () {
+    const instance = instances[1];
+    const device = fleet.devices[1];
+    const topic = 'plant/cell-02/io/2/command';
+    await instance.stop();
+    const seq = device.log.entries().at(-1)?.seq ?? 0;
+    await central.publish(topic, { id: 'retained-1', op: 'io-output', payload: { pin: 1, state: 'high' } }, true);
+    try {
+      await instance.start();
+      const refused = await waitFor('the retained command refused', WAIT, () => repliesOn('plant/cell-02/io/2/reply').find((r) => r.id === 'retained-1'));
+      refused.should.containEql({ device: 'cell-02', ok: false });
+      refused.refused.should.match(/^a retained command is not run: the broker hands it out again on every \(re\)subscribe/);
+      // The module is connected again (the restarted Node-RED reads it), and was never written.
+      await waitFor('cell-02 io connected', WAIT, () => state('cell-02', 'io/2')?.state === 'connected');
+      writesSince(device, seq)
+        .filter((e) => /output/.test(e.path))
+        .should.eql([]);
+    } finally {
+      await central.publishRaw(topic, '', true); // cleared: later subscribers do not get it
+    }
+  });
+
+  if (broker.protocol === 5) {
+    it('(MQTT 5) a retained command published while Node-RED is subscribed keeps its flag and is refused at once', async function () {
+      const device = fleet.devices[2];
+      const topic = 'plant/cell-03/io/2/command';
+      const seq = device.log.entries().at(-1)?.seq ?? 0;
+      await central.publish(topic, { id: 'retained-live', op: 'io-output', payload: { pin: 1, state: 'high' } }, true);
+      try {
+        const refused = await waitFor('the live retained command refused', WAIT, () =>
+          repliesOn('plant/cell-03/io/2/reply').find((r) => r.id === 'retained-live'),
+        );
+        refused.refused.should.match(/^a retained command is not run/);
+        writesSince(device, seq)
+          .filter((e) => /output/.test(e.path))
+          .should.eql([]);
+      } finally {
+        await central.publishRaw(topic, '', true);
+      }
+    });
+  }
+
+  it('every topic under the command subscription gets a reply: a service or slot that names no module is refused on its .../reply', async function () {
+    for (const [module, id] of [
+      ['foo/2', 'no-service'],
+      ['io/x', 'no-slot'],
+    ]) {
+      await central.publish(`plant/cell-03/${module}/command`, { id, op: 'io-read', payload: {} });
+      const refused = await waitFor(`the reply on ${module}`, WAIT, () => repliesOn(`plant/cell-03/${module}/reply`).find((r) => r.id === id));
+      refused.should.containEql({ device: 'cell-03', ok: false });
+      refused.refused.should.equal(`"${module}" names no module: a command's topic is plant/<device>/<io|bmc|power>/<slot>/command`);
+    }
+    // A module this device does not have (no config node for power slot 7) is refused too.
+    await central.publish('plant/cell-03/power/7/command', { id: 'no-module', op: 'io-read', payload: {} });
+    const refused = await waitFor('the reply on power/7', WAIT, () => repliesOn('plant/cell-03/power/7/reply').find((r) => r.id === 'no-module'));
+    refused.refused.should.equal('no power module in slot 7 of cell-03 in this Node-RED');
+  });
+
   it('no alert is lost across a broker restart: delivered once the broker is back, or announced', async function () {
     const device = fleet.devices[0];
     const alerts = () => central.all.filter((m) => m.topic === 'plant/cell-01/io/2/alert' || m.topic === 'plant/cell-01/io/2/notifications-lost');
@@ -226,4 +306,16 @@ describe('fleet: three Node-RED instances, one broker, MQTT and Prometheus', fun
     if (news.topic.endsWith('/alert')) news.payload.alerts.should.containEql('high_current_alert');
     await waitFor('states republished after the restart', WAIT, () => state('cell-01', 'io/2')?.state === 'connected');
   });
+}
+
+const title = (broker: TestBroker) => `fleet: three Node-RED instances, one broker (${broker.name}), MQTT and Prometheus`;
+const aedes = new Broker();
+describe(title(aedes), function () {
+  fleetCases.call(this, aedes);
 });
+const mosquitto = fs.existsSync(MOSQUITTO) ? new Mosquitto() : undefined;
+if (mosquitto)
+  describe(title(mosquitto), function () {
+    fleetCases.call(this, mosquitto);
+  });
+else console.log(`fleet: ${MOSQUITTO} is not installed: the fleet suite runs on the embedded broker only (apt-get install mosquitto adds it)`);

@@ -1,8 +1,8 @@
 /**
- * The fleet tests' world, all real: an embedded MQTT broker (aedes, from npm), Node-RED
- * instances as child processes (node-red from node_modules, this package linked into each
- * userDir) sharing one flow file with different env, and an mqtt.js subscriber that keeps
- * what arrives. Loopback only; every wait bounded.
+ * The fleet tests' world, all real: an MQTT broker (aedes embedded, from npm; or Mosquitto
+ * where Debian's package is installed), Node-RED instances as child processes (node-red from
+ * node_modules, this package linked into each userDir) sharing one flow file with different
+ * env, and an mqtt.js subscriber that keeps what arrives. Loopback only; every wait bounded.
  */
 import fs from 'fs';
 import net from 'net';
@@ -25,8 +25,33 @@ export async function waitFor<T>(what: string, ms: number, check: () => T | unde
   }
 }
 
+/** A broker the fleet suite runs on: started, stopped as a crash (and started again with what it kept), its MQTT version. */
+export interface TestBroker {
+  readonly name: string;
+  /** The highest MQTT version it speaks: 4 (3.1.1) or 5. */
+  readonly protocol: 4 | 5;
+  port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stopped: whatever it kept on disk goes. */
+  remove(): void;
+}
+
+/**
+ * examples/fleet-mqtt.json as a broker of `protocol` needs it: the example's broker node
+ * speaks MQTT 5 (a retained command keeps its flag); aedes speaks 3.1.1 only, so the flows
+ * that run on it say 3.1.1, which is all that differs.
+ */
+export function writeExampleFlow(flowFile: string, protocol: 4 | 5): void {
+  const flow = JSON.parse(fs.readFileSync(path.join(root, 'examples', 'fleet-mqtt.json'), 'utf8')) as Array<Record<string, unknown>>;
+  for (const node of flow) if (node.type === 'mqtt-broker') node.protocolVersion = String(protocol);
+  fs.writeFileSync(flowFile, JSON.stringify(flow));
+}
+
 /** An aedes broker on a port; `restart` keeps its persistence (retained messages, sessions), as a broker with a disk does. */
-export class Broker {
+export class Broker implements TestBroker {
+  readonly name = 'aedes (embedded)';
+  readonly protocol = 4;
   private server?: net.Server;
   private aedes?: {
     close(cb: () => void): void;
@@ -68,6 +93,9 @@ export class Broker {
     this.aedes?.off(event, listener);
   }
 
+  /** Its persistence is in memory: nothing to remove. */
+  remove(): void {}
+
   /** Stops as a crashed broker does: every connection dropped at once. */
   async stop(): Promise<void> {
     const server = this.server;
@@ -77,6 +105,75 @@ export class Broker {
     for (const socket of this.sockets) socket.destroy();
     await closed;
     await new Promise<void>((resolve) => this.aedes!.close(() => resolve()));
+  }
+}
+
+/** Debian's mosquitto package puts the broker here; the fleet suite runs on it too when it is. */
+export const MOSQUITTO = '/usr/sbin/mosquitto';
+
+/**
+ * Mosquitto as a child process on a free loopback port, with a configuration of its own (not
+ * the system's service): persistence in a temporary folder, so a stop and start keeps what was
+ * retained. `stop` is SIGTERM (Mosquitto saves and drops every connection); stopped by PID.
+ */
+export class Mosquitto implements TestBroker {
+  readonly name = 'mosquitto';
+  readonly protocol = 5;
+  port = 0;
+  /** Its configuration and persistence: made at the first start, kept across restarts. */
+  private dir?: string;
+  private child?: ChildProcess;
+  private log = '';
+
+  async start(): Promise<void> {
+    this.port ||= await freePort();
+    this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-mosquitto-'));
+    const conf = path.join(this.dir, 'mosquitto.conf');
+    fs.writeFileSync(
+      conf,
+      [
+        `listener ${this.port} 127.0.0.1`,
+        'allow_anonymous true',
+        // Run as root, Mosquitto would drop to the user `mosquitto`, who cannot write the folder: stay who we are.
+        `user ${os.userInfo().username}`,
+        'persistence true',
+        `persistence_location ${this.dir}/`,
+        'log_dest stderr',
+        'log_type error',
+        'log_type warning',
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout!.on('data', (c) => (this.log += c));
+    child.stderr!.on('data', (c) => (this.log += c));
+    await waitFor('mosquitto to listen', 10_000, async () => {
+      if (child.exitCode !== null) throw new Error(`mosquitto exited:\n${this.log}`);
+      return new Promise<boolean>((resolve) => {
+        const socket = net.connect(this.port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await gone;
+    clearTimeout(timer);
+  }
+
+  /** Stopped already: its folder (configuration, persistence) goes. */
+  remove(): void {
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
@@ -106,8 +203,13 @@ export class Subscriber {
     await this.client.subscribeAsync(topic, { qos: 1 });
   }
 
-  publish(topic: string, payload: unknown): Promise<unknown> {
-    return this.client.publishAsync(topic, JSON.stringify(payload), { qos: 1 });
+  publish(topic: string, payload: unknown, retain = false): Promise<unknown> {
+    return this.client.publishAsync(topic, JSON.stringify(payload), { qos: 1, retain });
+  }
+
+  /** A payload as it is (an empty retained one clears what the broker retains on the topic). */
+  publishRaw(topic: string, payload: string | Buffer, retain = false): Promise<unknown> {
+    return this.client.publishAsync(topic, payload, { qos: 1, retain });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
-import 'should';
 import { FleetPublisher, CommandMsg, MqttMsg } from '../../nodes/fleet/publisher';
-import { isLevel, moduleOfRequest, parseCommand, readAllowList, Scheme } from '../../nodes/fleet/scheme';
+import should from 'should';
+import { isLevel, jsonBytesWithin, moduleOfRequest, parseCommand, readAllowList, Scheme } from '../../nodes/fleet/scheme';
+import { speak } from '../helpers/i18n';
 import type { HealthEvent } from '../../nodes/lib/module/health';
 import { FLEET_BOUNDS } from '../../nodes/lib/pure/limits';
 
@@ -16,20 +17,34 @@ const event = (kind: HealthEvent['kind'], cause: string, detail?: Record<string,
 function publisher(allowed = ['io-output']) {
   const mqtt: MqttMsg[] = [];
   const commands: CommandMsg[] = [];
-  const p = new FleetPublisher(new Scheme('plant', 'cell-01'), new Set(allowed), { mqtt: (m) => mqtt.push(m), command: (m) => commands.push(m) });
-  return { p, mqtt, commands };
+  const warnings: string[] = [];
+  const p = new FleetPublisher(new Scheme('plant', 'cell-01'), new Set(allowed), {
+    mqtt: (m) => mqtt.push(m),
+    command: (m) => commands.push(m),
+    warn: (text) => warnings.push(text),
+  });
+  return { p, mqtt, commands, warnings };
 }
 
 describe('fleet scheme and publisher (nodes/fleet/)', function () {
-  it('names topics <prefix>/<device>/<service>/<slot>/... and reads a command topic of its own device only', function () {
+  before(() => speak());
+
+  it('names topics <prefix>/<device>/<service>/<slot>/...; every topic <prefix>/+/+/+/command is a command with its reply topic', function () {
     const s = new Scheme('plant', 'cell-01');
-    s.module({ service: 'io', slot: 2 }, 'state').should.equal('plant/cell-01/io/2/state');
+    s.module({ device: 'cell-07', service: 'io', slot: 2 }, 'state').should.equal('plant/cell-07/io/2/state');
     s.instance.should.equal('plant/cell-01/node-red');
     s.commands.should.equal('plant/cell-01/+/+/command');
-    s.commandTarget('plant/cell-01/power/1/command')!.should.eql({ service: 'power', slot: 1 });
-    (s.commandTarget('plant/cell-02/io/2/command') === undefined).should.be.true();
-    (s.commandTarget('plant/cell-01/io/2/reply') === undefined).should.be.true();
-    (s.commandTarget('plant/cell-01/usb/2/command') === undefined).should.be.true();
+    s.commandTopic('plant/cell-01/power/1/command')!.should.eql({ reply: 'plant/cell-01/power/1/reply', device: 'cell-01', service: 'power', slot: 1 });
+    s.commandTopic('plant/cell-02/io/2/command')!.should.containEql({ device: 'cell-02', service: 'io', slot: 2 });
+    s.commandTopic('plant/cell-01/foo/2/command')!.should.eql({
+      reply: 'plant/cell-01/foo/2/reply',
+      device: 'cell-01',
+      refused: '"foo/2" names no module: a command\'s topic is plant/<device>/<io|bmc|power>/<slot>/command',
+    });
+    s.commandTopic('plant/cell-01/io/x/command')!.should.have.properties({ reply: 'plant/cell-01/io/x/reply' });
+    s.commandTopic('plant/cell-01//2/command')!.should.have.property('refused');
+    for (const other of ['plant/cell-01/io/2/reply', 'plant/cell-01/io/2/x/command', 'other/cell-01/io/2/command', 'plant/io/2/command', 42])
+      (s.commandTopic(other) === undefined).should.be.true(String(other));
   });
 
   it('takes a topic level of letters, digits, dot, underscore and dash only: no wildcard, separator, space, nothing empty or too long', function () {
@@ -54,10 +69,44 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     parseCommand([1], allowed).should.have.property('refused');
     parseCommand('x'.repeat(FLEET_BOUNDS.commandBytes + 1), allowed).should.have.property(
       'refused',
-      `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${FLEET_BOUNDS.commandBytes + 1}`,
+      `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got at least ${FLEET_BOUNDS.commandBytes + 1}`,
     );
+    // Bytes, not characters: 2100 two-byte characters are 4200 bytes (plus the JSON around them).
+    parseCommand(JSON.stringify({ op: 'io-output', payload: 'ä'.repeat(2100) }), allowed).should.have.property('refused');
+    const big = Buffer.from(JSON.stringify({ op: 'io-output', payload: 'x'.repeat(5000) }));
+    parseCommand(big, allowed).should.have.property('refused', `a command must be at most ${FLEET_BOUNDS.commandBytes} bytes, got ${big.length}`);
+    parseCommand(Buffer.from('{"op":"io-output","payload":{"pin":1}}'), allowed).should.eql({ id: '', op: 'io-output', payload: { pin: 1 } });
     readAllowList(['io-output', 'rm -rf']).should.eql({ unknown: ['rm -rf'] });
     readAllowList('').should.eql(new Set());
+  });
+
+  it("measures a parsed command as its JSON text would be, and stops counting once past the bound (1 MB in about the bound's steps)", function () {
+    const allowed = new Set(['io-output']);
+    const limit = FLEET_BOUNDS.commandBytes;
+    for (const size of [5 * 1024, 1024 * 1024]) {
+      parseCommand({ op: 'io-output', payload: { text: 'x'.repeat(size) } }, allowed)
+        .should.have.property('refused')
+        .match(/at most 4096 bytes/);
+      parseCommand({ op: 'io-output', payload: Array.from({ length: size / 8 }, (_, i) => ({ pin: i })) }, allowed).should.have.property('refused');
+    }
+    // Exactly at the bound passes, one byte more does not (escapes and UTF-8 counted).
+    const at = (n: number) => ({ op: 'io-output', payload: 'é'.repeat(n) });
+    const fits = Math.floor((limit - JSON.stringify(at(0)).length) / 2);
+    jsonBytesWithin(at(fits), limit)!.should.be.within(limit - 1, limit);
+    (jsonBytesWithin({ ...at(fits), x: 1 }, limit) === undefined).should.be.true();
+    (jsonBytesWithin({ text: '"'.repeat(limit / 2) }, limit) === undefined).should.be.true(); // each quote escaped: two bytes
+    jsonBytesWithin(JSON.parse('{"a":[1,true,null,"x"]}'), limit)!.should.equal(23);
+    (jsonBytesWithin({ op: 'io-output', payload: Buffer.alloc(1024 * 1024) }, limit) === undefined).should.be.true();
+    jsonBytesWithin({ b: Buffer.from([1, 2]) }, limit)!.should.equal(JSON.stringify({ b: Buffer.from([1, 2]) }).length);
+    const cycle: Record<string, unknown> = { op: 'io-output' };
+    cycle.self = cycle;
+    (jsonBytesWithin(cycle, limit) === undefined).should.be.true();
+    // Bounded work: a wide object is not walked to its end. Its first keys use up the bound; a
+    // getter past them would throw if it were read.
+    const wide: Record<string, unknown> = { op: 'io-output' };
+    for (let i = 0; i < 100; i++) wide[`${'k'.repeat(100)}${i}`] = i;
+    Object.defineProperty(wide, 'late', { enumerable: true, get: () => should.fail('read past the bound', '') });
+    (jsonBytesWithin(wide, limit) === undefined).should.be.true();
   });
 
   it('keeps the module state retained, marks a reset with its cause until the next change, and sends other health as events', function () {
@@ -75,6 +124,7 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
       ]);
     p.onHealth(event('connection', 'unreachable: connection refused', { state: 'unreachable' }));
     mqtt.at(-1)!.payload.should.eql({
+      device: 'cell-01',
       state: 'unreachable',
       cause: 'unreachable: connection refused',
       time: '2026-01-01T00:00:00.000Z',
@@ -94,13 +144,14 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
         ['plant/cell-01/io/2/reading/input/values', true, 1],
         ['plant/cell-01/io/2/reading/input/values', true, 2],
       ]);
+    mqtt[0].payload.device!.should.equal('cell-01');
   });
 
   it('sends an allowed command to output 2 and its answer as the reply; refuses the rest with nothing sent', function () {
     const { p, mqtt, commands } = publisher();
     p.onMsg({ topic: 'plant/cell-01/io/2/command', payload: { id: 'c1', op: 'io-output', payload: { pin: 1, state: 'high' } } });
     commands.should.have.length(0); // no module of that kind seen here yet
-    mqtt.at(-1)!.payload.should.containEql({ id: 'c1', ok: false, refused: 'no io module in slot 2 in this Node-RED' });
+    mqtt.at(-1)!.payload.should.containEql({ device: 'cell-01', id: 'c1', ok: false, refused: 'no io module in slot 2 of cell-01 in this Node-RED' });
     p.onHealth(event('connection', 'connected (API 0.9)', { state: 'connected' }));
     p.onMsg({ topic: 'plant/cell-01/io/2/command', payload: { id: 'c2', op: 'io-reset' } });
     commands.should.have.length(0);
@@ -111,7 +162,7 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     p.onMsg({ ...commands[0], payload: { status: 'success' }, request: { method: 'POST', path: '/api/io/0.9/2/output/state' } });
     const reply = mqtt.at(-1)!;
     reply.topic.should.equal('plant/cell-01/io/2/reply');
-    reply.payload.should.containEql({ id: 'c3', op: 'io-output', ok: true, payload: { status: 'success' } });
+    reply.payload.should.containEql({ device: 'cell-01', id: 'c3', op: 'io-output', ok: true, payload: { status: 'success' } });
     // A Catch node's copy of the same command after the answer: already answered, nothing more.
     const count = mqtt.length;
     p.onMsg({ ...commands[0], error: { message: 'late' } });
@@ -157,6 +208,104 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     after.filter((m) => m.topic.endsWith('/alert')).length.should.equal(FLEET_BOUNDS.maxHeld);
     const lost = after.at(-1)!;
     lost.topic.should.equal('plant/cell-01/io/2/notifications-lost');
-    lost.payload.reason!.should.equal('3 alerts dropped while the broker was unreachable');
+    lost.payload.should.containEql({ device: 'cell-01', reason: '3 alerts dropped while the broker was unreachable' });
+    // The alerts dropped were the last three: pins 5, 6 and 1 ((1000 .. 1002) % 6 + 1), in order.
+    lost.payload.pins!.should.eql([1, 5, 6]);
+    Date.parse(lost.payload.from as string).should.be.belowOrEqual(Date.parse(lost.payload.to as string));
+    lost.payload.time!.should.equal(lost.payload.to);
+  });
+});
+
+describe('fleet publisher: retained commands, topics that name no module, several devices in one Node-RED', function () {
+  before(() => speak());
+  const module = (config: string, device: string, service = 'io', slot = 2) => ({ config, service, slot, device });
+  const connected = (m: HealthEvent['module']): HealthEvent => ({
+    kind: 'connection',
+    module: m,
+    cause: 'connected',
+    time: 't',
+    detail: { state: 'connected' },
+  });
+
+  it('refuses a retained command with a sentence saying why, and nothing is sent', function () {
+    const { p, mqtt, commands } = publisher();
+    p.onHealth(event('connection', 'connected (API 0.9)', { state: 'connected' }));
+    p.onMsg({ topic: 'plant/cell-01/io/2/command', retain: true, payload: { id: 'r1', op: 'io-output', payload: { pin: 1 } } });
+    commands.should.have.length(0);
+    const reply = mqtt.at(-1)!;
+    reply.topic.should.equal('plant/cell-01/io/2/reply');
+    reply.payload.should.containEql({ id: 'r1', ok: false });
+    (reply.payload.refused as string).should.match(/^a retained command is not run: the broker hands it out again on every \(re\)subscribe/);
+    p.onMsg({ topic: 'plant/cell-01/io/2/command', retain: false, payload: { id: 'r2', op: 'io-output', payload: { pin: 1 } } });
+    commands.should.have.length(1);
+    p.close();
+  });
+
+  it('answers every topic under the subscription: a level that names no module, another device', function () {
+    const { p, mqtt, commands } = publisher();
+    p.onHealth(event('connection', 'connected (API 0.9)', { state: 'connected' }));
+    p.onMsg({ topic: 'plant/cell-01/foo/2/command', payload: { id: 'f', op: 'io-output' } });
+    mqtt.at(-1)!.should.containEql({ topic: 'plant/cell-01/foo/2/reply', retain: false });
+    mqtt.at(-1)!.payload.should.containEql({ id: 'f', ok: false });
+    p.onMsg({ topic: 'plant/cell-01/io/x/command', payload: '{"id":"x","op":"io-output"}' });
+    mqtt.at(-1)!.topic.should.equal('plant/cell-01/io/x/reply');
+    (mqtt.at(-1)!.payload.refused as string).should.startWith('"io/x" names no module');
+    p.onMsg({ topic: 'plant/cell-09/io/2/command', payload: { id: 'd', op: 'io-output' } });
+    mqtt.at(-1)!.topic.should.equal('plant/cell-09/io/2/reply');
+    mqtt.at(-1)!.payload.refused!.should.equal('no device "cell-09" in this Node-RED (its devices: cell-01)');
+    commands.should.have.length(0);
+  });
+
+  it("publishes each module under its config node's Fleet device, with the device in every payload; commands reach the module of their device", function () {
+    const names: Record<string, string> = { a: 'cell-07', b: 'cell-08' };
+    const mqtt: MqttMsg[] = [];
+    const commands: CommandMsg[] = [];
+    const warnings: string[] = [];
+    const p = new FleetPublisher(
+      new Scheme('plant', 'gateway'),
+      new Set(['io-read']),
+      { mqtt: (m) => mqtt.push(m), command: (m) => commands.push(m), warn: (w) => warnings.push(w) },
+      (config) => names[config],
+    );
+    p.onHealth(connected(module('a', '10.0.0.7')));
+    p.onHealth(connected(module('b', '10.0.0.8')));
+    p.onHealth(connected(module('c', '10.0.0.9', 'bmc', 0))); // no Fleet device: the instance's
+    mqtt
+      .map((m) => [m.topic, m.payload.device])
+      .should.eql([
+        ['plant/cell-07/io/2/state', 'cell-07'],
+        ['plant/cell-08/io/2/state', 'cell-08'],
+        ['plant/gateway/bmc/0/state', 'gateway'],
+      ]);
+    // A reading names its module by path only: msg.device says whose; the one bmc/0 needs none.
+    const read = { payload: 1, request: { method: 'GET', path: '/api/io/1.0/2/input/values' } };
+    (() => p.onMsg(read)).should.throw(/io\/2 is a module of several devices here \(cell-07, cell-08\)/);
+    p.onMsg({ ...read, device: 'cell-08' });
+    mqtt.at(-1)!.should.containEql({ topic: 'plant/cell-08/io/2/reading/input/values' });
+    (() => p.onMsg({ ...read, device: 'cell-99' })).should.throw(/cell-99/);
+    p.onMsg({ payload: { pin: 3 }, alerts: ['high_current_alert'], device: 'cell-07', request: { path: '/api/io/1.0/2/notification/3' } });
+    mqtt.at(-1)!.should.containEql({ topic: 'plant/cell-07/io/2/alert' });
+    mqtt.at(-1)!.payload.should.containEql({ device: 'cell-07', pin: 3 });
+    p.onMsg({ payload: { temp: 1 }, request: { path: '/api/bmc/1.0/0/temperature' } });
+    mqtt.at(-1)!.payload.device!.should.equal('gateway');
+    p.onMsg({ topic: 'plant/cell-08/io/2/command', payload: { id: 'q', op: 'io-read' } });
+    commands.at(-1)!.fleetCommand.should.containEql({ device: 'cell-08', service: 'io', slot: 2 });
+    p.onMsg({ ...commands.at(-1)!, payload: { pins: [] } });
+    mqtt.at(-1)!.should.containEql({ topic: 'plant/cell-08/io/2/reply' });
+    mqtt.at(-1)!.payload.should.containEql({ device: 'cell-08', id: 'q', ok: true });
+    warnings.should.eql([]);
+  });
+
+  it("never publishes two devices' modules on one topic: the second is refused and said once", function () {
+    const { p, mqtt, warnings } = publisher();
+    p.onHealth(connected(module('a', '10.0.0.7')));
+    p.onHealth(connected(module('b', '10.0.0.8')));
+    p.onHealth(connected(module('b', '10.0.0.8')));
+    mqtt.should.have.length(1);
+    warnings.should.have.length(1);
+    warnings[0].should.match(/plant\/cell-01\/io\/2\/state/).and.match(/10\.0\.0\.8/);
+    // A second config node for the same module (same device location) is the same module.
+    p.onHealth(connected(module('a2', '10.0.0.7')));
+    mqtt.should.have.length(2);
   });
 });

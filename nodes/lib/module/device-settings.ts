@@ -19,6 +19,8 @@ export interface DeviceNode extends Node {
   connection?: Connection;
   /** Why the configuration cannot be used (names the field, value and range). */
   problem?: string;
+  /** The device this module is on, as the fleet's topics name it ('' : the fleet-publish node's Device); checked there. */
+  fleetDevice?: string;
   register(user: ConnectionUser): void;
   deregister(user: ConnectionUser, done?: () => void): void;
 }
