@@ -11,9 +11,16 @@ import path from 'path';
 /** dist/test/helpers → the repository. */
 const root = path.resolve(__dirname, '..', '..', '..');
 
-/** Words of a text: runs of letters, lower-cased, of three letters or more (an "a" or "on" says little). */
+/**
+ * Words of a text: runs of letters, lower-cased, of three letters or more (an "a" or "on"
+ * says little). A name with an underscore or a digit (total_power_overload, ntc_0, 3v3) is
+ * the device's field or the code's, the same in every language: no word.
+ */
 export function wordsOf(text: string): string[] {
-  return (text.replace(/__\w+?__/g, ' ').match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length >= 3);
+  return (text.replace(/__\w+?__/g, ' ').match(/[\p{L}\d_]+/gu) ?? [])
+    .filter((w) => !/[\d_]/.test(w))
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length >= 3);
 }
 
 /** Every string value of a catalogue (nested objects walked). */

@@ -100,11 +100,14 @@ describe('examples', () => {
       }
     }
     for (const [id, keys] of texts) should(Object.keys(german[id] ?? {}).sort()).eql(keys, id);
-    // Beyond tabs and comments: only the dashboard's widgets and the change node that names a
-    // chart's line (test/browser/german.test.ts reads the German page), and only keys they have.
+    // Beyond tabs and comments: only the dashboard's widgets, the change node that names a
+    // chart's line and debug nodes' statuses (test/browser/german.test.ts reads the German
+    // page and canvas), and only keys they have.
     for (const [id, said] of Object.entries(german).filter(([id]) => !texts.has(id))) {
       const node = others.get(id);
-      should(node !== undefined && (/^ui-/.test(String(node.type)) || node.type === 'change')).be.true(`${id}: not a dashboard node of the demos`);
+      should(node !== undefined && (/^ui-/.test(String(node.type)) || node.type === 'change' || node.type === 'debug')).be.true(
+        `${id}: not a dashboard, change or debug node of the demos`,
+      );
       for (const key of Object.keys(said)) should(node).have.property(key);
     }
   });
