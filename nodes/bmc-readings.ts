@@ -5,7 +5,7 @@
  */
 import { registerActionNode } from './lib/node/action-node';
 import { invalidInput } from './lib/base/errors';
-import { t } from './lib/base/i18n';
+import { numberText, t } from './lib/base/i18n';
 import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/node/readings';
 import { boolSetting } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
@@ -29,7 +29,9 @@ export = function (RED: NodeAPI) {
       mergedOutput(result, msg, {
         ...s,
         status: (r) =>
-          [r.voltage_1v8 !== undefined ? `1V8 ${r.voltage_1v8} mV` : '', r.ntc_0 !== undefined ? `SoC ${r.ntc_0} °C` : ''].filter(Boolean).join(', '),
+          [r.voltage_1v8 !== undefined ? `1V8 ${numberText(r.voltage_1v8)} mV` : '', r.ntc_0 !== undefined ? `SoC ${numberText(r.ntc_0)} °C` : '']
+            .filter(Boolean)
+            .join(', '),
       }),
     poll: { interval: (s) => s.interval, build: read },
   });

@@ -178,7 +178,7 @@ export = function (RED: NodeAPI) {
         node.send({ topic: 'keepalive-late', payload: { since_ms: late.sinceMs, timeout_ms: late.timeoutMs, reset_in_ms: late.resetInMs } });
         const module = node.device?.connection?.healthModule;
         if (module)
-          publish('keepalive-late', module, `no alive for ${late.sinceMs} ms`, {
+          publish('keepalive-late', module, t('common.cause.keepAliveLate', { ms: late.sinceMs }), {
             since_ms: late.sinceMs,
             timeout_ms: late.timeoutMs,
             reset_in_ms: late.resetInMs,

@@ -25,7 +25,8 @@ function readKinds(value: unknown): Set<Kind> | string {
 function statusOf(event: HealthEvent): NodeStatus {
   const state = event.detail?.state;
   const fill = event.kind === 'reapplied' || state === 'connected' ? 'green' : event.kind === 'connection' && state !== 'connecting' ? 'red' : 'yellow';
-  const text = `${event.time.slice(11, 19)} ${event.kind}: ${event.cause}`;
+  // In the runtime's language, as the cause is: the kind's word, not its id.
+  const text = t('device-status.event', { time: event.time.slice(11, 19), kind: t(`device-status.kind.${event.kind}`), cause: event.cause });
   return { fill, shape: fill === 'green' ? 'dot' : 'ring', text: text.length > 60 ? `${text.slice(0, 57)}...` : text };
 }
 

@@ -49,7 +49,7 @@ function build(msg: NodeMessage, s: Settings): Operation {
       ensure(check('interrupt_trigger', trigger, labelled('io-input', 'trigger')));
       ensure(check('debounce_time_ms', debounce, labelled('io-input', 'debounce_time_ms')));
       requests.push({ method: 'POST', endpoint: ['input', 'digital', 'interrupt'], body: { pin, debounce_time_ms: debounce, trigger } });
-      if (trigger !== 'disabled') parts.push(`${trigger} ${debounce} ms`);
+      if (trigger !== 'disabled') parts.push(t('io-input.edge', { trigger: t(`io-input.trigger.${String(trigger)}`), ms: debounce }));
     }
     if (wantsCounter) {
       ensure(check('counter_state', counter, labelled('io-input', 'state', 'counter')));

@@ -42,7 +42,10 @@ function build(msg: NodeMessage, s: Settings): Operation {
   return {
     kind: 'requests',
     requests,
-    status: trigger === 'disabled' ? t('io-threshold.off', { pin }) : t('io-threshold.armed', { pin, trigger, threshold: threshold_mV }),
+    status:
+      trigger === 'disabled'
+        ? t('io-threshold.off', { pin })
+        : t('io-threshold.armed', { pin, trigger: t(`io-threshold.trigger.${trigger}`), threshold: threshold_mV }),
   };
 }
 

@@ -12,7 +12,7 @@ import { rememberAlerts } from './live/alerts';
 import { DeviceResult, ModuleClient } from './lib/device/client';
 import { Operation, Outcome } from './lib/node/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
-import { nodeText, t } from './lib/base/i18n';
+import { clockText, nodeText, t } from './lib/base/i18n';
 import { counting, HealthModule, publish, tally } from './lib/module/health';
 import { check, labelled } from './lib/pure/limits';
 import { ALERT_FLAGS, AlertFlag, PINS } from './lib/pure/facts';
@@ -154,7 +154,7 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const msgs: NodeMessage[] = [];
   if (raised) {
     const last = raised[raised.length - 1];
-    s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: new Date().toLocaleTimeString() });
+    s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: clockText(new Date()) });
     s.state.quiet = undefined;
     const module = s.state.module?.();
     if (module && counting()) tally(module, { kind: 'alerts', count: raised.length });

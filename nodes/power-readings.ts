@@ -6,7 +6,7 @@
  */
 import { registerActionNode } from './lib/node/action-node';
 import { invalidInput } from './lib/base/errors';
-import { t } from './lib/base/i18n';
+import { numberText, t } from './lib/base/i18n';
 import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/node/readings';
 import { boolSetting } from './lib/node/setting-values';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
@@ -51,8 +51,8 @@ export = function (RED: NodeAPI) {
         force: (extra) => extra.protection_changed === true,
         status: (r) =>
           [
-            r.current_5v0 !== undefined ? `5V0 ${r.current_5v0} mA` : '',
-            r.pmc_temp !== undefined ? `PMC ${r.pmc_temp} °C` : '',
+            r.current_5v0 !== undefined ? `5V0 ${numberText(r.current_5v0)} mA` : '',
+            r.pmc_temp !== undefined ? `PMC ${numberText(r.pmc_temp)} °C` : '',
             r.opp_protection_cnt !== undefined ? t('power-readings.protections', { n: r.opp_protection_cnt }) : '',
           ]
             .filter(Boolean)

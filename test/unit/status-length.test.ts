@@ -49,6 +49,7 @@ const VALUES: Record<string, string | number | Template> = {
   timeout: longest(L.bootloader_timeout.max, L.watchdog_timeout.max, L.sw_shutdown_timeout.max),
   left: L.watchdog_timeout.max,
   since: L.watchdog_timeout.max,
+  ms: L.watchdog_timeout.max,
   interval: longest(L.keepalive_interval.max, L.notification_interval.max),
   mode: longest(L.buzzer_mode.max, 100),
   duration: L.buzzer_duration.max,
@@ -78,6 +79,8 @@ const BY_KEY: Record<string, Record<string, string | number | Template>[]> = {
   'power-fan runtime.setting': [{ mode: 100 }],
   'power-fan runtime.forced': [{ mode: 100 }],
   'power-fan runtime.notReached': [{ mode: 100, wait: L.fan_wait.max, now: 100 }],
+  // A health cause (device-status shows it): the connected status, and the restart.
+  [`${SHARED} runtime.common.serviceRestarted`]: [{ status: [SHARED, 'status.connected', { api: '1.0' }] }],
 };
 
 /**

@@ -8,6 +8,7 @@ import { Countdown } from './countdown';
 import { Findings } from './findings';
 import { editedNodes, followSelection, linkClicks, selectNodes } from './linking';
 import { $, JQ, t } from './editor-api';
+import { editorLocale } from './format';
 import { LiveModule, LiveSnapshot, SNAPSHOT_GLOBAL } from '../../lib/pure/snapshot';
 import { moduleCard } from './render-module';
 import { usersOf } from './usage';
@@ -46,7 +47,7 @@ export class Panel {
   }
 
   private draw(snapshot: LiveSnapshot): void {
-    this.status.text(t('readAt', { time: new Date(snapshot.time).toLocaleTimeString() }));
+    this.status.text(t('readAt', { time: new Date(snapshot.time).toLocaleTimeString(editorLocale()) }));
     this.devices.empty();
     if (!snapshot.modules.length) {
       this.findings.box.hide();

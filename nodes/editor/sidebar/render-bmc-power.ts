@@ -6,7 +6,7 @@
 import type { LiveBmc, LiveModule, LivePower } from '../../lib/pure/snapshot';
 import { row, section } from './dom';
 import { fieldLabel, hubWord } from './field-names';
-import { entries, seconds } from './format';
+import { entries, num, seconds, withUnit } from './format';
 import { $, JQ, t } from './editor-api';
 
 /** A record's readings, each named as a user reads it (field-names.ts); data-field keeps the wire name. */
@@ -55,7 +55,8 @@ function rails(stats: Record<string, number>): JQ {
     const i = stats[`current_${rail}`];
     const limit = stats[`limit_${rail}`];
     if (v === undefined && i === undefined) continue;
-    row(t(`power.rail.${rail}`), t('power.railReading', { v: v ?? '–', i: i ?? '–', limit: limit ?? '–' }))
+    const said = (x: number | undefined) => (x === undefined ? '–' : num(x));
+    row(t(`power.rail.${rail}`), t('power.railReading', { v: said(v), i: said(i), limit: said(limit) }))
       .attr('data-rail', rail)
       .appendTo(box);
   }
@@ -65,8 +66,8 @@ function rails(stats: Record<string, number>): JQ {
 function fan(f: NonNullable<LivePower['fan']>): JQ {
   const box = section(t('power.fan'));
   row(t('power.fanMode'), f.fan_forced ? t('power.fanForced', { mode: f.fan_setting_mode ?? '–' }) : t('power.fanAuto')).appendTo(box);
-  if (f.fan_current_mode !== undefined) row(t('power.fanNow'), `${f.fan_current_mode} %`).appendTo(box);
-  if (f.rpm !== undefined) row(t('power.rpm'), `${f.rpm} rpm`).appendTo(box);
+  if (f.fan_current_mode !== undefined) row(t('power.fanNow'), withUnit(f.fan_current_mode, '%')).appendTo(box);
+  if (f.rpm !== undefined) row(t('power.rpm'), t('power.rpmValue', { rpm: num(f.rpm) })).appendTo(box);
   return box;
 }
 

@@ -6,7 +6,7 @@
 import type { LiveIo, LiveModule, LivePin } from '../../lib/pure/snapshot';
 import { budgetUse } from '../../lib/pure/power-budget';
 import { row, section } from './dom';
-import { currentText, modeText, valueText, modeSource } from './format';
+import { currentText, modeText, num, valueText, modeSource, withUnit } from './format';
 import { $, JQ, RED, t } from './editor-api';
 
 const ALERT_NS = '@modular-device/node-red/notification-poll:notification-poll.alert.';
@@ -27,7 +27,7 @@ function pinRow(pin: LivePin, config: NonNullable<LiveIo['powerConfig']>[number]
   $('<span>', { class: 'md-live-pin-current' }).text(currentText(pin)).appendTo(line);
   if (config)
     $('<span>', { class: 'md-live-pin-power' })
-      .text(`${t(`rail.${config.rail}`)} ${config.current} mA`)
+      .text(`${t(`rail.${config.rail}`)} ${withUnit(config.current, 'mA')}`)
       .appendTo(line);
   for (const alert of pin.alerts ?? []) {
     // The alert's name as the notification-poll dialog says it (its catalogue, loaded with the nodes).
@@ -54,7 +54,7 @@ function budgetRows(io: LiveIo, apiVersion: string | undefined): JQ {
     ['5v0', use.p5v0],
     ['12v', use.p12v],
   ] as const) {
-    row(t(`io.rail.${rail}`), t('io.budgetAsked', { used }), 'md-live-budget')
+    row(t(`io.rail.${rail}`), t('io.budgetAsked', { used: num(used) }), 'md-live-budget')
       .attr('data-rail', rail)
       .appendTo(box);
   }

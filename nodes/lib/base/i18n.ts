@@ -30,6 +30,7 @@ const known = new Map<string, boolean>();
 export function useRuntimeLanguage(RED: Pick<NodeAPI, '_'> | undefined): void {
   runtime = RED ? RED._.bind(RED) : undefined;
   known.clear();
+  formats.clear();
   said.next = undefined;
 }
 
@@ -156,6 +157,43 @@ const tIds = new Map<string, { catalog: string; status: string; runtime: string 
 /** A status text as words: a fixed status's id said here (e.g. to add "..." to it). */
 export function textOf(status: string): string {
   return isMessageId(status) ? lookup(status) : status;
+}
+
+/**
+ * The runtime language's locale for Intl, as its own catalogue names it (`common.locale`:
+ * en-US, de-DE): numbers and clock times in a status are written as its words are.
+ */
+function locale(): string | undefined {
+  const tag = t('common.locale');
+  return /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(tag) ? tag : undefined;
+}
+
+/** Formats per locale (a status is said for every msg). */
+const formats = new Map<string, { number: Intl.NumberFormat; time: Intl.DateTimeFormat }>();
+
+function formatsOf(): { number: Intl.NumberFormat; time: Intl.DateTimeFormat } {
+  const tag = locale();
+  let f = formats.get(tag ?? '');
+  if (!f) {
+    f = {
+      // No grouping: a reading reads as the device sent it (3300 mV), with the language's decimal sign.
+      number: new Intl.NumberFormat(tag, { maximumFractionDigits: 3, useGrouping: false }),
+      // A clock of 24 hours in every language: no AM/PM, a word of one language only.
+      time: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
+    };
+    formats.set(tag ?? '', f);
+  }
+  return f;
+}
+
+/** A device's number for a status, as the runtime's language writes it (48,426 in German); anything else as it is. */
+export function numberText(value: unknown): string {
+  return typeof value === 'number' && !Number.isInteger(value) ? formatsOf().number.format(value) : String(value);
+}
+
+/** A clock time for a status in the runtime's language (24 hours). */
+export function clockText(date: Date): string {
+  return formatsOf().time.format(date);
 }
 
 /** A limit refusal (or any phrase) in the runtime's language. */

@@ -5,6 +5,7 @@
  */
 import { errorMessage, parseAnswer, printable } from './answer';
 import { DeviceError, withoutStatus } from '../base/errors';
+import { t } from '../base/i18n';
 import { ANSWER_BOUNDS } from '../pure/limits';
 import { tlsError, tlsFailure, tlsPage } from './tls-failure';
 import { WHOLE_TIMEOUT_SHARE } from './msg-life';
@@ -24,14 +25,15 @@ export interface Where {
   auth?: 'none' | 'basic' | 'bearer';
 }
 
+/** Node's network error codes → their words' keys (the runtime's language: an outage is a status every node shows). */
 const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host not found',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
+  ECONNREFUSED: 'common.net.refused',
+  ECONNRESET: 'common.net.reset',
+  EPIPE: 'common.net.reset',
+  ENOTFOUND: 'common.net.hostNotFound',
+  EAI_AGAIN: 'common.net.hostNotFound',
+  EHOSTUNREACH: 'common.net.hostUnreachable',
+  ENETUNREACH: 'common.net.networkUnreachable',
 };
 
 /** Failures of making the connection: the request never left. */
@@ -47,7 +49,7 @@ function kib(bytes: number): string {
  */
 function within(w: Where): string {
   const whole = w.msgTimeoutMs ?? w.timeoutMs;
-  return w.timeoutMs < whole * WHOLE_TIMEOUT_SHARE ? `${whole} ms (the msg's timeout; ${w.timeoutMs} ms of it were left for this request)` : `${whole} ms`;
+  return w.timeoutMs < whole * WHOLE_TIMEOUT_SHARE ? t('common.net.msgTimeout', { whole, left: w.timeoutMs }) : `${whole} ms`;
 }
 
 function bad(w: Where, statusCode: number | undefined, what: string): DeviceError {
@@ -59,7 +61,7 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
   const { method, path } = w;
   switch (error.failure) {
     case 'timeout':
-      return new DeviceError(`${method} ${path}: no answer from ${w.host} within ${within(w)}`, { code: 'TIMEOUT', method, path });
+      return new DeviceError(`${method} ${path}: ${t('common.net.noAnswer', { host: w.host, within: within(w) })}`, { code: 'TIMEOUT', method, path });
     case 'incomplete':
       return bad(w, error.status, `the answer (${error.status}) did not finish within ${within(w)} (${error.bytes} bytes came)`);
     case 'too-large':
@@ -67,11 +69,12 @@ export function transportFailure(error: TransportError, w: Where): DeviceError {
     case 'malformed':
       return bad(w, undefined, `the answer is not valid HTTP (${error.code})`);
     case 'cut-off':
-      return new DeviceError(`${method} ${path}: answer cut off (${w.host})`, { code: 'UNREACHABLE', method, path });
+      return new DeviceError(`${method} ${path}: ${t('common.net.cutOff', { host: w.host })}`, { code: 'UNREACHABLE', method, path });
     case 'network': {
       const tls = tlsFailure(error, w);
       if (tls) return tls;
-      const reason = (error.code && NETWORK_REASONS[error.code]) || `request failed${error.code ? ` (${error.code})` : ''}`;
+      const known = error.code ? NETWORK_REASONS[error.code] : undefined;
+      const reason = known ? t(known) : error.code ? t('common.net.failedCode', { code: error.code }) : t('common.net.failed');
       const neverSent = !!error.code && NEVER_SENT.has(error.code);
       return new DeviceError(`${method} ${path}: ${reason} (${w.host})`, { code: 'UNREACHABLE', method, path, neverSent });
     }

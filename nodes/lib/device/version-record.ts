@@ -7,6 +7,7 @@
 import { printable } from './answer';
 import { ApiVersion, LIMITS } from '../pure/limits';
 import { DeviceError } from '../base/errors';
+import { t } from '../base/i18n';
 
 export interface VersionRecord {
   /** API 1.0: random per start of the device's service (printable, at most 64 characters). */
@@ -57,14 +58,14 @@ export function apiText(record: VersionRecord): string {
 /** The slots of a record, at most LISTED_SLOTS, for a message: `2, 3` or `none`. */
 export function listedSlots(record: VersionRecord): string {
   const slots = [...new Set(record.devices.map((d) => d.slot_number))];
-  if (!slots.length) return 'none';
+  if (!slots.length) return t('common.noSlots');
   return slots.length > LISTED_SLOTS ? `${slots.slice(0, LISTED_SLOTS).join(', ')}, ...` : slots.join(', ');
 }
 
 /** Why the record's device has no module of the service in the slot, or undefined when it has. */
 export function slotProblem(record: VersionRecord, service: string, slot: number): string | undefined {
   if (record.devices.some((d) => d.slot_number === slot)) return undefined;
-  return `no ${service} module in slot ${slot} (the device lists ${listedSlots(record)})`;
+  return t('common.slotMissing', { service, slot, slots: listedSlots(record) });
 }
 
 /**

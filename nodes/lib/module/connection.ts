@@ -11,6 +11,7 @@
  */
 import { DeviceClient } from '../device/client';
 import { DeviceError, isGone, isRefused, isServiceDown, statusText } from '../base/errors';
+import { t } from '../base/i18n';
 import { API_VERSIONS, HEALTH_CHECK } from '../pure/limits';
 import { apiText, slotProblem, VersionRecord } from '../device/version-record';
 import { DesiredState } from './desired-state';
@@ -32,9 +33,6 @@ export function healthIntervalMs(): number {
   const ms = Number(process.env[HEALTH_CHECK.env] ?? NaN);
   return Number.isInteger(ms) && ms >= HEALTH_CHECK.minMs && ms <= HEALTH_CHECK.maxMs ? ms : HEALTH_INTERVAL_MS;
 }
-
-/** Why pins are put back after the package's own power-management (real §3.2 step 5, §4). */
-const OWN_RENEWAL = 'power-management re-enumerated the module';
 
 /** TLS refused the connection: its own state, retried (a certificate gets renewed, a clock set). */
 function tlsState(error: unknown): Extract<ConnectionState, { state: 'tls' }> | undefined {
@@ -85,7 +83,8 @@ export class Connection {
     this.healthModule = { config: configId, service: client.service, slot: client.slot, device: client.location };
     this.desired = new DesiredState(() => this.healthModule, BACKOFF);
     this.sessions = new Sessions(`${client.location}|${client.service}|${client.slot}`, (phase) => {
-      if (!this.closed) void this.desired.restore(OWN_RENEWAL, { noticed: false, from: phase + 1, join: true, quiet: true });
+      // Why pins are put back after the package's own power-management (real §3.2 step 5, §4).
+      if (!this.closed) void this.desired.restore(t('common.cause.ownRenewal'), { noticed: false, from: phase + 1, join: true, quiet: true });
     });
   }
 
@@ -219,7 +218,7 @@ export class Connection {
       if (!SUPPORTED_API.has(spoken) || spoken !== apiVersion) {
         next = {
           state: 'incompatible',
-          reason: `the device reports API ${apiText(record)}, this package supports ${[...SUPPORTED_API].join(', ')}`,
+          reason: t('common.apiUnsupported', { api: apiText(record), supported: [...SUPPORTED_API].join(', ') }),
         };
       } else if (missing) {
         next = { state: 'incompatible', reason: missing };
@@ -256,8 +255,8 @@ export class Connection {
     // can. Settings still pending (they met the outage) are tried again now.
     if (next.state === 'connected') {
       if (resetCause) void this.desired.restore(resetCause);
-      else if (!this.everConnected) void this.desired.restore('connected', { noticed: false, quiet: true });
-      else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.restore('reconnected after an outage', { noticed: false });
+      else if (!this.everConnected) void this.desired.restore(t('common.cause.connected'), { noticed: false, quiet: true });
+      else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.restore(t('common.cause.reconnected'), { noticed: false });
       else if (was === 'connected' && next.apiVersion === '0.9') void this.desired.check();
       this.everConnected = true;
       this.desired.nudge();

@@ -18,6 +18,7 @@
  * the same run, which always takes the lowest phase pending next; never two runs at once.
  */
 import { DeviceError, isGone, isRefused } from '../base/errors';
+import { t } from '../base/i18n';
 import { publish, HealthModule } from './health';
 import { DrivenPins } from './driven-pins';
 
@@ -143,7 +144,7 @@ export class DesiredState {
         continue;
       }
       if (!kept) {
-        await this.restore('a setting read back differs from what was set', { pinsKept: true });
+        await this.restore(t('common.cause.readBackDiffers'), { pinsKept: true });
         return;
       }
     }

@@ -12,6 +12,7 @@ import { counting, HealthModule, publish, tally } from './health';
 import { QUEUE_HEALTH } from '../pure/limits';
 import { HEALTH_KINDS } from '../pure/facts';
 import type { HealthKind } from './health';
+import { say, t, textOf } from '../base/i18n';
 
 /** Fails to compile when health.ts gains a kind that limits.ts (the dialog's list) lacks. */
 const EVERY_KIND_LISTED: Exclude<HealthKind, (typeof HEALTH_KINDS)[number]> extends never ? true : never = true;
@@ -24,10 +25,17 @@ export interface MetricNode {
   metric(event: string, msg: Record<string, unknown>, value: unknown): void;
 }
 
-/** A connection state in words for a health event's cause: the state, and why when there is a why. */
+/**
+ * A connection state in words for a health event's cause, in the runtime's language: the
+ * words of its status dot (the state, and why when there is a why), and a service restart.
+ */
 export function connectionCause(state: ConnectionState): string {
-  if (state.state === 'connected') return `connected (API ${state.apiVersion})${state.restarted ? ', service restarted' : ''}`;
-  return 'reason' in state ? `${state.state}: ${state.reason}` : state.state;
+  if (state.state === 'connected') {
+    const status = say('status.connected', { api: state.apiVersion });
+    return state.restarted ? t('common.serviceRestarted', { status }) : status;
+  }
+  // A fixed status (connecting) is its message id: the cause is words for every listener.
+  return textOf(say(`status.${state.state}`, 'reason' in state ? { reason: state.reason } : undefined));
 }
 
 /**
@@ -89,10 +97,10 @@ export class ModuleHealth implements ConnectionUser {
     // Every exchange passes here; only an edge builds anything.
     if (!this.queueHigh && queued > this.edges.rise) {
       this.queueHigh = true;
-      publish('queue', this.module, `more than ${this.edges.rise} requests waiting`, this.queueDetail(queued));
+      publish('queue', this.module, t('common.cause.queueHigh', { count: this.edges.rise }), this.queueDetail(queued));
     } else if (this.queueHigh && queued < this.edges.fall) {
       this.queueHigh = false;
-      publish('queue', this.module, `fewer than ${this.edges.fall} requests waiting again`, this.queueDetail(queued));
+      publish('queue', this.module, t('common.cause.queueBack', { count: this.edges.fall }), this.queueDetail(queued));
     }
   }
 

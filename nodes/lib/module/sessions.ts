@@ -11,6 +11,7 @@
  * API 0.9 has no sessions: nothing changes here.
  */
 import type { VersionRecord } from '../device/version-record';
+import { t } from '../base/i18n';
 
 export interface SessionNews {
   session?: string;
@@ -90,12 +91,7 @@ export class Sessions {
     // before this read that renewed nothing are forgotten (they never will).
     const own = renewed && !restarted && (this.writes.ended > this.seen || this.writes.onWire > 0);
     this.seen = own ? this.writes.ended : Math.max(this.seen, renewed ? this.writes.ended : owned);
-    const resetCause =
-      !renewed || own
-        ? undefined
-        : restarted
-          ? 'driver_session and device_session changed: the device or its driver restarted, the module starts anew'
-          : 'device_session changed: the module was reset, re-plugged or re-enumerated';
+    const resetCause = !renewed || own ? undefined : restarted ? t('common.cause.restarted') : t('common.cause.moduleReset');
     return { session, deviceSession, restarted, resetCause };
   }
 }
