@@ -133,6 +133,7 @@ describe(`watchdog keep-alive (API ${API})`, () => {
   });
 
   it('a bmc service outage the watchdog outlasts: the device resets, then one reset is told', async () => {
+    process.env.MD_HEALTH_INTERVAL_MS = '500';
     const since = await watchdogSet({ rebootMs: REBOOT_MS });
     await t.device.unplug('bmc');
     await t.until(() => told(since).some((e) => e.detail?.state === 'down'), { what: 'the bmc service down' });
