@@ -7,7 +7,7 @@
  *    was read back), counted in `modular_device_resets_total` and the fleet state's
  *    `lastReset`, every setting back in the spec's order, one `reapplied`;
  *  - the watchdog of a keep-alive expiring (the board down 3 s, as `npm start` runs the
- *    simulator): the same, the timeout armed again;
+ *    simulator): the same, the timeout armed again; a network outage: nothing sent again;
  *  - where only an output can tell (power configuration, threshold, output): it is sent again
  *    as the read-back, refused for a missing power configuration after a reset;
  *  - where nothing can tell (power configuration and threshold only): everything goes back
@@ -202,9 +202,28 @@ describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, 
   });
   afterEach(() => stop());
   const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const KEEP_ALIVE = watchdogNode({ keepAlive: true, confirm: true, timeout: '10000', interval: '1000' });
+
+  it('a network outage shorter than the timeout: no reset, no reapplied, the timeout not sent again', async () => {
+    await loadBmcPower(ctl, 'bmc', [KEEP_ALIVE]);
+    await waitFor(async () => (await simModule(ctl, 'bmc')).watchdog.timeoutMs === 10000, 'the watchdog armed', 5000);
+    events = [];
+    const since = await lastSeq(ctl);
+    await ctl.sim.pause();
+    await waitFor(() => told('connection').some((e) => e.detail?.state === 'unreachable'), 'the failed alive seen', 10000);
+    await ctl.sim.resume();
+    await waitFor(() => told('connection').some((e) => e.detail?.state === 'connected'), 'connected again', 15000);
+    // Alives through again after the reconnection (0.9: after the timeout was read back).
+    const back = await lastSeq(ctl);
+    await waitFor(async () => (await ctl.log(back)).filter((e) => e.path.endsWith('/watchdog/alive') && e.status === 200).length >= 2, 'two alives', 10000);
+    if (!IS_API10) (await ctl.log(since)).some((e) => e.method === 'GET' && e.path.endsWith('/watchdog')).should.be.true();
+    (await ctl.log(since)).filter((e) => e.method === 'POST').should.eql([]);
+    told('reset').should.eql([]);
+    told('reapplied').should.eql([]);
+  });
 
   it('the board down and back: one reset with its cause and in the metrics, the timeout armed again, one reapplied', async () => {
-    await loadBmcPower(ctl, 'bmc', [watchdogNode({ keepAlive: true, confirm: true, timeout: '10000', interval: '1000' })]);
+    await loadBmcPower(ctl, 'bmc', [KEEP_ALIVE]);
     await waitFor(async () => (await simModule(ctl, 'bmc')).watchdog.timeoutMs === 10000, 'the watchdog armed', 5000);
     events = [];
     const since = await lastSeq(ctl);
