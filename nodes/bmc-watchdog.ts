@@ -16,7 +16,7 @@
 import { registerActionNode } from './lib/node/action-node';
 import { PHASE } from './lib/module/desired-state';
 import { DeviceResult, ModuleClient } from './lib/device/client';
-import { bodyOf, Operation, Outcome } from './lib/node/operation';
+import { bodyOf, Operation, Outcome, requestTo } from './lib/node/operation';
 import { DeviceError, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, checkKeepAlive, labelled } from './lib/pure/limits';
@@ -43,6 +43,8 @@ const readFields = readWith({
 type Settings = ReturnType<typeof readFields> & {
   /** Watches the keep-alive while it runs (see lib/keep-alive-watch.ts). */
   watch?: KeepAliveWatch;
+  /** Tells the config node the timeout is gone from the module (ActionNode.settingGone). */
+  gone?: (proof: string) => void;
 };
 
 function readSettings(def: NodeDef): Settings {
@@ -119,6 +121,8 @@ function keepAliveRound(s: Settings): Operation<Round> {
         await client.request(alive, 'keep-alive');
       } catch (error) {
         if (!(error instanceof DeviceError && error.statusCode === 500 && (error.deviceMessage ?? '').includes('not enabled'))) throw error;
+        // Told before re-arming: a read-back after it would find the timeout in place.
+        s.gone?.(t('common.cause.aliveRefused', { message: error.deviceMessage ?? '', set: String(s.timeout) }));
         await client.request({ method: 'POST', endpoint: ['watchdog'], body: { timeout: s.timeout } }, 'keep-alive');
         await client.request(alive, 'keep-alive');
         rearmed = true;
@@ -154,12 +158,22 @@ export = function (RED: NodeAPI) {
     build,
     output,
     phase: PHASE.watchdog,
-    // A reset device comes back with the watchdog off unless its timeout was saved.
+    // A reset device comes back with the watchdog off unless its timeout was saved; a
+    // timeout of 0 tells nothing (off is what a reset leaves).
     async readBack(setting, client) {
       const set = bodyOf(setting, 'watchdog');
-      if (typeof set?.timeout !== 'number') return true;
+      if (typeof set?.timeout !== 'number' || set.timeout === 0) return undefined;
       const { data } = await client.request<WatchdogState>({ method: 'GET', endpoint: ['watchdog'] }, 'keep-alive');
-      return data?.timeout === set.timeout;
+      if (typeof data?.timeout !== 'number') return undefined;
+      return data.timeout === set.timeout ? true : t('common.cause.watchdogReads', { read: data.timeout, set: set.timeout });
+    },
+    // A timeout a msg set is read back after an outage, never put back: re-armed after the
+    // reset it caused, it would cause the next one (the flow re-arms it, as its keep-alive
+    // decides). A saved timeout survives a reset: it proves nothing any more.
+    witness: (op) => {
+      const set = bodyOf(op, 'watchdog');
+      if (typeof set?.timeout === 'number') return set.timeout > 0 ? op : null;
+      return requestTo(op, 'watchdog/save') ? null : undefined;
     },
     onConnect: (s) =>
       s.keepAlive
@@ -172,6 +186,7 @@ export = function (RED: NodeAPI) {
     poll: { interval: (s) => (s.keepAlive ? (s.interval as number) : 0), build: keepAliveRound, backoff: false },
     start(node, s) {
       if (!s.keepAlive) return undefined;
+      s.gone = (proof) => node.settingGone(proof);
       // Late alives are told while there is time to act: status and a msg on the output.
       s.watch = new KeepAliveWatch(s.interval as number, s.timeout as number, (late) => {
         node.report({ fill: 'yellow', shape: 'dot', text: t('bmc-watchdog.keepAliveLate', { since: late.sinceMs, left: late.resetInMs }) });

@@ -68,12 +68,14 @@ export = function (RED: NodeAPI) {
     // Put back after a reset, after the power configuration.
     ...appliedOnConnect(build, PHASE.pins),
     // A pin set digital reads back as digital_input or frequency_hz; a reset makes it analog.
+    // One set analog tells nothing: analog is also what a reset leaves.
     async readBack(setting, client) {
       const mode = bodyOf(setting, 'input/mode');
-      if (mode?.mode !== 'digital') return true;
-      const { data } = await client.request<{ pins?: Array<{ pin: number; pin_type: string }> }>({ method: 'GET', endpoint: ['input', 'values'] });
+      if (mode?.mode !== 'digital') return undefined;
+      const { data } = await client.request<{ pins?: Array<{ pin: number; pin_type: string }> }>({ method: 'GET', endpoint: ['input', 'values'] }, 'settings');
       const pin = data?.pins?.find((p) => p.pin === mode.pin);
-      return !pin || pin.pin_type !== 'voltage_mV';
+      if (!pin) return undefined;
+      return pin.pin_type === 'voltage_mV' ? t('common.cause.pinReadsAnalog', { pin: String(mode.pin) }) : true;
     },
   });
 };

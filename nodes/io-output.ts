@@ -5,6 +5,7 @@
  */
 import { registerActionNode } from './lib/node/action-node';
 import { PHASE } from './lib/module/desired-state';
+import { settingsGone } from './lib/device/settings-lost';
 import { Operation } from './lib/node/operation';
 import { ensure, invalidInput } from './lib/base/errors';
 import { t } from './lib/base/i18n';
@@ -115,5 +116,21 @@ export = function (RED: NodeAPI) {
     // power configuration and the pin modes.
     remembers: (s) => s.restore,
     phase: PHASE.outputs,
+    // API 0.9 shows no output's state: the last one sent again is the read-back. Taken, the
+    // power configuration is there (a reset takes it); refused with "Power config missing"
+    // (spec io rule 1), the module forgot (the answer itself starts the settings' return,
+    // settings-lost.ts). A write: only after an outage, when no read told.
+    async readBack(setting, client) {
+      const request = setting.kind === 'requests' ? [setting.requests].flat()[0] : undefined;
+      if (!request) return undefined;
+      try {
+        await client.request(request, 'settings');
+        return true;
+      } catch (error) {
+        if (settingsGone(error)) return error.deviceMessage ?? 'Power config missing';
+        throw error;
+      }
+    },
+    readBackSends: true,
   });
 };

@@ -106,7 +106,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
       reset.cause.should.equal(
         IS_API10
           ? 'driver_session and device_session changed: the device or its driver restarted, the module starts anew'
-          : 'a setting read back differs from what was set',
+          : 'a setting read back differs from what was set: pin 3 reads as analog (voltage_mV), it was set digital',
       );
     },
   );

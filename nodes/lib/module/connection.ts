@@ -14,7 +14,7 @@ import { DeviceError, isGone, isRefused, isServiceDown, statusText } from '../ba
 import { t } from '../base/i18n';
 import { API_VERSIONS, HEALTH_CHECK } from '../pure/limits';
 import { apiText, slotProblem, VersionRecord } from '../device/version-record';
-import { DesiredState } from './desired-state';
+import { DesiredSetting, DesiredState } from './desired-state';
 import { Sessions } from './sessions';
 import type { HealthModule } from './health';
 import type { ConnectionState, ConnectionUser } from './connection-state';
@@ -96,6 +96,14 @@ export class Connection {
     if (this.closed || !this.desired.size) return false;
     void this.desired.restore(cause);
     return true;
+  }
+
+  /**
+   * A node's own exchange found its setting gone (a keep-alive's alive refused, the watchdog
+   * not enabled): API 0.9's sign, which a read-back after it was set again would miss.
+   */
+  settingGone(setting: DesiredSetting, proof: string): void {
+    if (!this.closed && this.client.apiVersion === '0.9') this.desired.lost(setting, proof);
   }
 
   /**
@@ -251,12 +259,13 @@ export class Connection {
     if (!same) this.set(next);
     // Settings go on the module on the first connect and back after a reset the sessions
     // show (API 1.0: a service restart alone leaves the module as it was). API 0.9 has no
-    // sessions: after an outage everything goes back, and a health check reads back what it
-    // can. Settings still pending (they met the outage) are tried again now.
+    // sessions: after an outage the read-backs tell whether the module forgot before anything
+    // is sent (desired-state.ts verify), and a health check reads back what it can. Settings
+    // still pending (they met the outage) are tried again now.
     if (next.state === 'connected') {
       if (resetCause) void this.desired.restore(resetCause);
       else if (!this.everConnected) void this.desired.restore(t('common.cause.connected'), { noticed: false, quiet: true });
-      else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.restore(t('common.cause.reconnected'), { noticed: false });
+      else if (was !== 'connected' && next.apiVersion === '0.9') void this.desired.verify();
       else if (was === 'connected' && next.apiVersion === '0.9') void this.desired.check();
       this.everConnected = true;
       this.desired.nudge();

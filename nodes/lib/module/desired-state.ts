@@ -5,9 +5,10 @@
  * io-threshold's pin modes, thresholds, interrupts and counters, io-output's last state,
  * bmc-watchdog's timeout) register it here. When the module shows it lost its settings (a
  * new device_session, the package's own module reset, an answer that proves it, a read-back
- * that differs, on API 0.9 a reconnection after an outage), every setting is applied again,
- * one after the other in the spec's order: power management first (outputs need it), then
- * pin modes with their thresholds, interrupts and counters, then outputs, the watchdog last.
+ * that differs, on API 0.9 after an outage the read-backs of `verify`), every setting is
+ * applied again, one after the other in the spec's order: power management first (outputs
+ * need it), then pin modes with their thresholds, interrupts and counters, then outputs, the
+ * watchdog last. A witness (a watchdog a msg armed) is only read back, never applied again.
  * When the package's own power-management write re-enumerates the module (API 1.0), only
  * what comes after the power configuration is put back (connection.ts ownRenewal).
  *
@@ -21,11 +22,14 @@ import { DeviceError, isGone, isRefused } from '../base/errors';
 import { t } from '../base/i18n';
 import { publish, HealthModule } from './health';
 import { DrivenPins } from './driven-pins';
+import { readBack, Readable, ReadBack } from './read-back';
+
+export type { ReadBack } from './read-back';
 
 /** The spec's order of applying (io rule 1: power management before outputs). */
 export const PHASE = { power: 1, pins: 2, outputs: 3, watchdog: 4 } as const;
 
-export interface DesiredSetting {
+export interface DesiredSetting extends Readable {
   phase: number;
   /**
    * Applies the setting again. Resolves when done, rejects when it failed (the owner has
@@ -35,9 +39,17 @@ export interface DesiredSetting {
   apply(cause: string, retry: number): Promise<void>;
   /**
    * Reads back whether the setting is still in place, where the device lets itself be read
-   * (API 0.9 has no session ids): false = lost. Absent: cannot be read back.
+   * (API 0.9 has no session ids): read-back.ts. Absent: cannot be read back.
    */
-  inPlace?(): Promise<boolean>;
+  inPlace?(): Promise<ReadBack>;
+  /**
+   * Only read back, as a sign that the module forgot, never applied again: what a msg set
+   * that putting back would do harm (a watchdog armed by a msg: after the reset it caused, it
+   * would arm the next one). Once found gone it is forgotten (`forget`).
+   */
+  witness?: true;
+  /** The module forgot the witness: nothing to read back any more. */
+  forget?(): void;
   /** The body the setting last sent to `endpoint` (e.g. 'power-management'), if it sends one: shown, never sent. */
   body?(endpoint: string): Record<string, unknown> | undefined;
 }
@@ -65,13 +77,20 @@ export function isRetried(error: unknown): boolean {
   return ['QUEUE_FULL', 'NOT_SENT', 'BAD_RESPONSE', 'TLS'].includes(error.code) || isGone(error) || isRefused(error);
 }
 
+interface Placement {
+  pending: boolean;
+  placed: boolean;
+}
+
 export class DesiredState {
-  /** Each setting and whether it waits to be (re)applied. */
-  private readonly settings = new Map<DesiredSetting, { pending: boolean }>();
+  /** Each setting, whether it waits to be (re)applied, and whether the device took it last time (only then can a read-back prove anything). */
+  private readonly settings = new Map<DesiredSetting, Placement>();
   private running?: Promise<void>;
   private cause = '';
   /** The run tells a `reapplied` event at its end. */
   private tell = false;
+  /** The run on its way follows a `reset` told: further signs join it without a second one. */
+  private resetTold = false;
   private closed = false;
   /** What the flows last drove on each pin (the live sidebar shows it). */
   readonly driven = new DrivenPins();
@@ -85,7 +104,7 @@ export class DesiredState {
 
   /** Registers a setting; returns its removal (the node closed). */
   add(setting: DesiredSetting): () => void {
-    this.settings.set(setting, { pending: false });
+    this.settings.set(setting, { pending: false, placed: !!setting.witness });
     return () => this.settings.delete(setting);
   }
 
@@ -96,8 +115,9 @@ export class DesiredState {
     return found;
   }
 
+  /** How many settings are applied again when the module forgot (witnesses are not). */
   get size(): number {
-    return this.settings.size;
+    return [...this.settings.keys()].filter((s) => !s.witness).length;
   }
 
   /** Whether a setting waits to be applied (one that met an outage). */
@@ -109,10 +129,16 @@ export class DesiredState {
   restore(cause: string, options: RestoreOptions = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
     const from = options.from ?? 0;
-    const chosen = [...this.settings.entries()].filter(([s]) => s.phase >= from);
+    const chosen = [...this.settings.entries()].filter(([s]) => s.phase >= from && !s.witness);
     if (!options.pinsKept) this.driven.clear();
-    if (options.noticed ?? true) publish('reset', this.module(), cause);
+    // A witness is gone with the module's other settings: it proves nothing more.
+    for (const setting of this.settings.keys()) if (setting.witness && setting.phase >= from) setting.forget?.();
+    // One reset, one `reset`: signs that arrive while its settings go back (a read-back and
+    // an answer, both seeing the same reset) join the run.
+    const told = (options.noticed ?? true) && !(this.running && this.resetTold);
+    if (told) publish('reset', this.module(), cause);
     if (!chosen.length) return this.running ?? Promise.resolve();
+    if (told) this.resetTold = true;
     for (const [, state] of chosen) state.pending = true;
     if (options.join && this.running) return this.running;
     this.cause = cause;
@@ -120,8 +146,15 @@ export class DesiredState {
     this.nudge();
     this.running ??= this.run().finally(() => {
       this.running = undefined;
+      this.resetTold = false;
     });
     return this.running;
+  }
+
+  /** A msg set the setting anew and the device took it: it is on the module. */
+  took(setting: DesiredSetting): void {
+    const state = this.settings.get(setting);
+    if (state) state.placed = true;
   }
 
   /** Tries pending settings now instead of waiting out the backoff (the module is back). */
@@ -130,24 +163,42 @@ export class DesiredState {
   }
 
   /**
-   * Reads back every setting that can be (API 0.9's cheap periodic check); restores them
-   * all when one is gone. A read that fails says nothing: the connection judges outages.
+   * Reads back every setting that can be by a read (API 0.9's cheap periodic check); restores
+   * them all when one is gone. A read that fails says nothing: the connection judges outages.
    */
   async check(): Promise<void> {
     if (this.closed || this.running) return;
-    for (const setting of this.settings.keys()) {
-      if (!setting.inPlace) continue;
-      let kept = true;
-      try {
-        kept = await setting.inPlace();
-      } catch {
-        continue;
-      }
-      if (!kept) {
-        await this.restore(t('common.cause.readBackDiffers'), { pinsKept: true });
-        return;
-      }
-    }
+    const { lost } = await readBack(this.applied(), false);
+    if (lost && !this.closed && !this.running) await this.restore(t('common.cause.readBackLost', { proof: lost }), { pinsKept: true });
+  }
+
+  /**
+   * The module answers again after an outage (API 0.9: no session tells whether it forgot).
+   * First the read-backs, then the verdict: a setting gone is a reset, told once, and every
+   * setting goes back; a setting in place means the module kept them all (a reset takes
+   * everything), so nothing is sent again. When no read-back can tell (only settings the
+   * device shows nowhere, such as a threshold on an analog pin or a power configuration with
+   * no output to try), everything goes back without a `reset`: a write that was not needed
+   * costs one exchange, a module left without its settings is the failure this is for.
+   * Settings still pending (they met the outage) are read by no one: their run goes on.
+   */
+  async verify(): Promise<void> {
+    if (this.closed) return;
+    const verdict = await readBack(this.applied(), true);
+    if (this.closed || verdict.gone) return;
+    if (verdict.lost) await this.restore(t('common.cause.forgotDuringOutage', { proof: verdict.lost }));
+    else if (!verdict.kept && this.size && !this.running)
+      await this.restore(t('common.cause.reconnectedUnknown'), { noticed: false });
+  }
+
+  /**
+   * A node's own exchange found its setting gone (a keep-alive's alive refused, the watchdog
+   * not enabled): a sign the module forgot, unless the setting never reached the module.
+   */
+  lost(setting: DesiredSetting, proof: string): void {
+    const state = this.settings.get(setting);
+    if (this.closed || !state?.placed || state.pending) return;
+    void this.restore(t('common.cause.forgot', { proof }));
   }
 
   close(): void {
@@ -156,9 +207,17 @@ export class DesiredState {
     this.nudge();
   }
 
+  /** The settings on the module (applied, or witnesses), in the spec's order: the ones to read back. */
+  private applied(): DesiredSetting[] {
+    return [...this.settings.entries()]
+      .filter(([, state]) => state.placed && !state.pending)
+      .map(([setting]) => setting)
+      .sort((a, b) => a.phase - b.phase);
+  }
+
   /** The pending setting of the lowest phase (registration order within a phase). */
-  private nextPending(): [DesiredSetting, { pending: boolean }] | undefined {
-    let best: [DesiredSetting, { pending: boolean }] | undefined;
+  private nextPending(): [DesiredSetting, Placement] | undefined {
+    let best: [DesiredSetting, Placement] | undefined;
     for (const entry of this.settings.entries()) if (entry[1].pending && (!best || entry[0].phase < best[0].phase)) best = entry;
     return best;
   }
@@ -174,12 +233,14 @@ export class DesiredState {
       try {
         await setting.apply(this.cause, retry);
         state.pending = false;
+        state.placed = true;
         applied++;
         retry = 0;
         delay = this.backoff.firstMs;
       } catch (error) {
         if (!isRetried(error)) {
           state.pending = false;
+          state.placed = false;
           failed++;
           retry = 0;
           continue;

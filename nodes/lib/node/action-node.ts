@@ -5,90 +5,26 @@
  * apply a setting when the module connects, or that poll, declare it here too.
  *
  * An action node file then only declares its settings, how a msg becomes an operation, and
- * what goes out. The moving parts live in their own files: the status dot (status-dot.ts),
- * when polling runs (polling-lifecycle.ts), what a msg does (input-handler.ts).
+ * what goes out. The moving parts live in their own files: what a node declares
+ * (action-spec.ts), the status dot (status-dot.ts), when polling runs (polling-lifecycle.ts),
+ * what a msg does (input-handler.ts).
  */
-import type { DeviceClient, DeviceResult } from '../device/client';
+import type { DeviceResult } from '../device/client';
 import type { ConnectionState } from '../module/connection';
-import { DeviceNode } from '../module/device-settings';
+import type { DeviceNode } from '../module/device-settings';
 import { bodyOf, NoExtra, Operation, Outcome, perform } from './operation';
 import { asDeviceError, DeviceError } from '../base/errors';
 import { say, t, textOf, useRuntimeLanguage } from '../base/i18n';
 import { afterStart, handOver, takeOver } from './hand-over';
-import { isRetried, PHASE } from '../module/desired-state';
+import { DesiredSetting, isRetried, PHASE } from '../module/desired-state';
 import { inputHandler } from './input-handler';
 import { Poller } from './poller';
 import { PollingLifecycle } from './polling-lifecycle';
 import { NodeStatusDot } from './status-dot';
-import type { Service } from '../pure/limits';
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeStatus } from '../base/node-red';
+import type { NodeAPI, NodeDef, NodeMessage } from '../base/node-red';
+import type { ActionNode, ActionSpec } from './action-spec';
 
-/** `S`: the node's settings; `X`: what its `output` needs to know about an operation. */
-export interface ActionSpec<S, X extends object = NoExtra> {
-  /** Reads the node's settings from the editor (text) once per deploy; throws on a bad one. */
-  settings(def: NodeDef): S;
-  /**
-   * The operation for a msg: fields of `msg.payload` (the spec's names) over the settings,
-   * every value checked against limits.ts. Throws a DeviceError (INVALID_INPUT) naming
-   * field, value and range; then nothing is sent. Returns undefined when the msg was a
-   * command the node handled itself (e.g. `stop`).
-   */
-  build(msg: NodeMessage, settings: S, node: ActionNode): Operation<X> | undefined;
-  /** What to send for an answer; by default the msg with `payload` and `request` set. */
-  output?(result: DeviceResult, msg: NodeMessage, settings: S, op: Operation<X>): Outcome;
-  /**
-   * Whether `build` may be tried with an empty msg at deploy to show a bad setting at once;
-   * a function says so per settings (not when a setting is only known from a msg).
-   */
-  checkOnDeploy?: boolean | ((settings: S) => boolean);
-  /** The service the node talks to; a config node for another one is refused at deploy. */
-  service?: Service;
-  /** A setting to apply each time the module (re)connects: on deploy and after a device restart. */
-  onConnect?(settings: S): Operation<X> | undefined;
-  /** State kept on the device is gone: its service restarted (a new driver_session), or the module was reset or re-plugged. */
-  onRestart?(node: ActionNode, settings: S, what: 'service' | 'module'): void;
-  /** An accepted write re-enumerates the module (API 1.0 power-management, real §3.2 step 5): a new device_session. */
-  renewsSession?: boolean;
-  /** Where the on-connect setting goes in the spec's order of applying (desired-state.ts PHASE). */
-  phase?: number;
-  /**
-   * Every msg's operation sets what onConnect sets (with other values): the last one is put
-   * back after a reset. A function: whether the node's settings ask for it (io-output's
-   * "restore after a reset"), for a node with nothing to apply on connect.
-   */
-  remembers?: boolean | ((settings: S) => boolean);
-  /**
-   * API 0.9's cheap check that the setting is still on the module (a pin read back in the
-   * mode it was set to): false = lost. Absent: it cannot be read back.
-   */
-  readBack?(setting: Operation<X>, client: DeviceClient): Promise<boolean>;
-  /** A msg's operation resets the module: what the package set is applied again after it. */
-  resetsModule?: boolean | ((op: Operation<X>) => boolean);
-  /** Per-node work beside requests (e.g. a timer watching the keep-alive); returns its stop. */
-  start?(node: ActionNode, settings: S): (() => void) | undefined;
-  /** Polling: the interval (0 = off) and what one round sends. */
-  poll?: {
-    interval(settings: S): number;
-    /** What one round sends: built once, at the first round (the settings are fixed until a redeploy). */
-    build(settings: S): Operation<X>;
-    /** false: keep the pace while failing (a keep-alive must not slow down). */
-    backoff?: boolean;
-    /**
-     * What a round reads is gone from the device once read (notifications): on close the
-     * node waits for a round on the wire (bounded by the request timeout) and hands its
-     * msgs to the node that takes its place after a redeploy (lib/hand-over.ts).
-     */
-    handOver?: boolean;
-  };
-}
-
-export interface ActionNode extends Node {
-  device?: DeviceNode;
-  /** Shows a status of the node's own (kept while connected). */
-  report(status: NodeStatus): void;
-  /** Shows (or clears) a conflict with another deployed node as a yellow status (live/conflict-status.ts). */
-  conflict(text: string | undefined): void;
-}
+export type { ActionNode, ActionSpec } from './action-spec';
 
 /** The default output: the incoming msg with the device's answer and what was sent. */
 function defaultOutput(result: DeviceResult, msg: NodeMessage): Outcome {
@@ -183,9 +119,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
     const desired = node.device?.connection?.desired;
     const remembers = settings !== undefined && !problem && (typeof spec.remembers === 'function' ? spec.remembers(settings) : spec.remembers === true);
-    const forget =
+    const setting: DesiredSetting | undefined =
       (lastSet || remembers) && desired
-        ? desired.add({
+        ? {
             phase: spec.phase ?? PHASE.pins,
             apply: (cause, retry) => {
               // Nothing set yet (a msg-driven output before its first msg): nothing to put back.
@@ -204,8 +140,25 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
               polling.reconnected(applying.catch(() => undefined));
               return applying;
             },
-            inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(true))),
+            inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(undefined))),
+            ...(spec.readBackSends ? { sends: true as const } : {}),
             body: (endpoint) => (lastSet ? bodyOf(lastSet, endpoint) : undefined),
+          }
+        : undefined;
+    const forget = setting && desired!.add(setting);
+    node.settingGone = (proof) => {
+      if (setting) node.device?.connection?.settingGone(setting, proof);
+    };
+    // What a msg set that is only read back (spec.witness): a sign after an outage, never put back.
+    let witnessed: Operation<X> | undefined;
+    const unwitness =
+      spec.witness && spec.readBack && desired && settings !== undefined && !problem
+        ? desired.add({
+            phase: spec.phase ?? PHASE.pins,
+            witness: true,
+            apply: () => Promise.resolve(),
+            inPlace: () => (witnessed ? spec.readBack!(witnessed, client()!) : Promise.resolve(undefined)),
+            forget: () => (witnessed = undefined),
           })
         : undefined;
 
@@ -239,7 +192,12 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
         applied: (op) => {
           node.device?.connection?.desired.driven.tookAll(op);
           // What a msg set is what the module must keep; a reset of the module wants it all back.
-          if (remembers && forget) lastSet = op;
+          if (remembers && forget) {
+            lastSet = op;
+            desired?.took(setting!);
+          }
+          const seen = spec.witness?.(op);
+          if (seen !== undefined) witnessed = seen ?? undefined;
           if (spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
           const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
           if (reset) node.device?.connection?.ownReset(t('common.resetBy', { type }));
@@ -258,6 +216,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       polling.close();
       released?.();
       forget?.();
+      unwitness?.();
       node.device?.deregister(user);
       const finish = () => {
         dot.close();
