@@ -49,7 +49,14 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
     events = [];
     mqtt = [];
     metrics = new ModuleMetrics();
-    const fleet = new FleetPublisher(new Scheme('plant', 'cell'), new Set(), { mqtt: (m) => mqtt.push(m), command: () => undefined });
+    const fleet = new FleetPublisher(new Scheme('plant', 'cell'), new Set(), {
+      mqtt: (m) => mqtt.push(m),
+      command: () => undefined,
+      // One device here: no two modules can share a topic.
+      warn: (text) => {
+        throw new Error(text);
+      },
+    });
     const unsubscribe = subscribe((e) => {
       events.push(e);
       fleet.onHealth(e);

@@ -187,8 +187,7 @@ export class DesiredState {
     const verdict = await readBack(this.applied(), true);
     if (this.closed || verdict.gone) return;
     if (verdict.lost) await this.restore(t('common.cause.forgotDuringOutage', { proof: verdict.lost }));
-    else if (!verdict.kept && this.size && !this.running)
-      await this.restore(t('common.cause.reconnectedUnknown'), { noticed: false });
+    else if (!verdict.kept && this.size && !this.running) await this.restore(t('common.cause.reconnectedUnknown'), { noticed: false });
   }
 
   /**
