@@ -14,7 +14,6 @@
  */
 import fs from 'fs';
 import path from 'path';
-import http from 'http';
 import should from 'should';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
@@ -22,48 +21,17 @@ import { httpJson } from '../helpers/sim-control';
 import { launchChromium } from '../helpers/browser/chromium';
 import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
 import * as editor from '../helpers/browser/editor';
+import { demoFlows, deployFlows, FlowNode, start } from '../helpers/demo-flows';
 
 declare const RED: any;
 // Page-side code below runs in the browser; the project compiles without the DOM library.
 declare const document: any;
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const start = require(path.join(root, 'scripts', 'start.js')) as {
-  DEMO_FLOWS: string[];
-  OPTIONAL_DEMOS: Array<{ file: string; module: string }>;
-  readExample(file: string, where: { simUrl: string; redPort: number; lang: string }): FlowNode[];
-};
-const { DEMO_FLOWS, OPTIONAL_DEMOS } = start;
 const OURS = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes);
-
-type FlowNode = Record<string, any> & { id: string; type: string };
-
-/** The demo tabs as npm start deploys them (start.js): in `lang`, with its ports; config nodes shared by several demos once. */
-function demoFlows(simUrl: string, redPort = 1880, lang = 'en'): FlowNode[] {
-  const files = [...DEMO_FLOWS, ...OPTIONAL_DEMOS.map((d) => d.file)];
-  const nodes = files.flatMap((f) => start.readExample(f, { simUrl, redPort, lang }));
-  return [...new Map(nodes.map((n) => [n.id, n])).values()];
-}
 
 /** The editor's language → the demos' language npm start picks from the system's. */
 const DEMO_LANG: Record<string, string> = { 'en-US': 'en', 'de-DE': 'de' };
-
-/** A full deploy through the admin API, as npm start's flows.json does on start. */
-function deployFlows(url: string, flows: FlowNode[]): Promise<void> {
-  const body = JSON.stringify(flows);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${url}flows`,
-      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Content-Length': Buffer.byteLength(body) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 204 || res.statusCode === 200 ? resolve() : reject(new Error(`POST /flows: ${res.statusCode}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 interface Box {
   l: number;
@@ -173,7 +141,7 @@ describe("demo tabs in a browser (npm start's flows, Node-RED 4.1, headless Chro
 
   before(async function () {
     sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-    red = await startNodeRed(OPTIONAL_DEMOS.map((d) => d.module));
+    red = await startNodeRed(start.OPTIONAL_DEMOS.map((d) => d.module));
     flows = demoFlows(sim.url);
     await deployFlows(red.url, flows);
     browser = await launchChromium();

@@ -11,7 +11,6 @@
  */
 import fs from 'fs';
 import path from 'path';
-import http from 'http';
 import should from 'should';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
@@ -20,26 +19,14 @@ import { launchChromium } from '../helpers/browser/chromium';
 import { NodeRedServer, startNodeRed } from '../helpers/browser/node-red-server';
 import * as editor from '../helpers/browser/editor';
 import { englishIn, englishOnlyWords } from '../helpers/german-words';
+import { demoFlows, deployFlows, FlowNode, start } from '../helpers/demo-flows';
 
 declare const RED: any;
 declare const document: any;
 
 const root = path.resolve(__dirname, '..', '..', '..');
-type FlowNode = Record<string, any> & { id: string; type: string };
-const start = require(path.join(root, 'scripts', 'start.js')) as {
-  DEMO_FLOWS: string[];
-  OPTIONAL_DEMOS: Array<{ file: string; module: string }>;
-  readExample(file: string, where: { simUrl: string; redPort: number; lang: string }): FlowNode[];
-};
 const OURS = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))['node-red'].nodes);
 const SEEN = { timeout: 60000 };
-
-/** The demo tabs as npm start deploys them in `lang` (start.js), config nodes shared by several demos once. */
-function demoFlows(simUrl: string, redPort: number, lang: string): FlowNode[] {
-  const files = [...start.DEMO_FLOWS, ...start.OPTIONAL_DEMOS.map((d) => d.file)];
-  const nodes = files.flatMap((f) => start.readExample(f, { simUrl, redPort, lang }));
-  return [...new Map(nodes.map((n) => [n.id, n])).values()];
-}
 
 /** The words a dashboard widget shows: titles, labels, buttons, columns, the alert names of its tab's environment. */
 function dashboardTexts(nodes: FlowNode[]): string[] {
@@ -50,23 +37,6 @@ function dashboardTexts(nodes: FlowNode[]): string[] {
     const said = [n.name, n.label, n.title, n.dismissText, n.yAxisLabel, ...(n.columns ?? []).map((c: { title: string }) => c.title)];
     if (n.type === 'change') said.push(...(n.rules ?? []).filter((r: { tot: string }) => r.tot === 'str').map((r: { to: string }) => r.to));
     return said.filter((s): s is string => typeof s === 'string');
-  });
-}
-
-/** A full deploy through the admin API, as npm start's flows.json does on start. */
-function deployFlows(url: string, flows: FlowNode[]): Promise<void> {
-  const body = JSON.stringify(flows);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${url}flows`,
-      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Content-Length': Buffer.byteLength(body) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 204 || res.statusCode === 200 ? resolve() : reject(new Error(`POST /flows: ${res.statusCode}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
   });
 }
 

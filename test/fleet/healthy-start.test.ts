@@ -10,11 +10,10 @@ import 'should';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import http from 'http';
 import { DEFAULT_REBOOT_MS, startSimulator } from '../../simulator';
 import type { Simulator } from '../../simulator';
 import { NodeRedInstance, waitFor } from '../helpers/fleet-harness';
-import { freePort } from '../helpers/http';
+import { freePort, getText as get } from '../helpers/http';
 
 const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => Array<{
   name: string;
@@ -33,18 +32,6 @@ const start = require(path.join(root, 'scripts', 'start.js')) as {
 const EXCHANGES = 10;
 /** The health check's pace here: the exchanges come within seconds. */
 const HEALTH_MS = 500;
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
-  });
-}
 
 for (const api of ['0.9', '1.0'] as const) {
   describe(`a healthy start: npm start's demos on API ${api} count no request errors`, function () {

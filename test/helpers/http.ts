@@ -76,3 +76,16 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** A GET on a fresh connection (no agent), its body as text: for a server a test is about to stop. */
+export function getText(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}

@@ -8,9 +8,8 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import http from 'http';
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'child_process';
-import { freePort } from '../http';
+import { freePort, getText as get } from '../http';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -21,18 +20,6 @@ export interface NodeRedServer {
   /** What Node-RED printed (for failure messages). */
   output(): string;
   stop(): Promise<void>;
-}
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
-  });
 }
 
 /** npm pack into `dir` without its prepack build (the test step built dist/ already); returns the tarball. */
