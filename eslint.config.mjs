@@ -71,6 +71,15 @@ export default tseslint.config(
     ]),
   },
   {
+    files: ['nodes/alarms/**/*.ts'],
+    rules: only(
+      'alarm features sit beside the nodes: built on the layers, never on a node file, the sidebar runtime, fleet features or editor code',
+      'live',
+      'editor',
+      ['../io-*', '../bmc-*', '../power-*', '../device-*', '../notification-*', '../modular-device*', '../fleet-publish', '../fleet/*'],
+    ),
+  },
+  {
     files: ['nodes/editor/**/*.ts'],
     rules: only(
       'editor code runs in the browser: it imports only the pure layer and no Node built-in',

@@ -33,6 +33,8 @@ describe('layers: the import rules', function () {
       says: /module layer/,
     },
     { file: 'nodes/lib/node/probe.ts', code: "import { Throttle } from '../../live/throttle';\nexport const x = Throttle;\n", says: /action-node kit/ },
+    { file: 'nodes/alarms/probe.ts', code: "import { publish } from '../fleet/publisher';\nexport const x = publish;\n", says: /alarm features/ },
+    { file: 'nodes/alarms/probe.ts', code: "import { Throttle } from '../live/throttle';\nexport const x = Throttle;\n", says: /alarm features/ },
     { file: 'nodes/editor/probe.ts', code: "import { t } from '../lib/base/i18n';\nexport const x = t;\n", says: /editor code/ },
     { file: 'nodes/editor/sidebar/probe.ts', code: "import * as http from 'node:http';\nexport const x = http;\n", says: /editor code/ },
     { file: 'simulator/probe.ts', code: "import { LIMITS } from '../nodes/lib/pure/limits';\nexport const x = LIMITS;\n", says: /simulator/ },
