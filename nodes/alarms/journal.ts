@@ -7,7 +7,9 @@
  * the time left, so a restart ends it when it should).
  *
  * Writes are batched: at most one per `intervalMs`, sooner only when `flushPending` entries
- * wait, never one per transition; one write at a time, atomic. A file that cannot be read,
+ * wait, never one per transition; one write at a time, atomic. The whole file is written
+ * each time, so a large file is written less often: no more than `writeBytesPerSecond` on
+ * average (an alarm flood must not wear out a Raspberry Pi's SD card). A file that cannot be read,
  * or a write that fails, is announced through `onProblem` (the node shows it and hands it
  * to Catch); the journal keeps working in memory and the next batch tries again, and
  * `onRecovered` says when a write succeeds after a failure.
@@ -38,9 +40,11 @@ export const JOURNAL_DEFAULTS = {
   intervalMs: 1000,
   /** This many entries waiting write at once, before the interval ends. */
   flushPending: 1000,
+  /** The disk's share under a flood: a 1 MB file is then written every 4 s, not every second. */
+  writeBytesPerSecond: 256 * 1024,
 } as const;
 
-export type JournalBounds = FileBounds & { intervalMs: number; flushPending: number };
+export type JournalBounds = FileBounds & { intervalMs: number; flushPending: number; writeBytesPerSecond: number };
 
 export interface JournalOptions {
   /** The journal's file: `journalFile(RED.settings.userDir)`. */
@@ -91,6 +95,7 @@ export class Journal<E extends object = Record<string, unknown>, S = unknown> {
   private writing: Promise<void> | undefined;
   private mustPutAside: boolean;
   private closed = false;
+  private lastBytes = 0;
   private readonly tally = { writes: 0, bytesWritten: 0, failedWrites: 0 };
 
   constructor(options: JournalOptions) {
@@ -200,7 +205,7 @@ export class Journal<E extends object = Record<string, unknown>, S = unknown> {
     const soon = this.pending >= this.bounds.flushPending;
     if (this.cancelTimer && (this.timerSoon || !soon)) return;
     this.stopTimer();
-    this.schedule(soon ? 0 : this.bounds.intervalMs);
+    this.schedule(soon ? 0 : this.spacing());
   }
 
   private schedule(ms: number): void {
@@ -209,6 +214,11 @@ export class Journal<E extends object = Record<string, unknown>, S = unknown> {
       this.cancelTimer = undefined;
       void this.write();
     }, ms);
+  }
+
+  /** The wait before a write: the interval, longer when the last write was large. */
+  private spacing(): number {
+    return Math.max(this.bounds.intervalMs, Math.ceil((this.lastBytes / this.bounds.writeBytesPerSecond) * 1000));
   }
 
   private stopTimer(): void {
@@ -221,7 +231,7 @@ export class Journal<E extends object = Record<string, unknown>, S = unknown> {
     const writing = this.writeBatch().finally(() => {
       this.writing = undefined;
       // What came during the write, or a failed batch, waits for the next interval.
-      if (this.dirty && !this.closed && !this.cancelTimer) this.schedule(this.bounds.intervalMs);
+      if (this.dirty && !this.closed && !this.cancelTimer) this.schedule(this.spacing());
     });
     this.writing = writing;
     return writing;
@@ -233,7 +243,8 @@ export class Journal<E extends object = Record<string, unknown>, S = unknown> {
     this.pending = 0;
     this.dirty = false;
     try {
-      this.tally.bytesWritten += await writeAtomically(this.file, fileText(this.content(), new Date()));
+      this.lastBytes = await writeAtomically(this.file, fileText(this.content(), new Date()));
+      this.tally.bytesWritten += this.lastBytes;
       this.tally.writes++;
       if (this.problem) {
         this.problem = undefined;

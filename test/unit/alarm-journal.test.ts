@@ -118,7 +118,7 @@ describe('alarm journal', function () {
   });
 
   it('batches writes: 10,000 appends make one write; a few wait for the interval; an idle journal writes nothing', async () => {
-    const journal = open();
+    const journal = open({ bounds: { writeBytesPerSecond: 1e9 } }); // the interval alone (the next test: the byte budget)
     for (let i = 0; i < 10_000; i++) journal.append(transition(i));
     journal.stats().writes.should.equal(0);
     // flushPending reached: one job, due at once (not one per entry).
@@ -168,6 +168,21 @@ describe('alarm journal', function () {
     await journal.idle();
     journal.stats().writes.should.equal(2);
     open().entries().length.should.equal(2);
+  });
+
+  it('a large file is written less often: no more than writeBytesPerSecond on average', async () => {
+    const journal = open({ bounds: { writeBytesPerSecond: 1000 } });
+    journal.append(transition(1, { comment: 'x'.repeat(1500) }));
+    clock.advance(JOURNAL_DEFAULTS.intervalMs);
+    await journal.idle();
+    const { bytesWritten } = journal.stats();
+    bytesWritten.should.be.above(1500);
+    journal.append(transition(2));
+    clock
+      .pending()
+      .map((j) => j.ms)
+      .should.eql([Math.ceil(bytesWritten)]); // bytes / (1000 B/s) in ms
+    await journal.close();
   });
 
   it('a temp file left by a crash mid-write is never read: the previous journal is', async () => {
