@@ -7,6 +7,7 @@
  * recovers; a 1 MB comment is truncated to the entry's bound.
  */
 import should from 'should';
+import { fork } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -194,6 +195,38 @@ describe('alarm journal', function () {
       .entries()
       .should.eql([transition(1)]);
     problems.should.eql([]);
+  });
+
+  it('a process killed while writing leaves a whole journal: the previous one or the new one', async function () {
+    // A real crash (SIGKILL) of a process that writes 10 MB journals back to back, killed as
+    // a write begins (it says so); a journal written in place is then found torn.
+    const script = path.join(dir, 'writer.js');
+    fs.writeFileSync(
+      script,
+      `const { Journal } = require(${JSON.stringify(require.resolve('../../nodes/alarms/journal'))});
+       const j = new Journal({ file: ${JSON.stringify(file)}, bounds: { writeBytesPerSecond: 1e12 } });
+       (async () => { for (let n = 0; ; n++) {
+         for (let i = 0; i < 5000; i++) j.append({ alarm: 'a' + i, n, comment: 'x'.repeat(1900) });
+         const written = j.flush(); process.send(n); await written;
+       } })();`,
+    );
+    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      // As its third write begins (or at its exit, should it fail: then the checks below say why).
+      await Promise.race([exited, new Promise<void>((resolve) => child.on('message', (n) => Number(n) >= 2 && resolve()))]);
+      child.kill('SIGKILL');
+      await exited;
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const journal = open();
+    problems.should.eql([]);
+    fs.readdirSync(dir)
+      .filter((name) => name.includes('unreadable'))
+      .should.eql([]);
+    journal.stats().entries.should.equal(JOURNAL_DEFAULTS.maxEntries);
+    new Set(journal.entries().map((e) => (e as unknown as { n: number }).n)).size.should.equal(1); // one batch, not a mix
   });
 
   const bounds = { maxEntries: 10, maxEntryBytes: 512, maxStates: 10, maxStateBytes: 256 };
