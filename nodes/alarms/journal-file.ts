@@ -136,7 +136,10 @@ function bad(reason: LoadReason, detail?: string, code?: string): Loaded {
  * path. Throws when it cannot (the caller then must not write over it).
  */
 export function putAside(file: string, now: Date = new Date()): string {
-  const aside = `${file}.unreadable-${now.toISOString().replace(/[:.]/g, '-')}`;
+  const stamp = `${file}.unreadable-${now.toISOString().replace(/[:.]/g, '-')}`;
+  // A rename replaces what is there: never one kept file by the next.
+  let aside = stamp;
+  for (let n = 1; fs.existsSync(aside); n++) aside = `${stamp}-${n}`;
   fs.renameSync(file, aside);
   return aside;
 }

@@ -12,7 +12,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { Journal, JournalOptions, JournalProblem, journalFile, JOURNAL_DEFAULTS } from '../../nodes/alarms/journal';
-import { maxFileBytes } from '../../nodes/alarms/journal-file';
+import { maxFileBytes, putAside } from '../../nodes/alarms/journal-file';
 import { handClock, HandClock } from '../helpers/hand-clock';
 
 interface Transition {
@@ -272,6 +272,17 @@ describe('alarm journal', function () {
       fs.readFileSync(keptAs, 'utf8').should.equal(text); // still there
     });
   }
+
+  it('a second unreadable file put aside in the same millisecond keeps the first', () => {
+    const now = new Date();
+    fs.writeFileSync(file, 'first');
+    const first = putAside(file, now);
+    fs.writeFileSync(file, 'second');
+    const second = putAside(file, now);
+    second.should.not.equal(first);
+    fs.readFileSync(first, 'utf8').should.equal('first');
+    fs.readFileSync(second, 'utf8').should.equal('second');
+  });
 
   it("entries and states the file's bounds no longer admit are skipped and announced; the rest is kept", () => {
     const good = transition(1);
