@@ -105,8 +105,10 @@ describe('alarm health (ISA-18.2 measures)', function () {
     ]);
     drive(health, 'gone', [
       [0, on],
-      [60 * MIN, off],
+      [5 * MIN, off],
     ]);
+    // An acknowledge or a shelve is no activation: one each.
+    health.report(6 * MIN).top.should.eql(['gone', 'held', 'shelved'].map((alarm) => ({ alarm, count: 1 })));
     const day = 24 * 60 * MIN;
     health.report(day).stale.should.eql([]);
     health.report(day + 10 * S + 1).stale.should.eql(['held', 'shelved']);

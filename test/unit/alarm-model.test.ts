@@ -149,6 +149,7 @@ describe('alarm model (ISA-18.2 states)', function () {
         const s = step(alarm, e, T0 + 9000);
         s.transitions.should.be.empty();
         s.alarm.should.equal(frozen);
+        should(s.stale).equal(e.type === 'condition' ? true : undefined);
       }
       refused(alarm, ack).should.equal('acknowledge refused: alarm rail-12v.hi is suppressed by design');
       refused(alarm, { type: 'shelve', duration: 5000 }).should.startWith('shelve refused');

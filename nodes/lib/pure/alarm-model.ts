@@ -104,6 +104,8 @@ export interface Step {
   readonly alarm: Alarm;
   readonly transitions: readonly Transition[];
   readonly refusal?: Phrase;
+  /** A condition not applied because the alarm is suppressed: the device's word is stale (a status may say so). */
+  readonly stale?: true;
 }
 
 /** A new alarm in normal, or the refusal of its id (alarm_id). */
@@ -203,7 +205,7 @@ export function step(alarm: Alarm, event: AlarmEvent, now: number): Step {
   switch (event.type) {
     case 'condition': {
       // Suppressed by design: what arrives now is no news of the device (never raised or cleared by a guess).
-      if (alarm.suppressed) return { alarm, transitions: [] };
+      if (alarm.suppressed) return { alarm, transitions: [], stale: true };
       const value = event.value === undefined ? null : event.value;
       // Shelved or out of service, the condition is followed underneath and decides the state at their end.
       const state = alarm.shelvedUntil !== undefined || alarm.outOfService ? alarm.state : follow(alarm.state, event.active);
