@@ -1,3 +1,4 @@
+import fs from 'fs';
 import should from 'should';
 import {
   LIMITS,
@@ -17,6 +18,7 @@ import {
 import type { Check } from '../../nodes/lib/pure/limits';
 import type { PhraseValue } from '../../nodes/lib/pure/phrase';
 import { catalogsReady, english } from '../helpers/i18n';
+import { REPO, sourceFiles } from '../helpers/source-files';
 
 /** A check's answer as a reader gets it: `true`, or the refusal in English (Node-RED's i18n). */
 function said(result: Check | PhraseValue): true | string {
@@ -191,6 +193,15 @@ describe('limits.ts', function () {
       nullEntry[3] = null;
       should(said(checkPowerConfig(nullEntry))).equal('config[3] must be an object {pin, rail, current}, got null');
     });
+  });
+
+  it('limit-rules.ts is reached only through limits.ts (they import each other: loaded first, limit-rules would leave limits.ts without its rules)', function () {
+    const imports = (file: string) => /from '[./]*(?:[\w/-]*\/)?limit-rules'/.test(fs.readFileSync(file, 'utf8'));
+    should(imports(`${REPO}/nodes/lib/pure/limits.ts`)).be.true('the pattern finds the re-export');
+    const reaching = ['nodes', 'test', 'testing', 'bench']
+      .flatMap((dir) => sourceFiles(dir))
+      .filter((file) => !file.endsWith('/pure/limits.ts') && imports(file));
+    should(reaching).eql([]);
   });
 
   describe('number and text limits (alarms)', function () {
