@@ -20,7 +20,7 @@ const LANGUAGES = ['en-US', 'de'];
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const TYPES = Object.keys(pkg['node-red'].nodes) as string[];
 
-/** Checkers of limits.ts that read several limits: what each one validates with. */
+/** Checkers of limits.ts that read several limits (limit-rules.ts, re-exported by limits.ts): what each one validates with. */
 const COMPOSITE: Record<string, LimitName[]> = {
   checkPwm: ['prescaler', 'period'],
   checkKeepAlive: ['watchdog_timeout', 'keepalive_interval'],

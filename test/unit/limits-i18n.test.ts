@@ -1,5 +1,5 @@
 /**
- * Limit refusals in both languages: limits.ts and checks.ts answer with phrases (a key of
+ * Limit refusals in both languages: limits.ts (with limit-rules.ts) and checks.ts answer with phrases (a key of
  * `modular-device.limits` and values), and Node-RED's own i18n says them, in the runtime
  * and in the editor alike. Here that i18n reads the package's catalogs in en-US and de.
  */
@@ -17,7 +17,7 @@ const limitsCatalog = (lang: string): Record<string, string> =>
 /** Every `phrase('limits.<key>'` of the checking code. */
 const usedKeys = [
   ...new Set(
-    ['checks.ts', 'limits.ts'].flatMap((f) =>
+    ['checks.ts', 'limits.ts', 'limit-rules.ts'].flatMap((f) =>
       [...fs.readFileSync(path.join(root, 'nodes', 'lib', 'pure', f), 'utf8').matchAll(/phrase\('limits\.(\w+)'/g)].map((m) => m[1]),
     ),
   ),
@@ -47,6 +47,9 @@ const REFUSALS: Array<() => Check> = [
   () => checkPowerConfig('all'),
   () => checkPowerConfig([1, 2, 3, 4, 5, 6]),
   () => checkPowerConfig(Array.from({ length: 6 }, () => ({ pin: 1, rail: '5_volt', current: 0 }))),
+  () => check('alarm_deadband', -1),
+  () => check('alarm_comment', 'x'.repeat(501)),
+  () => check('alarm_id', 'a/b'),
 ];
 
 describe('limit messages in both languages', function () {

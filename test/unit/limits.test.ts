@@ -1,3 +1,4 @@
+import fs from 'fs';
 import should from 'should';
 import {
   LIMITS,
@@ -9,6 +10,7 @@ import {
   describe as describeValue,
   isEnvReference,
   parseInteger,
+  parseNumber,
   pwmDutyPercent,
   pwmFrequencyHz,
   rangeText,
@@ -16,6 +18,7 @@ import {
 import type { Check } from '../../nodes/lib/pure/limits';
 import type { PhraseValue } from '../../nodes/lib/pure/phrase';
 import { catalogsReady, english } from '../helpers/i18n';
+import { REPO, sourceFiles } from '../helpers/source-files';
 
 /** A check's answer as a reader gets it: `true`, or the refusal in English (Node-RED's i18n). */
 function said(result: Check | PhraseValue): true | string {
@@ -47,6 +50,10 @@ const INT_BOUNDS: Array<[LimitName, number, number, number[]]> = [
   ['limit_3v3', 1001, 5950, []],
   ['limit_5v0', 1001, 4950, []],
   ['limit_12v', 101, 2400, []],
+  // Alarms (ISA-18.2 / IEC 62682): four priorities, a shelf of at most a day, delays of at most 10 minutes.
+  ['alarm_priority', 1, 4, []],
+  ['shelve_duration', 1000, 86400000, []],
+  ['alarm_delay', 0, 600000, []],
 ];
 
 const WORDS: Array<[LimitName, string[]]> = [
@@ -188,6 +195,35 @@ describe('limits.ts', function () {
     });
   });
 
+  it('limit-rules.ts is reached only through limits.ts (they import each other: loaded first, limit-rules would leave limits.ts without its rules)', function () {
+    const imports = (file: string) => /from '[./]*(?:[\w/-]*\/)?limit-rules'/.test(fs.readFileSync(file, 'utf8'));
+    should(imports(`${REPO}/nodes/lib/pure/limits.ts`)).be.true('the pattern finds the re-export');
+    const reaching = ['nodes', 'test', 'testing', 'bench']
+      .flatMap((dir) => sourceFiles(dir))
+      .filter((file) => !file.endsWith('/pure/limits.ts') && imports(file));
+    should(reaching).eql([]);
+  });
+
+  describe('number and text limits (alarms)', function () {
+    it('numbers: fractions within the bounds, never NaN, infinite or text', function () {
+      for (const ok of [0, -2.5, 1e9, -1e9, 0.001]) should(said(check('alarm_limit', ok))).be.true();
+      should(said(check('alarm_limit', 1e9 + 1))).equal('alarm_limit must be a number from -1000000000 to 1000000000, got 1000000001');
+      for (const bad of [NaN, Infinity, -Infinity, '5', null, undefined, true, [1]])
+        should(said(check('alarm_limit', bad))).startWith('alarm_limit must be a number');
+      should(said(check('alarm_deadband', 0.5))).be.true();
+      should(said(check('alarm_deadband', -0.1))).equal('alarm_deadband must be a number from 0 to 1000000000, got -0.1');
+    });
+    it('text: length from min to max, of the listed characters where given', function () {
+      should(said(check('alarm_id', 'rail-12v.hi:slot_3'))).be.true();
+      should(said(check('alarm_id', 'a'.repeat(64)))).be.true();
+      should(said(check('alarm_id', 'a'.repeat(65)))).startWith('alarm_id must be text of 1 to 64 characters from A-Za-z0-9_.:-, got');
+      for (const bad of ['', 'a/b', 'a+b', 'a#', 'ä', ' a', 7, null]) should(said(check('alarm_id', bad))).startWith('alarm_id must be text of 1 to 64');
+      should(said(check('alarm_user', ''))).be.true();
+      should(said(check('alarm_comment', 'x'.repeat(500)))).be.true();
+      should(said(check('alarm_comment', 'x'.repeat(501)))).startWith('alarm_comment must be text of 0 to 500 characters, got "xxx');
+    });
+  });
+
   describe('editor text', function () {
     it('parseInteger reads plain decimal integers only', function () {
       should(parseInteger('42')).equal(42);
@@ -195,6 +231,14 @@ describe('limits.ts', function () {
       should(parseInteger('+5')).equal(5);
       for (const text of ['4.2', '1e3', '0x10', '', '12 34', 'abc']) should(parseInteger(text)).equal(text);
       should(parseInteger(17)).equal(17);
+    });
+    it('parseNumber reads decimal numbers with fraction and exponent only', function () {
+      should(parseNumber('42')).equal(42);
+      should(parseNumber(' -7.25 ')).equal(-7.25);
+      should(parseNumber('.5')).equal(0.5);
+      should(parseNumber('1e3')).equal(1000);
+      for (const text of ['0x10', '', '1.2.3', '12 34', 'abc', 'Infinity', 'NaN', '1e']) should(parseNumber(text)).equal(text);
+      should(parseNumber(17.5)).equal(17.5);
     });
     it('isEnvReference spots ${VAR} and $(VAR) only', function () {
       should(isEnvReference('${SLOT}')).be.true();

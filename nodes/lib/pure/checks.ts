@@ -26,6 +26,28 @@ export interface IntLimit {
   readonly default?: number;
 }
 
+/** A number field (fractions allowed, never NaN or infinite) with inclusive bounds: an alarm's limits and deadband. */
+export interface NumberLimit {
+  readonly kind: 'number';
+  readonly min: number;
+  readonly max: number;
+  readonly unit?: string;
+  readonly source: string;
+  readonly default?: number;
+}
+
+/**
+ * A text field of a bounded length, optionally of listed characters only (`chars`: the
+ * inside of a regular expression's character class, said as it is in the refusal).
+ */
+export interface TextLimit {
+  readonly kind: 'text';
+  readonly minChars: number;
+  readonly maxChars: number;
+  readonly chars?: string;
+  readonly source: string;
+}
+
 /** An integer field that takes one of a few listed values. */
 export interface IntSetLimit {
   readonly kind: 'intSet';
@@ -47,7 +69,7 @@ export interface BoolLimit {
   readonly source: string;
 }
 
-export type Limit = IntLimit | IntSetLimit | WordLimit | BoolLimit;
+export type Limit = IntLimit | NumberLimit | TextLimit | IntSetLimit | WordLimit | BoolLimit;
 
 /**
  * A short, safe rendering of any value for a message (never the whole object). Numbers and
@@ -80,6 +102,12 @@ export function rangeText(limit: Limit): Phrase {
       const span = phrase('limits.intRange', { min: limit.min, max: limit.max, unit: limit.unit ? ` ${limit.unit}` : '' });
       return limit.also?.length ? phrase('limits.alsoOr', { also: listWords(limit.also), range: span }) : span;
     }
+    case 'number':
+      return phrase('limits.numberRange', { min: limit.min, max: limit.max, unit: limit.unit ? ` ${limit.unit}` : '' });
+    case 'text': {
+      const length = { min: limit.minChars, max: limit.maxChars };
+      return limit.chars ? phrase('limits.textOf', { ...length, chars: limit.chars }) : phrase('limits.textRange', length);
+    }
     case 'intSet':
     case 'word':
       return phrase('limits.oneOf', { values: listWords(limit.values) });
@@ -90,6 +118,12 @@ export function rangeText(limit: Limit): Phrase {
 
 export function isInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value);
+}
+
+/** A string of the limit's length (in UTF-16 units, as JavaScript counts) and characters. */
+function isText(value: unknown, limit: TextLimit): boolean {
+  if (typeof value !== 'string' || value.length < limit.minChars || value.length > limit.maxChars) return false;
+  return limit.chars === undefined || new RegExp(`^[${limit.chars}]*$`).test(value);
 }
 
 /**
@@ -136,6 +170,12 @@ export function checkValue(field: PhraseValue, limit: Limit, value: unknown): Ch
     case 'int':
       ok = isInteger(value) && ((value >= limit.min && value <= limit.max) || (limit.also ?? []).includes(value));
       break;
+    case 'number':
+      ok = typeof value === 'number' && Number.isFinite(value) && value >= limit.min && value <= limit.max;
+      break;
+    case 'text':
+      ok = isText(value, limit);
+      break;
     case 'intSet':
       ok = isInteger(value) && limit.values.includes(value);
       break;
@@ -160,6 +200,17 @@ export function parseInteger(text: unknown): unknown {
   if (typeof text !== 'string') return text;
   const trimmed = text.trim();
   return /^[+-]?\d{1,16}$/.test(trimmed) ? Number(trimmed) : text;
+}
+
+/**
+ * Reads a number typed into a form field (a number limit: an alarm's Hi, its deadband):
+ * optional sign, digits, an optional fraction, an optional exponent. Anything else is
+ * returned unchanged, so the validator names what was typed.
+ */
+export function parseNumber(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  const trimmed = text.trim();
+  return /^[+-]?(?:\d{1,16}(?:\.\d{0,16})?|\.\d{1,16})(?:[eE][+-]?\d{1,3})?$/.test(trimmed) ? Number(trimmed) : text;
 }
 
 /** The variable's name when a value is exactly `${VAR}` or `$(VAR)` (resolved only at runtime). */

@@ -16,11 +16,13 @@
  * How a value is checked and how a refusal is put (a phrase, said in the reader's
  * language) is checks.ts; it is re-exported here so callers have one place to import from.
  */
-import { Check, checkValue, describe, entryField, fieldOf, isInteger, Limit, mustBe } from './checks';
-import { phrase, PhraseValue } from './phrase';
-import { FACTS } from './facts';
+import { Check, checkValue, Limit } from './checks';
+import { PhraseValue } from './phrase';
 
 export * from './checks';
+// The rules over several fields (PWM, keep-alive, power configuration) live beside the table;
+// re-exported so every caller keeps importing from here.
+export * from './limit-rules';
 
 const SPEC = 'spec, Limits table';
 const u16Max = 0xffff;
@@ -120,6 +122,34 @@ export const LIMITS = {
   limit_5v0: { kind: 'int', min: 1001, max: 4950, unit: 'mA', source: 'spec (> 1000; sample sets 4950); real §3.4 (1000..4950)' },
   limit_12v: { kind: 'int', min: 101, max: 2400, unit: 'mA', source: 'spec (> 100; sample sets 2400); real §3.4 (100..2400)' },
   fan_mode: { kind: 'intSet', values: [0, 20, 40, 60, 80, 100], unit: '%', source: SPEC },
+
+  // ---- alarms (ISA-18.2 / IEC 62682; pure/alarm-*.ts) -------------------------------------
+  /** Four priorities, 1 the most urgent: ISA-18.2 / IEC 62682 advise 3 or 4 levels for an operator to tell apart. */
+  alarm_priority: { kind: 'int', min: 1, max: 4, default: 3, source: 'ISA-18.2 / IEC 62682 (3 or 4 priorities)' },
+  /**
+   * How long a shelve lasts: ISA-18.2 asks shelving to be time-limited so no alarm is
+   * forgotten on the shelf; at most one day (a shift handover sees it come back).
+   */
+  shelve_duration: {
+    kind: 'int',
+    min: 1000,
+    max: 86_400_000,
+    default: 3_600_000,
+    unit: 'ms',
+    source: 'ISA-18.2 (shelving time-limited); package choice ≤ 1 day',
+  },
+  /** On-delay and off-delay against chattering: ISA-TR18.2.3 (basic alarm design) suggests 15 s (flow, pressure) to 60 s (level, temperature); up to 10 min. */
+  alarm_delay: { kind: 'int', min: 0, max: 600_000, default: 0, unit: 'ms', source: 'ISA-TR18.2.3 (15 s to 60 s typical); package choice ≤ 10 min' },
+  /** A Hi/HiHi/Lo/LoLo limit in the unit of its value (mA, mV, °C): any number a reading can hold. */
+  alarm_limit: { kind: 'number', min: -1e9, max: 1e9, source: 'package choice (any reading of the device)' },
+  /** The hysteresis a limit alarm clears by (ISA-TR18.2.3: 1 % to 5 % of the range), in the unit of its value. */
+  alarm_deadband: { kind: 'number', min: 0, max: 1e9, default: 0, source: 'ISA-TR18.2.3 (deadband 1-5 % of range)' },
+  /** An alarm's id: short, and of characters safe in an MQTT topic level and a file (no `/`, `+`, `#`). */
+  alarm_id: { kind: 'text', minChars: 1, maxChars: 64, chars: 'A-Za-z0-9_.:-', source: 'package choice (MQTT topic level, file name)' },
+  /** Who acted (acknowledge, shelve, out of service): a user name, as a journal keeps it. */
+  alarm_user: { kind: 'text', minChars: 0, maxChars: 64, source: 'package choice (a user name)' },
+  /** Why (IEC 62682 asks shelving and out-of-service to be recorded with a reason): a sentence, not a file. */
+  alarm_comment: { kind: 'text', minChars: 0, maxChars: 500, source: 'package choice (a reason, journal-sized)' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -181,6 +211,23 @@ export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env
  */
 export const TEXT_CACHE = { entries: 512, source: 'package choice' } as const;
 
+/**
+ * Alarm-system health (pure/alarm-health.ts), as ISA-18.2 / IEC 62682 measure it (monitoring and assessment):
+ * activations per 10 minutes, a flood above 10 per 10 minutes, chattering at 3 or more
+ * activations in a minute, stale after a day active, the 10 most frequent. `maxEvents` bounds
+ * the activations kept (100 per second for the whole window of 10 minutes is 60,000).
+ */
+export const ALARM_HEALTH = {
+  windowMs: 600_000,
+  floodAbove: 10,
+  chatterCount: 3,
+  chatterMs: 60_000,
+  staleMs: 86_400_000,
+  topCount: 10,
+  maxEvents: 100_000,
+  source: 'ISA-18.2 / IEC 62682 (alarm system performance); maxEvents package choice',
+} as const;
+
 // ---- checks against the table --------------------------------------------------------
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
@@ -191,110 +238,4 @@ export function check(name: LimitName, value: unknown, field: PhraseValue = name
 /** Checks a boolean field (there is no bound to look up, only the type). */
 export function checkBool(field: PhraseValue, value: unknown): Check {
   return checkValue(field, { kind: 'bool', source: 'spec' }, value);
-}
-
-// ---- rules that span several fields -------------------------------------------------------
-
-export interface Pwm {
-  prescaler: number;
-  period: number;
-  time_on: number;
-}
-
-/** Output frequency of a PWM setting in Hz, as the device computes it (integer maths). */
-export function pwmFrequencyHz(pwm: Pick<Pwm, 'prescaler' | 'period'>): number {
-  return Math.floor(Math.floor(FACTS.pwmClockHz / (pwm.prescaler + 1)) / pwm.period);
-}
-
-/** Duty cycle in percent (spec rule 6: time_on / period). */
-export function pwmDutyPercent(pwm: Pick<Pwm, 'period' | 'time_on'>): number {
-  return (pwm.time_on / pwm.period) * 100;
-}
-
-/**
- * PWM rule (spec rule 6; real §3.2): each field in its 16-bit range, time_on below
- * period − 1, and the output frequency at most 1 MHz. Fields are named as `type`'s dialog
- * labels them when given (editor and runtime give the same type, so say the same sentence).
- */
-export function checkPwm(pwm: Record<string, unknown>, type?: string): Check {
-  for (const name of ['prescaler', 'period'] as const) {
-    const result = check(name, pwm[name], fieldOf(type, name));
-    if (result !== true) return result;
-  }
-  const period = pwm.period as number;
-  const timeOn = pwm.time_on;
-  if (!isInteger(timeOn) || timeOn < 1 || timeOn > period - 2) {
-    const max = period - 2;
-    return mustBe(fieldOf(type, 'time_on'), max >= 1 ? phrase('limits.timeOnRange', { max }) : phrase('limits.timeOnNone'), timeOn);
-  }
-  const hz = pwmFrequencyHz({ prescaler: pwm.prescaler as number, period });
-  if (hz > FACTS.pwmMaxFrequencyHz) {
-    return phrase('limits.pwmTooFast', { max: FACTS.pwmMaxFrequencyHz, hz, prescaler: describe(pwm.prescaler), period });
-  }
-  return true;
-}
-
-/**
- * The watchdog keep-alive: the timeout on (not 0), alives at least twice per timeout so one late round
- * does not reset the device. Fields named as `type`'s dialog; the two parts apart mark the field at fault.
- */
-export function checkKeepAlive(interval: unknown, timeout: unknown, type?: string): Check {
-  const t = checkKeepAliveTimeout(timeout, type);
-  return t === true ? checkKeepAliveInterval(interval, timeout, type) : t;
-}
-
-/** The timeout a keep-alive needs: valid, and on (not 0). */
-export function checkKeepAliveTimeout(timeout: unknown, type?: string): Check {
-  const t = check('watchdog_timeout', timeout, fieldOf(type, 'timeout'));
-  return t === true && timeout === 0 ? phrase('limits.keepAliveOff', { field: fieldOf(type, 'timeout') }) : t;
-}
-
-/** The interval: at most half a timeout the keep-alive can use; else (the timeout is at fault) within its own bounds. */
-export function checkKeepAliveInterval(interval: unknown, timeout: unknown, type?: string): Check {
-  const k = LIMITS.keepalive_interval;
-  const limit = checkKeepAliveTimeout(timeout) === true ? { ...k, max: Math.min(k.max, Math.floor((timeout as number) / 2)), source: 'timeout / 2' } : k;
-  return checkValue(fieldOf(type, 'interval'), limit, interval);
-}
-
-/** The current limit that applies to a pin on the given rail. */
-export function currentLimitFor(rail: string): Limit | undefined {
-  if (rail === '5_volt') return LIMITS.current_5_volt;
-  if (rail === '12_volt') return LIMITS.current_12_volt;
-  return undefined;
-}
-
-/** One entry of the io power-management configuration (spec field names). */
-export interface PowerEntry {
-  pin: number;
-  rail: string;
-  current: number;
-}
-
-/**
- * The io power-management configuration: exactly six entries, one per pin 1..6, each with
- * a rail and a current within that rail's per-pin bound. Entries' fields are named as
- * `type`'s table says them when given (see entryField).
- */
-export function checkPowerConfig(config: unknown, type?: string): Check {
-  if (!Array.isArray(config) || config.length !== FACTS.pinCount) {
-    const got = Array.isArray(config) ? phrase('limits.entries', { count: config.length }) : describe(config);
-    return phrase('limits.configCount', { count: FACTS.pinCount, got });
-  }
-  const seen = new Set<number>();
-  for (let i = 0; i < config.length; i++) {
-    const entry = config[i] as Record<string, unknown> | null;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      return phrase('limits.configEntry', { index: i, got: describe(entry) });
-    }
-    // Until the pin itself is known good, the entry is named by its row (pin i + 1 in the dialog).
-    const pin = check('pin', entry.pin, entryField(type, i, i + 1, 'pin'));
-    if (pin !== true) return pin;
-    if (seen.has(entry.pin as number)) return phrase('limits.configPinTwice', { index: i, pin: entry.pin as number });
-    seen.add(entry.pin as number);
-    const rail = check('rail', entry.rail, entryField(type, i, entry.pin as number, 'rail'));
-    if (rail !== true) return rail;
-    const current = checkValue(entryField(type, i, entry.pin as number, 'current'), currentLimitFor(entry.rail as string)!, entry.current);
-    if (current !== true) return current;
-  }
-  return true;
 }
