@@ -18,31 +18,14 @@
  */
 import path from 'path';
 import { Later, realLater } from '../lib/base/clock';
+import { ALARM_JOURNAL } from '../lib/pure/limits';
 import { boundJson } from './journal-entry';
 import { errorCode, errorText, fileText, FileBounds, FileContent, JournalProblem, loadJournalFile, putAside, stateJson, writeAtomically } from './journal-file';
 
 export type { JournalProblem, JournalProblemReason } from './journal-file';
 
-/**
- * The journal's bounds and pace. These move to nodes/lib/pure/limits.ts when the alarm
- * nodes land (the lead wires them there); callers pass them in, so nothing else changes.
- */
-export const JOURNAL_DEFAULTS = {
-  /** Entries kept: at the bench's 100 transitions per second, the last 50 s; at a plant's pace, weeks. */
-  maxEntries: 5000,
-  /** One entry's JSON, UTF-8 bytes: a transition with a comment of a few hundred characters fits whole. */
-  maxEntryBytes: 2048,
-  /** Alarms whose state is kept; a state for one more is refused. */
-  maxStates: 5000,
-  /** One alarm's state, JSON bytes (the state machine's state is a few fields). */
-  maxStateBytes: 1024,
-  /** At most one write per this (ms): the most a crash can lose. */
-  intervalMs: 1000,
-  /** This many entries waiting write at once, before the interval ends. */
-  flushPending: 1000,
-  /** The disk's share under a flood: a 1 MB file is then written every 4 s, not every second. */
-  writeBytesPerSecond: 256 * 1024,
-} as const;
+/** The journal's bounds and pace: the table's (limits.ts ALARM_JOURNAL); a test passes its own. */
+export const JOURNAL_DEFAULTS = ALARM_JOURNAL;
 
 export type JournalBounds = FileBounds & { intervalMs: number; flushPending: number; writeBytesPerSecond: number };
 

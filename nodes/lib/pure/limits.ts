@@ -228,6 +228,29 @@ export const ALARM_HEALTH = {
   source: 'ISA-18.2 / IEC 62682 (alarm system performance); maxEvents package choice',
 } as const;
 
+/**
+ * The alarm journal (nodes/alarms/journal.ts): what it keeps, one entry's and one state's size,
+ * and its pace. A write at most every second is the most a crash can lose; under a flood the
+ * disk's share stretches that (a full 1 MB file every 4 s, not every second: an SD card's life).
+ */
+export const ALARM_JOURNAL = {
+  /** Entries kept: at the bench's 100 transitions per second, the last 50 s; at a plant's pace, weeks. */
+  maxEntries: 5000,
+  /** One entry's JSON, UTF-8 bytes: a transition with a comment of a few hundred characters fits whole. */
+  maxEntryBytes: 2048,
+  /** Alarms whose state is kept; a state for one more is refused. */
+  maxStates: 5000,
+  /** One alarm's state, JSON bytes (the state machine's state is a few fields). */
+  maxStateBytes: 1024,
+  /** At most one write per this (ms). */
+  intervalMs: 1000,
+  /** This many entries waiting write at once, before the interval ends. */
+  flushPending: 1000,
+  /** Bytes per second the journal may write under a flood. */
+  writeBytesPerSecond: 256 * 1024,
+  source: 'package choice',
+} as const;
+
 // ---- checks against the table --------------------------------------------------------
 
 /** Checks a value against the named limit, using the limit's name as the field name. */
