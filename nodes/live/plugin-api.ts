@@ -16,7 +16,7 @@ export interface PluginAPI extends NodeAPI {
   httpAdmin: NodeAPI['httpAdmin'] & { delete(path: string, ...handlers: Handler[]): void };
   /** Sends to every connected editor that may read (Node-RED's comms checks status.read). */
   comms: { publish(topic: string, data: unknown, retain: boolean): void };
-  settings: { modularDevice?: { sidebarReadsPerSecond?: unknown } };
+  settings: { userDir?: string; modularDevice?: { sidebarReadsPerSecond?: unknown } };
   log: { warn(message: string): void };
   /** The runtime's events (`flows:started` after every deploy). */
   events: NonNullable<NodeAPI['events']> & { on(event: string, listener: () => void): void };

@@ -66,7 +66,9 @@ export interface NodeAPI {
     post(path: string, ...handlers: Handler[]): void;
   };
   auth: { needsPermission(permission: string): Handler };
-  util: { getSetting?(node: Node | null, name: string): unknown };
+  util: { getSetting?(node: Node | null, name: string): unknown; getMessageProperty(msg: NodeMessage, path: string): unknown };
+  /** The runtime's settings: userDir is where Node-RED keeps its files (the alarm journal's place). */
+  settings?: { userDir?: string };
   events?: { once(event: string, listener: () => void): void; removeListener(event: string, listener: () => void): void };
   _: (key: string, substitutions?: Record<string, unknown>) => string;
 }

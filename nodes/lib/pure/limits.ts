@@ -150,6 +150,8 @@ export const LIMITS = {
   alarm_user: { kind: 'text', minChars: 0, maxChars: 64, source: 'package choice (a user name)' },
   /** Why (IEC 62682 asks shelving and out-of-service to be recorded with a reason): a sentence, not a file. */
   alarm_comment: { kind: 'text', minChars: 0, maxChars: 500, source: 'package choice (a reason, journal-sized)' },
+  /** The journal entries device-alarm-list sends with each list (a dashboard's table, not the whole journal). */
+  alarm_journal_shown: { kind: 'int', min: 0, max: 500, default: 50, source: 'package choice (a table an operator reads)' },
 } as const satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

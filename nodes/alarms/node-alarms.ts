@@ -1,0 +1,146 @@
+/**
+ * A device-alarm node's alarms at run time: defined in the alarm system from the node's
+ * settings, fed by what the node hears (a msg's condition, notification-poll's alerts, the
+ * module's health and connection), suppressed while the module cannot tell (never raised or
+ * cleared by a guess), and their transitions sent, one msg each, whoever caused them (an
+ * operator's acknowledge from the Dashboard too).
+ */
+import { Later } from '../lib/base/clock';
+import { nodeText } from '../lib/base/i18n';
+import { levelOf, Level, limitActive } from '../lib/pure/alarm-condition';
+import { AlarmSettings, DefinedAlarm, definedAlarms } from '../lib/pure/alarm-settings';
+import { isPhrase, Phrase, phrase } from '../lib/pure/phrase';
+import type { AlertFlag } from '../lib/pure/facts';
+import type { ConnectionState } from '../lib/module/connection-state';
+import type { HealthEvent } from '../lib/module/health';
+import { AlarmFeed } from './alarm-feed';
+import type { AlarmWhere, AlarmRecord } from './alarm-record';
+import type { AlarmSystem } from './alarm-system';
+
+/** Connection states in which the module's word is unknown: its alarms are suppressed (the unreachable alarm is raised instead). */
+const CANNOT_TELL: ReadonlySet<string> = new Set(['unreachable', 'down', 'refused', 'tls', 'incompatible', 'invalid']);
+
+/** The health bus's kinds that raise a health alarm, by the alarm's kind. */
+const EVENT_KINDS: Record<string, string> = { reset: 'reset', 'keepalive-late': 'watchdog', 'notifications-lost': 'notifications-lost' };
+
+export class NodeAlarms {
+  readonly alarms: DefinedAlarm[];
+  private readonly feed: AlarmFeed;
+  private level: Level = 'normal';
+  private suppressed = false;
+
+  constructor(
+    private readonly system: AlarmSystem,
+    private readonly owner: string,
+    private readonly s: AlarmSettings,
+    private readonly where: AlarmWhere,
+    later?: Later,
+  ) {
+    this.alarms = definedAlarms(s);
+    this.feed = new AlarmFeed(system, { onDelay: s.onDelay, offDelay: s.offDelay }, s.clearAfter, later);
+  }
+
+  /** Defines the alarms (their journalled states taken up); the first refusal (an id another node holds) stops it. */
+  define(): Phrase | undefined {
+    for (const alarm of this.alarms) {
+      const where: AlarmWhere = { ...this.where, ...(alarm.pin ? { pin: alarm.pin } : {}), ...(alarm.flag ? { flag: alarm.flag } : alarm.kind ? { flag: alarm.kind } : {}) };
+      const defined = this.system.define({ id: alarm.id, priority: this.s.priority, message: this.messageOf(alarm), ...(this.s.area ? { area: this.s.area } : {}), where, owner: this.owner });
+      if (isPhrase(defined)) {
+        this.system.release(this.owner, false);
+        return defined;
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether a record is one of these alarms'. */
+  owns(record: AlarmRecord): boolean {
+    return this.alarms.some((a) => a.id === record.alarm);
+  }
+
+  /** A msg's condition (condition source): a boolean, or a number against the limits. */
+  condition(value: unknown): Phrase | undefined {
+    const limits = this.alarms.filter((a) => a.limit);
+    if (typeof value === 'boolean' && !limits.length) return void this.feed.input(this.s.id, value, value);
+    if (typeof value === 'number' && Number.isFinite(value) && limits.length) {
+      this.level = levelOf(value, this.s.limits, this.level);
+      for (const a of limits) this.feed.input(a.id, limitActive(this.level, a.limit as Exclude<Level, 'normal'>), value);
+      return undefined;
+    }
+    return phrase(limits.length ? 'alarm.needNumber' : 'alarm.needBoolean', { property: `msg.${this.s.property}`, got: typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value) });
+  }
+
+  /** A notification-poll msg: one record per pin (topic pin/N) or a list (combined). */
+  notification(payload: unknown): boolean {
+    const records = Array.isArray(payload) ? payload : [payload];
+    let matched = false;
+    for (const record of records.slice(0, 6)) {
+      if (typeof record !== 'object' || record === null) continue;
+      const r = record as Record<string, unknown>;
+      for (const a of this.alarms) {
+        if (a.pin !== r.pin || r[a.flag as AlertFlag] !== true) continue;
+        this.feed.event(a.id, true);
+        matched = true;
+      }
+    }
+    return matched;
+  }
+
+  /** The module's connection: suppress while it cannot tell, raise or clear the unreachable alarm. */
+  connection(state: ConnectionState): void {
+    const down = CANNOT_TELL.has(state.state);
+    if (state.state === 'connecting') return;
+    for (const a of this.alarms) if (a.kind === 'unreachable') this.feed.input(a.id, down, null);
+    if (state.state === 'connected' && state.restarted) this.healthEvent('restarted');
+    if (down === this.suppressed) return;
+    this.suppressed = down;
+    for (const a of this.alarms) if (a.kind !== 'unreachable') this.system.apply(a.id, { type: down ? 'suppress' : 'unsuppress' });
+  }
+
+  /** A health event of the module (reset, keep-alive late, notifications lost). */
+  health(event: HealthEvent): void {
+    const kind = EVENT_KINDS[event.kind];
+    if (kind) this.healthEvent(kind);
+  }
+
+  private healthEvent(kind: string): void {
+    for (const a of this.alarms) if (a.kind === kind) this.feed.event(a.id, true);
+  }
+
+  /** The status: the most urgent state of the node's alarms, and how many are in it. */
+  status(): { fill: 'red' | 'yellow' | 'green' | 'grey'; shape: 'dot' | 'ring'; text: string } {
+    const views = this.alarms.map((a) => this.system.get(a.id)).filter((v) => v !== undefined);
+    const count = (state: string) => views.filter((v) => v.shown === state).length;
+    const word = (state: string, n: number) => nodeText('device-alarm', `status.${state}`, { count: n });
+    for (const [state, fill, shape] of [
+      ['active-unack', 'red', 'dot'],
+      ['rtn-unack', 'yellow', 'ring'],
+      ['active-ack', 'yellow', 'dot'],
+      ['suppressed', 'grey', 'ring'],
+      ['shelved', 'grey', 'dot'],
+      ['out-of-service', 'grey', 'ring'],
+    ] as const) {
+      const n = count(state);
+      if (n) return { fill, shape, text: word(state, n) };
+    }
+    return { fill: 'green', shape: 'dot', text: word('normal', views.length) };
+  }
+
+  close(removed: boolean): void {
+    this.feed.close();
+    this.system.release(this.owner, removed);
+  }
+
+  /** The user's message, or the runtime's words for what the alarm watches; with several alarms, what each one watches after it. */
+  private messageOf(alarm: DefinedAlarm): string {
+    const detail = alarm.flag
+      ? nodeText('device-alarm', 'message.flag', { pin: alarm.pin, flag: nodeText('device-alarm', `flag.${alarm.flag}`) })
+      : alarm.kind
+        ? nodeText('device-alarm', `kind.${alarm.kind}`)
+        : alarm.limit
+          ? nodeText('device-alarm', 'message.limit', { limit: alarm.limit === 'hihi' ? 'HiHi' : alarm.limit === 'lolo' ? 'LoLo' : alarm.limit === 'hi' ? 'Hi' : 'Lo', value: this.s.limits[alarm.limit] })
+          : '';
+    if (!this.s.message) return detail || nodeText('device-alarm', 'message.condition', { property: `msg.${this.s.property}` });
+    return detail ? `${this.s.message}: ${detail}` : this.s.message;
+  }
+}

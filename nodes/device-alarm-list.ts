@@ -1,0 +1,78 @@
+/**
+ * device-alarm-list: the operator's side of the alarms. A msg acknowledges, shelves,
+ * unshelves, removes from or returns to service one alarm, or acknowledges every alarm of a
+ * device or an area, with who and why (pure/alarm-command.ts says what a command may hold);
+ * a refused one reaches Catch and changes nothing. The node sends the list (annunciated
+ * alarms first, by priority and time, then the rest), the journal's newest entries and the
+ * alarm system's health, after every command and every transition (at most one msg per
+ * `throttle` ms under a flood), ready for a Dashboard 2 table.
+ */
+import { nodeText, t, useRuntimeLanguage, spoken } from './lib/base/i18n';
+import { invalidInput } from './lib/base/errors';
+import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
+import { readCommand } from './lib/pure/alarm-command';
+import { isPhrase } from './lib/pure/phrase';
+import { check } from './lib/pure/limits';
+import { intSetting, textSetting } from './lib/node/setting-values';
+import { systemOf } from './alarms/userdir-system';
+import { listPayload } from './alarms/alarm-list';
+
+export = function (RED: NodeAPI) {
+  useRuntimeLanguage(RED);
+  function DeviceAlarmListNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const area = textSetting(def.area);
+    const journalCount = intSetting(def.journal, 50);
+    const shelveFor = intSetting(def.shelveFor, 3_600_000);
+    for (const [name, value, limit] of [
+      ['journal', journalCount, 'alarm_journal_shown'],
+      ['shelveFor', shelveFor, 'shelve_duration'],
+    ] as const) {
+      const ok = check(limit, value, name);
+      if (ok !== true) {
+        node.error(spoken(ok));
+        node.status({ fill: 'red', shape: 'ring', text: t('device-alarm-list.invalid') });
+        return;
+      }
+    }
+    const { system } = systemOf(RED);
+    const payload = () => listPayload(system, { area, journal: journalCount as number });
+    const send = (msg: NodeMessage = {}) => {
+      const p = payload();
+      node.send({ ...msg, topic: 'alarms', payload: p });
+      const unack = p.alarms.filter((a) => a.shown === 'active-unack' || a.shown === 'rtn-unack').length;
+      node.status(unack ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'status.unack', { count: unack }) } : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'status.quiet', { count: p.alarms.length }) });
+    };
+    // Transitions arrive in bursts (an acknowledge-all, a flood): one list per burst, on the next turn.
+    let pending = false;
+    const stop = system.subscribe((record) => {
+      if (pending || (area && record.area !== area)) return;
+      pending = true;
+      setImmediate(() => {
+        pending = false;
+        send();
+      });
+    });
+    node.on('input', (msg, _send, done) => {
+      const command = readCommand(msg.payload, shelveFor as number);
+      if (isPhrase(command)) return done(invalidInput(command));
+      // An area node acknowledges all of its own area unless the command names another.
+      const scoped = command.action === 'acknowledge-all' && area && command.area === undefined ? { ...command, area } : command;
+      // The command's own transitions are in the list sent below: no second list for them.
+      const wasPending = pending;
+      pending = true;
+      const outcome = system.command(scoped);
+      pending = wasPending;
+      if (outcome.refusal) return done(invalidInput(outcome.refusal));
+      send(msg);
+      done();
+    });
+    node.on('close', (_removed, done) => {
+      stop();
+      void system.journal.flush().then(done, done);
+    });
+    setImmediate(() => send());
+  }
+  RED.nodes.registerType('device-alarm-list', DeviceAlarmListNode);
+};
