@@ -15,7 +15,8 @@ import { isPhrase } from './lib/pure/phrase';
 import { check } from './lib/pure/limits';
 import { intSetting, textSetting } from './lib/node/setting-values';
 import { systemOf } from './alarms/userdir-system';
-import { listPayload } from './alarms/alarm-list';
+import { listPayload, LIST_SPACING_MS } from './alarms/alarm-list';
+import { realLater } from './lib/base/clock';
 
 export = function (RED: NodeAPI) {
   useRuntimeLanguage(RED);
@@ -40,19 +41,34 @@ export = function (RED: NodeAPI) {
     const payload = () => listPayload(system, { area, journal: journalCount as number });
     const send = (msg: NodeMessage = {}) => {
       const p = payload();
-      node.send({ ...msg, topic: 'alarms', payload: p });
+      // The command's own msg goes on (its _msgid, the user's fields), as every node passes its msg.
+      msg.topic = 'alarms';
+      msg.payload = p;
+      node.send(msg);
       const unack = p.alarms.filter((a) => a.shown === 'active-unack' || a.shown === 'rtn-unack').length;
       node.status(unack ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'status.unack', { count: unack }) } : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'status.quiet', { count: p.alarms.length }) });
     };
-    // Transitions arrive in bursts (an acknowledge-all, a flood): one list per burst, on the next turn.
+    // Transitions arrive in bursts (an acknowledge-all, a flood): one list per burst, and at
+    // most one per LIST_SPACING_MS, since a list of a thousand alarms with the health figures
+    // is no small msg for a dashboard to redraw.
     let pending = false;
+    let lastSent = 0;
+    let cancel: (() => void) | undefined;
+    const sendLater = () => {
+      pending = true;
+      cancel = realLater(
+        () => {
+          pending = false;
+          cancel = undefined;
+          lastSent = Date.now();
+          send();
+        },
+        Math.max(0, lastSent + LIST_SPACING_MS - Date.now()),
+      );
+    };
     const stop = system.subscribe((record) => {
       if (pending || (area && record.area !== area)) return;
-      pending = true;
-      setImmediate(() => {
-        pending = false;
-        send();
-      });
+      sendLater();
     });
     node.on('input', (msg, _send, done) => {
       const command = readCommand(msg.payload, shelveFor as number);
@@ -65,11 +81,13 @@ export = function (RED: NodeAPI) {
       const outcome = system.command(scoped);
       pending = wasPending;
       if (outcome.refusal) return done(invalidInput(outcome.refusal));
+      lastSent = Date.now();
       send(msg);
       done();
     });
     node.on('close', (_removed, done) => {
       stop();
+      cancel?.();
       void system.journal.flush().then(done, done);
     });
     setImmediate(() => send());

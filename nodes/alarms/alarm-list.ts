@@ -6,6 +6,9 @@ import type { HealthReport } from '../lib/pure/alarm-health';
 import type { AlarmRecord, AlarmView } from './alarm-record';
 import type { AlarmSystem } from './alarm-system';
 
+/** The least time between two lists sent for transitions (a command's answer is never held back). */
+export const LIST_SPACING_MS = 250;
+
 export interface ListPayload {
   alarms: AlarmView[];
   journal: AlarmRecord[];
