@@ -32,7 +32,6 @@ export = function (RED: NodeAPI) {
       return;
     }
     const { system, temporary } = systemOf(RED);
-    if (temporary) node.warn(t('device-alarm.temporaryJournal', { file: system.journal.file }));
     const device = typeof def.device === 'string' && def.device ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const module = device?.connection?.healthModule;
     if (!module && settings.source !== 'condition') {
@@ -76,6 +75,8 @@ export = function (RED: NodeAPI) {
       if (module) stops.push(hearHealth((event) => event.module.config === module.config && alarms.health(event)));
     }
     show();
+    // Said once per node start: the journal is kept, but not where a restart of the machine finds it.
+    if (temporary) node.warn(t('device-alarm.temporaryJournal', { file: system.journal.file }));
     node.on('input', (msg, _send, done) => {
       if (settings.source === 'condition') {
         const problem = alarms.condition(RED.util.getMessageProperty(msg, settings.property));

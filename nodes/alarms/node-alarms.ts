@@ -67,7 +67,8 @@ export class NodeAlarms {
       for (const a of limits) this.feed.input(a.id, limitActive(this.level, a.limit as Exclude<Level, 'normal'>), value);
       return undefined;
     }
-    return phrase(limits.length ? 'alarm.needNumber' : 'alarm.needBoolean', { property: `msg.${this.s.property}`, got: typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value) });
+    const said = { property: `msg.${this.s.property}`, got: typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value) };
+    return limits.length ? phrase('alarm.needNumber', said) : phrase('alarm.needBoolean', said);
   }
 
   /** A notification-poll msg: one record per pin (topic pin/N) or a list (combined). */
@@ -111,7 +112,7 @@ export class NodeAlarms {
   status(): { fill: 'red' | 'yellow' | 'green' | 'grey'; shape: 'dot' | 'ring'; text: string } {
     const views = this.alarms.map((a) => this.system.get(a.id)).filter((v) => v !== undefined);
     const count = (state: string) => views.filter((v) => v.shown === state).length;
-    const word = (state: string, n: number) => nodeText('device-alarm', `status.${state}`, { count: n });
+    const word = (state: string, n: number) => nodeText('device-alarm', `runtime.state.${state}`, { count: n });
     for (const [state, fill, shape] of [
       ['active-unack', 'red', 'dot'],
       ['rtn-unack', 'yellow', 'ring'],
