@@ -158,6 +158,7 @@ describe('alarm system', function () {
     raise(s, 'tank');
     s.command({ action: 'shelve', alarm: 'tank', duration: 60_000, user: 'anna' }).records.should.have.length(1);
     shown(s, 'tank')!.should.equal('shelved');
+    s.get('tank')!.shelvedUntil!.should.equal(61_000);
     clock.advance(59_999);
     shown(s, 'tank')!.should.equal('shelved');
     clock.advance(1);
