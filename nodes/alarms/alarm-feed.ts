@@ -53,7 +53,13 @@ export class AlarmFeed {
 
   private of(id: string): Fed {
     let fed = this.fed.get(id);
-    if (!fed) this.fed.set(id, (fed = { delay: INITIAL_DELAY, value: null }));
+    if (!fed) {
+      // A feed starts from the condition the system holds (the journal's after a restart, the
+      // node's before a redeploy): from "inactive", the input going false would look like no
+      // change, and an active alarm whose cause went would stay active.
+      const active = this.system.get(id)?.active === true;
+      this.fed.set(id, (fed = { delay: active ? { reported: true, raw: true, since: 0 } : INITIAL_DELAY, value: null }));
+    }
     return fed;
   }
 

@@ -148,10 +148,9 @@ export class AlarmSystem {
     return out.sort(byPriority);
   }
 
-  /** The journal's newest entries, newest first. */
+  /** The journal's newest entries, newest first (only those parsed: a list is sent after every burst). */
   recent(count: number): AlarmRecord[] {
-    const entries = this.journal.entries();
-    return entries.slice(Math.max(0, entries.length - count)).reverse();
+    return this.journal.newest(count);
   }
 
   report(): HealthReport {
