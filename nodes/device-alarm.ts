@@ -54,11 +54,13 @@ export = function (RED: NodeAPI) {
     };
     const stops: Array<() => void> = [];
     stops.push(
-      system.subscribe((record) => {
-        if (!alarms.owns(record)) return;
-        node.send({ topic: record.alarm, payload: structuredClone(record) });
-        show();
-      }),
+      system.subscribe(
+        (record) => {
+          node.send({ topic: record.alarm, payload: structuredClone(record) });
+          show();
+        },
+        alarms.alarms.map((a) => a.id),
+      ),
     );
     stops.push(
       system.watchJournal((problem) => {

@@ -14,7 +14,7 @@ import type { AlertFlag } from '../lib/pure/facts';
 import type { ConnectionState } from '../lib/module/connection-state';
 import type { HealthEvent } from '../lib/module/health';
 import { AlarmFeed } from './alarm-feed';
-import type { AlarmWhere, AlarmRecord } from './alarm-record';
+import type { AlarmWhere } from './alarm-record';
 import type { AlarmSystem } from './alarm-system';
 
 /** Connection states in which the module's word is unknown: its alarms are suppressed (the unreachable alarm is raised instead). */
@@ -51,11 +51,6 @@ export class NodeAlarms {
       }
     }
     return undefined;
-  }
-
-  /** Whether a record is one of these alarms'. */
-  owns(record: AlarmRecord): boolean {
-    return this.alarms.some((a) => a.id === record.alarm);
   }
 
   /** A msg's condition (condition source): a boolean, or a number against the limits. */
