@@ -16,7 +16,20 @@ import should from 'should';
 import { helper, statusHistory, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { loadIo, Outcomes } from '../helpers/io-nodes';
-import { ALARM_MODULES, alarmNode, alarmUserDir, cause, command, lastList, listNode, listNow, pollNode, statesOf, transitions, waitTransition } from '../helpers/alarm-nodes';
+import {
+  ALARM_MODULES,
+  alarmNode,
+  alarmUserDir,
+  cause,
+  command,
+  lastList,
+  listNode,
+  listNow,
+  pollNode,
+  statesOf,
+  transitions,
+  waitTransition,
+} from '../helpers/alarm-nodes';
 
 const ID = 'pump.p3.high_voltage_alert';
 
@@ -102,7 +115,9 @@ describe('device-alarm on notifications (runtime, simulator)', function () {
     ended.should.containEql({ from: 'shelved', cause: 'shelve-ended', active: true });
     ended.should.not.have.properties('user', 'comment');
     await waitStatus('pump', 'red', 'dot', '1 unacknowledged');
-    statusHistory(helper.getNode('pump')).some((s) => s.fill === 'grey' && s.shape === 'dot' && s.text === '1 shelved').should.be.true();
+    statusHistory(helper.getNode('pump'))
+      .some((s) => s.fill === 'grey' && s.shape === 'dot' && s.text === '1 shelved')
+      .should.be.true();
 
     // Shelved for the list's default (an hour); the cause goes underneath, unannounced.
     should(await command(outcomes, { action: 'shelve', alarm: ID })).be.undefined();
