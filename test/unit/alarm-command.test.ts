@@ -80,18 +80,18 @@ describe('alarm command and settings (pure)', () => {
       ]);
     });
 
-    it('refuses a bad setting naming the field as the dialog labels it', () => {
+    it('refuses a bad setting naming the field as the dialog labels it (and its name in a msg)', () => {
       refusal(readAlarmSettings({ hi: '90', hihi: '80' }, 'n')).should.equal('HiHi (80) must be above Hi (90)');
       refusal(readAlarmSettings({ lo: '10', lolo: '10' }, 'n')).should.equal('Lo (10) must be above LoLo (10)');
-      refusal(readAlarmSettings({ priority: '5' }, 'n')).should.startWith('Priority must be');
-      refusal(readAlarmSettings({ alarmId: 'x'.repeat(41) }, 'n')).should.startWith('Alarm id must be at most 40 characters');
-      refusal(readAlarmSettings({ source: 'mqtt' }, 'n')).should.startWith('Source must be one of condition, notification, health');
-      refusal(readAlarmSettings({ onDelay: '600001' }, 'n')).should.startWith('On-delay must be');
-      refusal(readAlarmSettings({ hi: 'hot' }, 'n')).should.startWith('Hi must be');
-      refusal(readAlarmSettings({ deadband: '-1', hi: '1' }, 'n')).should.startWith('Deadband must be');
-      refusal(readAlarmSettings({ source: 'notification', pins: '7' }, 'n')).should.startWith('Pins must be');
-      refusal(readAlarmSettings({ source: 'notification', flags: 'smoke' }, 'n')).should.startWith('Alerts may list only under_voltage_alert');
-      refusal(readAlarmSettings({ source: 'health', kinds: 'fire' }, 'n')).should.startWith('Events may list only unreachable');
+      refusal(readAlarmSettings({ priority: '5' }, 'n')).should.startWith('Priority (priority) must be');
+      refusal(readAlarmSettings({ alarmId: 'x'.repeat(41) }, 'n')).should.startWith('Alarm id (alarmId) must be at most 40 characters');
+      refusal(readAlarmSettings({ source: 'mqtt' }, 'n')).should.startWith('Source (source) must be one of condition, notification, health');
+      refusal(readAlarmSettings({ onDelay: '600001' }, 'n')).should.startWith('On-delay (onDelay) must be');
+      refusal(readAlarmSettings({ hi: 'hot' }, 'n')).should.startWith('Hi (hi) must be');
+      refusal(readAlarmSettings({ deadband: '-1', hi: '1' }, 'n')).should.startWith('Deadband (deadband) must be');
+      refusal(readAlarmSettings({ source: 'notification', pins: '7' }, 'n')).should.startWith('Pins (pins) must be');
+      refusal(readAlarmSettings({ source: 'notification', flags: 'smoke' }, 'n')).should.startWith('Alerts (flags) may list only under_voltage_alert');
+      refusal(readAlarmSettings({ source: 'health', kinds: 'fire' }, 'n')).should.startWith('Events (kinds) may list only unreachable');
     });
   });
 });
