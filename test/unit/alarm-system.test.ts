@@ -15,6 +15,8 @@ import { AlarmSystem } from '../../nodes/alarms/alarm-system';
 import { AlarmFeed } from '../../nodes/alarms/alarm-feed';
 import type { AlarmDefinition, AlarmRecord } from '../../nodes/alarms/alarm-record';
 import { journalFile } from '../../nodes/alarms/journal';
+import { NodeAlarms } from '../../nodes/alarms/node-alarms';
+import { readAlarmSettings, AlarmSettings } from '../../nodes/lib/pure/alarm-settings';
 import { isPhrase, Phrase } from '../../nodes/lib/pure/phrase';
 import { english, speak } from '../helpers/i18n';
 import { handClock, HandClock } from '../helpers/hand-clock';
@@ -249,6 +251,51 @@ describe('alarm system', function () {
       path_('e').should.eql(['active-unack', 'suppressed', 'active-unack']);
       clock.advance(1);
       path_('e').should.eql(['active-unack', 'suppressed', 'active-unack', 'rtn-unack']);
+    });
+  });
+  describe('node alarms (a device-alarm node)', () => {
+    const settingsOf = (def: Record<string, unknown>) => readAlarmSettings(def, 'n') as AlarmSettings;
+    const seen = (id: string) => told.filter((r) => r.alarm === id).map((r) => [r.to, r.cause]);
+
+    it('the restarted alarm is raised when the module comes back from an outage (not dropped as stale while suppressed)', () => {
+      const alarms = new NodeAlarms(
+        system,
+        'n1',
+        settingsOf({ alarmId: 'h', source: 'health', kinds: 'unreachable, restarted' }),
+        { config: 'dev' },
+        clock.later,
+      );
+      should(alarms.define()).be.undefined();
+      alarms.connection({ state: 'unreachable', reason: 'gone' });
+      alarms.connection({ state: 'connected', apiVersion: '1.0', restarted: true });
+      seen('h.restarted').should.eql([
+        ['suppressed', 'suppress'],
+        ['normal', 'unsuppress'],
+        ['active-unack', 'condition'],
+      ]);
+      seen('h.unreachable').should.eql([
+        ['active-unack', 'condition'],
+        ['rtn-unack', 'condition'],
+      ]);
+      alarms.close(false);
+    });
+
+    it('a kept suppressed state (a redeploy during an outage) is lifted when the module connects', () => {
+      system.define(def('p.p1.high_current_alert', { owner: 'n1' }));
+      system.apply('p.p1.high_current_alert', { type: 'suppress' });
+      system.release('n1', false);
+      const alarms = new NodeAlarms(
+        system,
+        'n1',
+        settingsOf({ alarmId: 'p', source: 'notification', pins: '1', flags: 'high_current_alert' }),
+        {},
+        clock.later,
+      );
+      should(alarms.define()).be.undefined();
+      alarms.connection({ state: 'connected', apiVersion: '0.9' });
+      system.get('p.p1.high_current_alert')!.shown.should.equal('normal');
+      alarms.status().should.containEql({ fill: 'green' });
+      alarms.close(false);
     });
   });
 });
