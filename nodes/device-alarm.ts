@@ -65,8 +65,8 @@ export = function (RED: NodeAPI) {
     stops.push(
       system.watchJournal((problem) => {
         journalProblem = problem ? t('device-alarm.journalProblem', { reason: problem.reason }) : undefined;
-        // A journal that cannot be written reaches Catch; the alarms keep working in memory.
-        if (problem) node.error(invalidInput(t('device-alarm.journalFailed', { file: problem.file, reason: problem.reason })));
+        // A journal that cannot be written reaches Catch (a msg is needed for that: Node-RED hands a msg-less error only to the log); the alarms keep working in memory.
+        if (problem) node.error(invalidInput(t('device-alarm.journalFailed', { file: problem.file, reason: problem.reason })), {});
         show();
       }),
     );

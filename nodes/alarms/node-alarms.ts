@@ -23,11 +23,13 @@ const CANNOT_TELL: ReadonlySet<string> = new Set(['unreachable', 'down', 'refuse
 /** The health bus's kinds that raise a health alarm, by the alarm's kind. */
 const EVENT_KINDS: Record<string, string> = { reset: 'reset', 'keepalive-late': 'watchdog', 'notifications-lost': 'notifications-lost' };
 
+/** Alarms raised by events and held for clearAfter (notifications, health events); the others follow an input. */
+const eventFed = (a: DefinedAlarm): boolean => a.flag !== undefined || (a.kind !== undefined && a.kind !== 'unreachable');
+
 export class NodeAlarms {
   readonly alarms: DefinedAlarm[];
   private readonly feed: AlarmFeed;
   private level: Level = 'normal';
-  private suppressed = false;
 
   constructor(
     private readonly system: AlarmSystem,
@@ -43,13 +45,26 @@ export class NodeAlarms {
   /** Defines the alarms (their journalled states taken up); the first refusal (an id another node holds) stops it. */
   define(): Phrase | undefined {
     for (const alarm of this.alarms) {
-      const where: AlarmWhere = { ...this.where, ...(alarm.pin ? { pin: alarm.pin } : {}), ...(alarm.flag ? { flag: alarm.flag } : alarm.kind ? { flag: alarm.kind } : {}) };
-      const defined = this.system.define({ id: alarm.id, priority: this.s.priority, message: this.messageOf(alarm), ...(this.s.area ? { area: this.s.area } : {}), where, owner: this.owner });
+      const where: AlarmWhere = {
+        ...this.where,
+        ...(alarm.pin ? { pin: alarm.pin } : {}),
+        ...(alarm.flag ? { flag: alarm.flag } : alarm.kind ? { flag: alarm.kind } : {}),
+      };
+      const defined = this.system.define({
+        id: alarm.id,
+        priority: this.s.priority,
+        message: this.messageOf(alarm),
+        ...(this.s.area ? { area: this.s.area } : {}),
+        where,
+        owner: this.owner,
+      });
       if (isPhrase(defined)) {
         this.system.release(this.owner, false);
         return defined;
       }
     }
+    // A kept active event alarm clears when no event comes for clearAfter from now (a redeploy, a restart).
+    for (const a of this.alarms) this.feed.resync(a.id, eventFed(a));
     return undefined;
   }
 
@@ -82,15 +97,22 @@ export class NodeAlarms {
     return matched;
   }
 
-  /** The module's connection: suppress while it cannot tell, raise or clear the unreachable alarm. */
+  /**
+   * The module's connection: suppress while it cannot tell, raise or clear the unreachable
+   * alarm. Idempotent per state (a kept state may be suppressed whatever this node saw);
+   * once the module can tell again, the feed and the model agree again before a restart's
+   * event is raised (so that event is not dropped as stale).
+   */
   connection(state: ConnectionState): void {
-    const down = CANNOT_TELL.has(state.state);
     if (state.state === 'connecting') return;
+    const down = CANNOT_TELL.has(state.state);
     for (const a of this.alarms) if (a.kind === 'unreachable') this.feed.input(a.id, down, null);
+    for (const a of this.alarms) {
+      if (a.kind === 'unreachable') continue;
+      this.system.apply(a.id, { type: down ? 'suppress' : 'unsuppress' });
+      if (!down) this.feed.resync(a.id, eventFed(a));
+    }
     if (state.state === 'connected' && state.restarted) this.healthEvent('restarted');
-    if (down === this.suppressed) return;
-    this.suppressed = down;
-    for (const a of this.alarms) if (a.kind !== 'unreachable') this.system.apply(a.id, { type: down ? 'suppress' : 'unsuppress' });
   }
 
   /** A health event of the module (reset, keep-alive late, notifications lost). */
@@ -134,7 +156,10 @@ export class NodeAlarms {
       : alarm.kind
         ? nodeText('device-alarm', `kind.${alarm.kind}`)
         : alarm.limit
-          ? nodeText('device-alarm', 'message.limit', { limit: alarm.limit === 'hihi' ? 'HiHi' : alarm.limit === 'lolo' ? 'LoLo' : alarm.limit === 'hi' ? 'Hi' : 'Lo', value: this.s.limits[alarm.limit] })
+          ? nodeText('device-alarm', 'message.limit', {
+              limit: alarm.limit === 'hihi' ? 'HiHi' : alarm.limit === 'lolo' ? 'LoLo' : alarm.limit === 'hi' ? 'Hi' : 'Lo',
+              value: this.s.limits[alarm.limit],
+            })
           : '';
     if (!this.s.message) return detail || nodeText('device-alarm', 'message.condition', { property: `msg.${this.s.property}` });
     return detail ? `${this.s.message}: ${detail}` : this.s.message;
