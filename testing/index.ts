@@ -11,6 +11,7 @@
 export { startFlows, FlowTest, StartOptions, WaitOptions, DEFAULT_TIMEOUT_MS } from './kit';
 export { SimControl, PinStimulus, FaultRule, Service, AlertFlag, HANG_MS } from './device';
 export { KitError } from './errors';
+export { AlarmControl, AlarmRecord, AlarmView, AlarmState, ALARM_STATES, OperatorAct, DEFAULT_SHELVE_MS } from './alarms';
 export { FlowNode, Credentials } from './flows';
 export { Expected, Where, difference } from './match';
 export { shutdown, resolveNodeRed } from './runtime';
