@@ -5,6 +5,8 @@
  *   const t = await startFlows({ flows: 'flows.json', api: '1.0' });
  *   await t.device.pin(2, 3, { voltage_mV: 4000 });
  *   await t.nextMsg('ALARM', { where: { payload: 'ALARM pin 3: ...' } });
+ *   await t.alarms.acknowledge('oven.hi', { user: 'ann', comment: 'seen' }); // device-alarm's alarms
+ *   await t.alarms.untilState('oven.hi', 'active-ack');
  *   await t.stop();   // each test
  *   await shutdown(); // once, after the last test
  */
