@@ -12,6 +12,7 @@ import { REBOOT_MAX_MS } from '../simulator';
 import { Checker } from './checker';
 import { show } from './errors';
 import { stateKeys } from './device-state';
+import { ALARM_STEPS, AlarmAction, parseAlarmStep } from './alarm-steps';
 
 export type Service = (typeof SERVICE_LIST)[number];
 const SERVICES: readonly string[] = SERVICE_LIST;
@@ -40,7 +41,8 @@ export type Action =
   | { kind: 'advance'; ms: number }
   | { kind: 'inject'; node: string; msg: Record<string, unknown> }
   | { kind: 'expect' | 'expectNone'; expect: Expectation }
-  | { kind: 'expectDevice'; slot?: number; pin?: number; state: Record<string, unknown>; within: number };
+  | { kind: 'expectDevice'; slot?: number; pin?: number; state: Record<string, unknown>; within: number }
+  | AlarmAction;
 
 export interface Step {
   /** ms after the start; undefined = right after the step before */
@@ -78,6 +80,7 @@ const ACTIONS = [
   'expect',
   'expectNone',
   'expectDevice',
+  ...ALARM_STEPS,
 ];
 
 /** What a scenario is checked with: the checker, and what the flows and modules tell. */
@@ -196,6 +199,7 @@ function parseAction(x: Context, key: string, value: any, place: string): Action
       return { kind: 'expectDevice', slot, pin, state, within };
     }
   }
+  if (ALARM_STEPS.includes(key)) return parseAlarmStep(c, key, value, at, { byDefault: SCENARIO_LIMITS.defaultWithinMs, max: SCENARIO_LIMITS.maxWithinMs });
   return c.fail(place, `unknown event "${key}"; a step has one of ${ACTIONS.join(', ')} (and optionally at)`);
 }
 
