@@ -64,21 +64,25 @@ export = function (RED: NodeAPI) {
     const ok = { fill: 'green', shape: 'dot', text: `${prefix}/${device}` } as const;
     node.status(ok);
     const stops = [subscribe((event) => publisher.onHealth(event)), publisher.alarms?.start() ?? (() => undefined)];
-    // Modules connected before this node was (re)deployed: their state now; the alarms' states now,
-    // and again once every node of the flows has started (an alarm node after this one defines its alarms then).
+    // Modules connected before this node was (re)deployed: their state now. The alarms' states once every
+    // node of the flows has started (an alarm node after this one defines its alarms then); any deploy ends so.
     for (const event of currentStates(RED)) publisher.onHealth(event);
-    publisher.alarms?.publishAll();
     const started = () => publisher.alarms?.publishAll();
-    RED.events?.once('flows:started', started);
-    stops.push(() => RED.events?.removeListener('flows:started', started));
+    if (RED.events) {
+      RED.events.once('flows:started', started);
+      stops.push(() => RED.events?.removeListener('flows:started', started));
+    } else started();
     let refusedShown = false;
     node.on('input', (msg, _send, done) => {
       try {
         const refused = publisher.onMsg(msg as Record<string, unknown>);
         const command = scheme.commandTopic(msg.topic);
         if (refused === undefined) {
-          if (command && refusedShown) node.status(ok);
-          refusedShown &&= !command;
+          // A command that ran: the last refusal is no longer the news.
+          if (command && refusedShown) {
+            refusedShown = false;
+            node.status(ok);
+          }
           return done();
         }
         // A refused command (already answered on its reply topic): on the node, in the metrics, at Catch.
