@@ -9,7 +9,8 @@ import { ModuleMetrics } from './metrics';
 
 let metrics: ModuleMetrics | undefined;
 
-export function registerMetricsRoute(RED: NodeAPI): void {
+/** Serves the metrics (once per process) and gives them, for what a node counts itself (refused commands). */
+export function registerMetricsRoute(RED: NodeAPI): ModuleMetrics {
   metrics ??= new ModuleMetrics();
   const own = metrics;
   RED.httpAdmin.get('/modular-device/metrics', RED.auth.needsPermission('modular-device.read'), (_req: Request, res: Response) => {
@@ -21,4 +22,5 @@ export function registerMetricsRoute(RED: NodeAPI): void {
       (error: Error) => res.status(500).json({ error: error.message }),
     );
   });
+  return own;
 }
