@@ -2,7 +2,7 @@
 /**
  * `npm run bench`: every scenario of the benchmark, each in a fresh process, against a
  * simulator in its own process over loopback. Prints the tables (Markdown, as in the
- * README's "Performance" section) and writes bench/results.json. A benchmark, not a test:
+ * docs/performance.md) and writes bench/results.json. A benchmark, not a test:
  * it exits 0 whatever the figures; non-zero only when a scenario could not run.
  *
  *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,installation,installation10,memory,alarms] [--pins 1,2]

@@ -2,7 +2,7 @@
  * The scenario schema: a timeline of device events and expectations, checked before anything
  * starts (the file is read in scenario-file.ts). Every mistake names its place
  * (steps[2].pin.pin) and says what would be right; all of them are reported at once. The
- * schema is documented in README "Test your own flows".
+ * schema is documented in docs/testing-your-flows.md.
  */
 import path from 'path';
 // The pure layer's one table: the kit names pins, services and alerts as the nodes do.

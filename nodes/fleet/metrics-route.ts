@@ -1,7 +1,7 @@
 /**
  * GET <admin root>/modular-device/metrics: the Prometheus text format of every module in
  * this Node-RED, behind Node-RED's admin auth with read permission (a Prometheus server
- * scrapes it with a bearer token of a read-only admin user, see the README). One registry
+ * scrapes it with a bearer token of a read-only admin user, see docs/metrics.md). One registry
  * per process, started the first time the package loads.
  */
 import type { NodeAPI, Request, Response } from '../lib/base/node-red';
