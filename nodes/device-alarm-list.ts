@@ -46,7 +46,11 @@ export = function (RED: NodeAPI) {
       msg.payload = p;
       node.send(msg);
       const unack = p.alarms.filter((a) => a.shown === 'active-unack' || a.shown === 'rtn-unack').length;
-      node.status(unack ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'runtime.list.unack', { count: unack }) } : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'runtime.list.quiet', { count: p.alarms.length }) });
+      node.status(
+        unack
+          ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'runtime.list.unack', { count: unack }) }
+          : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'runtime.list.quiet', { count: p.alarms.length }) },
+      );
     };
     // Transitions arrive in bursts (an acknowledge-all, a flood): one list per burst, and at
     // most one per LIST_SPACING_MS, since a list of a thousand alarms with the health figures

@@ -21,6 +21,11 @@ export function listPayload(system: AlarmSystem, options: { area?: string; journ
   const inArea = <T extends { area?: string }>(x: T) => !options.area || x.area === options.area;
   const all = system.list().filter(inArea);
   const alarms = [...all.filter((a) => a.annunciated), ...all.filter((a) => !a.annunciated)];
-  const journal = options.area ? system.recent(options.journal * 4).filter(inArea).slice(0, options.journal) : system.recent(options.journal);
+  const journal = options.area
+    ? system
+        .recent(options.journal * 4)
+        .filter(inArea)
+        .slice(0, options.journal)
+    : system.recent(options.journal);
   return { alarms, journal, health: system.report(), time: system.now() };
 }

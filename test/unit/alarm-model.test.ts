@@ -225,7 +225,10 @@ describe('alarm model (ISA-18.2 states)', function () {
     const used = [
       ...new Set(
         [
-          ...fs.readdirSync(nodePath.join(root, 'nodes', 'lib', 'pure')).filter((f) => f.startsWith('alarm-')).map((f) => nodePath.join('lib', 'pure', f)),
+          ...fs
+            .readdirSync(nodePath.join(root, 'nodes', 'lib', 'pure'))
+            .filter((f) => f.startsWith('alarm-'))
+            .map((f) => nodePath.join('lib', 'pure', f)),
           ...fs.readdirSync(nodePath.join(root, 'nodes', 'alarms')).map((f) => nodePath.join('alarms', f)),
         ].flatMap((f) => [...fs.readFileSync(nodePath.join(root, 'nodes', f), 'utf8').matchAll(/phrase\('alarm\.(\w+)'/g)].map((m) => m[1])),
       ),

@@ -41,7 +41,8 @@ export function readCommand(input: unknown, defaultDuration: number): AlarmComma
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return phrase('alarm.badCommand', { got: describe(input) });
   const c = input as Record<string, unknown>;
   for (const key of Object.keys(c)) if (!FIELDS.has(key)) return phrase('alarm.unknownField', { field: key.slice(0, 40), fields: [...FIELDS].join(', ') });
-  if (!(ALARM_ACTIONS as readonly unknown[]).includes(c.action)) return phrase('alarm.badAction', { actions: ALARM_ACTIONS.join(', '), got: describe(c.action) });
+  if (!(ALARM_ACTIONS as readonly unknown[]).includes(c.action))
+    return phrase('alarm.badAction', { actions: ALARM_ACTIONS.join(', '), got: describe(c.action) });
   const action = c.action as AlarmAction;
   if (action === 'list') return { action };
   const act: { user?: string; comment?: string } = {};

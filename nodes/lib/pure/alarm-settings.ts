@@ -70,7 +70,8 @@ export function readAlarmSettings(def: Record<string, unknown>, fallbackId: stri
   const area = text(def.area);
   if (area.length > 64) return phrase('alarm.tooLong', { field: labelled(TYPE, 'area'), max: 64, got: describe(area) });
   const source = (text(def.source) || 'condition') as AlarmSource;
-  if (!ALARM_SOURCES.includes(source)) return phrase('alarm.badSource', { field: labelled(TYPE, 'source'), sources: ALARM_SOURCES.join(', '), got: describe(def.source) });
+  if (!ALARM_SOURCES.includes(source))
+    return phrase('alarm.badSource', { field: labelled(TYPE, 'source'), sources: ALARM_SOURCES.join(', '), got: describe(def.source) });
   const delays: Record<string, number> = {};
   for (const name of ['onDelay', 'offDelay', 'clearAfter'] as const) {
     const value = text(def[name]) === '' ? (name === 'clearAfter' ? 5000 : 0) : parseInteger(text(def[name]));
@@ -98,9 +99,13 @@ export function readAlarmSettings(def: Record<string, unknown>, fallbackId: stri
     if (ok !== true) return ok;
   }
   const flags = list(def.flags);
-  for (const flag of flags) if (!(ALERT_FLAGS as readonly unknown[]).includes(flag)) return phrase('alarm.badList', { field: labelled(TYPE, 'flags'), allowed: ALERT_FLAGS.join(', '), got: describe(flag) });
+  for (const flag of flags)
+    if (!(ALERT_FLAGS as readonly unknown[]).includes(flag))
+      return phrase('alarm.badList', { field: labelled(TYPE, 'flags'), allowed: ALERT_FLAGS.join(', '), got: describe(flag) });
   const kinds = list(def.kinds);
-  for (const kind of kinds) if (!(HEALTH_ALARMS as readonly unknown[]).includes(kind)) return phrase('alarm.badList', { field: labelled(TYPE, 'kinds'), allowed: HEALTH_ALARMS.join(', '), got: describe(kind) });
+  for (const kind of kinds)
+    if (!(HEALTH_ALARMS as readonly unknown[]).includes(kind))
+      return phrase('alarm.badList', { field: labelled(TYPE, 'kinds'), allowed: HEALTH_ALARMS.join(', '), got: describe(kind) });
   return {
     id,
     priority: priority as number,
