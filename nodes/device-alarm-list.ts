@@ -12,7 +12,7 @@ import { invalidInput } from './lib/base/errors';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { readCommand } from './lib/pure/alarm-command';
 import { isPhrase } from './lib/pure/phrase';
-import { check } from './lib/pure/limits';
+import { check, labelled } from './lib/pure/limits';
 import { intSetting, textSetting } from './lib/node/setting-values';
 import { systemOf } from './alarms/userdir-system';
 import { listPayload, LIST_SPACING_MS } from './alarms/alarm-list';
@@ -30,7 +30,7 @@ export = function (RED: NodeAPI) {
       ['journal', journalCount, 'alarm_journal_shown'],
       ['shelveFor', shelveFor, 'shelve_duration'],
     ] as const) {
-      const ok = check(limit, value, name);
+      const ok = check(limit, value, labelled('device-alarm-list', name));
       if (ok !== true) {
         node.error(spoken(ok));
         node.status({ fill: 'red', shape: 'ring', text: t('device-alarm-list.invalid') });
@@ -46,7 +46,11 @@ export = function (RED: NodeAPI) {
       msg.payload = p;
       node.send(msg);
       const unack = p.alarms.filter((a) => a.shown === 'active-unack' || a.shown === 'rtn-unack').length;
-      node.status(unack ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'status.unack', { count: unack }) } : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'status.quiet', { count: p.alarms.length }) });
+      node.status(
+        unack
+          ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'status.unack', { count: unack }) }
+          : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'status.quiet', { count: p.alarms.length }) },
+      );
     };
     // Transitions arrive in bursts (an acknowledge-all, a flood): one list per burst, and at
     // most one per LIST_SPACING_MS, since a list of a thousand alarms with the health figures
