@@ -67,7 +67,8 @@ function fallbackId(node: Node): string {
 
 /** A `validate` for `field`: the runtime's reading of that field alone. */
 function valid(field: string): Validate {
-  return function (value) {
+  // Two parameters: Node-RED shows a validate's message only then.
+  return function (value, _opt) {
     if (isEnvReference(value)) return true;
     return refusal({ [field]: value });
   };
@@ -78,7 +79,7 @@ function valid(field: string): Validate {
  * is valid on its own (the runtime names the higher of a pair out of order: that one is marked).
  */
 function validLimit(field: (typeof ORDER)[number]): Validate {
-  return function (value) {
+  return function (value, _opt) {
     if (isEnvReference(value)) return true;
     const def: Record<string, unknown> = { [field]: value };
     for (let i = ORDER.indexOf(field) - 1; i >= 0; i--) {
