@@ -34,6 +34,8 @@ export = function (RED: NodeAPI) {
       if (ok !== true) {
         node.error(spoken(ok));
         node.status({ fill: 'red', shape: 'ring', text: t('device-alarm-list.invalid') });
+        // Every msg is refused with the reason at Catch, as an action node with bad settings refuses it.
+        node.on('input', (_msg, _send, done) => done(invalidInput(ok)));
         return;
       }
     }
