@@ -363,6 +363,8 @@ async function startRed({ flows, level = process.env.BENCH_LOG || 'error' } = {}
   }
   const red = {
     RED,
+    /** The runtime's userDir (a temporary folder, removed by stop). */
+    userDir,
     getNode: (id) => RED.nodes.getNode(id),
     /** Calls `handler(msg)` for every msg reaching the bench-sink node `id`. */
     onSink(id, handler) {

@@ -3,7 +3,7 @@
  * process), the two nodes take blocks of `--k` msgs in turn (the first of a pair alternating),
  * and the figure is the difference of their latencies per msg, with its standard error, which
  * a busy machine moves far less than a ratio of rates. Not part of `npm run bench`: a tool for
- * digging (README "The sixth round").
+ * digging (the history of docs/performance.md, in git: README.md before 1.0.0, "The sixth round").
  *
  *   node --expose-gc bench/pairs.js [--n 20000] [--k 1] [--between 0] [--gc]
  *

@@ -205,8 +205,8 @@ async function main() {
     // client has run in this process. The others are no like-for-like load: beside the http
     // request node at full speed (a scavenge promotes about 3 MB, a major collection every
     // 2.7 s) ours' rounds cost more than the minimal node's (CPU per msg 126 against 113),
-    // where each alone beside the same load cost the same (127 and 126); the README's "sixth
-    // round" says what was ruled out. Phase 2 runs every client together and reports ours /
+    // where each alone beside the same load cost the same (127 and 126); README.md's "sixth
+    // round" before 1.0.0 (git history) says what was ruled out. Phase 2 runs every client together and reports ours /
     // minimal node there too.
     const pair = names.filter((name) => name === 'ours' || name === 'plain node');
     let limit;

@@ -115,7 +115,7 @@ describe(`watchdog keep-alive (API ${API})`, () => {
 
   it('a bmc service outage: connection down and back, the module kept its watchdog, no reset, nothing sent again', async () => {
     // A 502 is an answer: the health check (every 10 s) finds the service down. Checked every
-    // 500 ms here (README, Testing) so the outage is seen and ends well within the 10 s timeout.
+    // 500 ms here (docs/development.md, Testing) so the outage is seen and ends well within the 10 s timeout.
     process.env.MD_HEALTH_INTERVAL_MS = '500';
     const since = await watchdogSet();
     const seq = await lastSeq();

@@ -50,8 +50,8 @@ export = function (RED: NodeAPI) {
       const unack = p.alarms.filter((a) => a.shown === 'active-unack' || a.shown === 'rtn-unack').length;
       node.status(
         unack
-          ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'status.unack', { count: unack }) }
-          : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'status.quiet', { count: p.alarms.length }) },
+          ? { fill: 'red', shape: 'dot', text: nodeText('device-alarm-list', 'runtime.list.unack', { count: unack }) }
+          : { fill: 'green', shape: 'dot', text: nodeText('device-alarm-list', 'runtime.list.quiet', { count: p.alarms.length }) },
       );
     };
     // Transitions arrive in bursts (an acknowledge-all, a flood): one list per burst, and at

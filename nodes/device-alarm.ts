@@ -32,7 +32,6 @@ export = function (RED: NodeAPI) {
       return;
     }
     const { system, temporary } = systemOf(RED);
-    if (temporary) node.warn(t('device-alarm.temporaryJournal', { file: system.journal.file }));
     const device = typeof def.device === 'string' && def.device ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const module = device?.connection?.healthModule;
     if (!module && settings.source !== 'condition') {
@@ -55,17 +54,19 @@ export = function (RED: NodeAPI) {
     };
     const stops: Array<() => void> = [];
     stops.push(
-      system.subscribe((record) => {
-        if (!alarms.owns(record)) return;
-        node.send({ topic: record.alarm, payload: structuredClone(record) });
-        show();
-      }),
+      system.subscribe(
+        (record) => {
+          node.send({ topic: record.alarm, payload: structuredClone(record) });
+          show();
+        },
+        alarms.alarms.map((a) => a.id),
+      ),
     );
     stops.push(
       system.watchJournal((problem) => {
         journalProblem = problem ? t('device-alarm.journalProblem', { reason: problem.reason }) : undefined;
-        // A journal that cannot be written reaches Catch; the alarms keep working in memory.
-        if (problem) node.error(invalidInput(t('device-alarm.journalFailed', { file: problem.file, reason: problem.reason })));
+        // A journal that cannot be written reaches Catch (a msg is needed for that: Node-RED hands a msg-less error only to the log); the alarms keep working in memory.
+        if (problem) node.error(invalidInput(t('device-alarm.journalFailed', { file: problem.file, reason: problem.reason })), {});
         show();
       }),
     );
@@ -76,6 +77,8 @@ export = function (RED: NodeAPI) {
       if (module) stops.push(hearHealth((event) => event.module.config === module.config && alarms.health(event)));
     }
     show();
+    // Said once per node start: the journal is kept, but not where a restart of the machine finds it.
+    if (temporary) node.warn(t('device-alarm.temporaryJournal', { file: system.journal.file }));
     node.on('input', (msg, _send, done) => {
       if (settings.source === 'condition') {
         const problem = alarms.condition(RED.util.getMessageProperty(msg, settings.property));

@@ -8,8 +8,9 @@
 import { FleetPublisher } from './fleet/publisher';
 import { registerMetricsRoute } from './fleet/metrics-route';
 import { currentStates } from './fleet/current-states';
-import { isLevel, readAllowList, Scheme } from './fleet/scheme';
-import { FLEET_COMMAND_OPS } from './lib/pure/facts';
+import { ALLOWABLE_OPS, isLevel, readAllowList, Scheme } from './fleet/scheme';
+import { systemOf } from './alarms/userdir-system';
+import { invalidInput } from './lib/base/errors';
 import { subscribe } from './lib/module/health';
 import { t, useRuntimeLanguage } from './lib/base/i18n';
 import { textSetting } from './lib/node/setting-values';
@@ -25,7 +26,7 @@ function deviceName(RED: NodeAPI, node: Node, setting: string): string {
 
 export = function (RED: NodeAPI) {
   useRuntimeLanguage(RED);
-  registerMetricsRoute(RED);
+  const metrics = registerMetricsRoute(RED);
   function FleetPublishNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -40,7 +41,7 @@ export = function (RED: NodeAPI) {
         ? badLevel('deviceField', device)
         : allowed instanceof Set
           ? undefined
-          : t('fleet-publish.badCommands', { ops: FLEET_COMMAND_OPS.join(', '), got: JSON.stringify(allowed.unknown).slice(0, 100) });
+          : t('fleet-publish.badCommands', { ops: ALLOWABLE_OPS.join(', '), got: JSON.stringify(allowed.unknown).slice(0, 100) });
     if (problem !== undefined || !(allowed instanceof Set)) {
       node.error(problem);
       node.status({ fill: 'red', shape: 'ring', text: t('fleet-publish.invalid') });
@@ -58,21 +59,43 @@ export = function (RED: NodeAPI) {
         warn: (text) => node.warn(text),
       },
       deviceOf,
+      systemOf(RED).system,
     );
-    node.status({ fill: 'green', shape: 'dot', text: `${prefix}/${device}` });
-    const stop = subscribe((event) => publisher.onHealth(event));
-    // Modules connected before this node was (re)deployed: their state now.
+    const ok = { fill: 'green', shape: 'dot', text: `${prefix}/${device}` } as const;
+    node.status(ok);
+    const stops = [subscribe((event) => publisher.onHealth(event)), publisher.alarms?.start() ?? (() => undefined)];
+    // Modules connected before this node was (re)deployed: their state now. The alarms' states once every
+    // node of the flows has started (an alarm node after this one defines its alarms then); any deploy ends so.
     for (const event of currentStates(RED)) publisher.onHealth(event);
+    const started = () => publisher.alarms?.publishAll();
+    if (RED.events) {
+      RED.events.once('flows:started', started);
+      stops.push(() => RED.events?.removeListener('flows:started', started));
+    } else started();
+    let refusedShown = false;
     node.on('input', (msg, _send, done) => {
       try {
-        publisher.onMsg(msg as Record<string, unknown>);
-        done();
+        const refused = publisher.onMsg(msg as Record<string, unknown>);
+        const command = scheme.commandTopic(msg.topic);
+        if (refused === undefined) {
+          // A command that ran: the last refusal is no longer the news.
+          if (command && refusedShown) {
+            refusedShown = false;
+            node.status(ok);
+          }
+          return done();
+        }
+        // A refused command (already answered on its reply topic): on the node (its start: a status fits 60 characters), in the metrics, at Catch.
+        metrics.refusedCommand(command && 'alarm' in command ? 'alarm' : 'module');
+        refusedShown = true;
+        node.status({ fill: 'yellow', shape: 'ring', text: t('fleet-publish.refusedStatus', { reason: refused.slice(0, 40) }) });
+        done(invalidInput(refused));
       } catch (error) {
         done(error as Error);
       }
     });
     node.on('close', (_removed, done) => {
-      stop();
+      for (const stop of stops) stop();
       publisher.close();
       done();
     });

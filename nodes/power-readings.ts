@@ -25,7 +25,7 @@ function readSettings(def: NodeDef): Settings {
 }
 
 /** Counter fields of the protection log (spec: power protection log). */
-// Device keys are read with plain string tests, never a regular expression (README, Security).
+// Device keys are read with plain string tests, never a regular expression (docs/security.md).
 const isCounter = (key: string) => key.endsWith('_cnt') || key.includes('_cnt_') || key === 'pmc_temperature' || key === 'total_power_overload';
 
 function protectionChanged(s: Settings, record: Record<string, unknown>): boolean {

@@ -75,14 +75,16 @@ export class Checker {
     return value as string;
   }
 
+  /** A time as ms: a number as it is, text like "2 s", "500 ms", "1.5s" read; undefined when neither. */
+  static ms(value: unknown): number | undefined {
+    if (typeof value === 'number') return value;
+    const m = typeof value === 'string' ? /^(\d{1,7}(?:\.\d{1,3})?)\s*(ms|s)$/.exec(value.trim()) : null;
+    return m ? Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1)) : undefined;
+  }
+
   /** A time: ms as a number, or text like "2 s", "500 ms", "1.5s". */
   time(value: unknown, place: string, max: number): number {
-    let ms: number | undefined;
-    if (typeof value === 'number') ms = value;
-    else if (typeof value === 'string') {
-      const m = /^(\d{1,7}(?:\.\d{1,3})?)\s*(ms|s)$/.exec(value.trim());
-      if (m) ms = Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1));
-    }
+    const ms = Checker.ms(value);
     if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > max) {
       this.note(place, `must be a time from 0 to ${max} ms (a number of ms, or "2 s", "500 ms"), got ${show(value, 60)}`);
       return 0;

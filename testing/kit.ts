@@ -11,6 +11,7 @@ import { KitError } from './errors';
 import { Credentials, FlowNode, findNode, missingTypes, modulesOf, pointAt, readCredentials, readFlows, whyNoMsgCanArrive, withCatchers } from './flows';
 import { matches, Where, whyNot } from './match';
 import { deploy, httpUrl, Received, runtime, watch } from './runtime';
+import { AlarmControl } from './alarms';
 
 export interface StartOptions {
   /** flows.json (a path) or the flows themselves (an array of nodes). */
@@ -90,6 +91,8 @@ export class FlowTest {
    * a free port of this process's one Node-RED; its admin API is off).
    */
   readonly httpUrl = httpUrl();
+  /** The flows' alarms, as an operator acts on them and sees them (acknowledge, shelve, get, untilState). */
+  readonly alarms = new AlarmControl((condition, options) => this.until(condition, options));
   /** Every msg received by a node of the flows since the start, in order. */
   readonly msgs: Received[] = [];
   /** @internal the kit's hidden Catch nodes */

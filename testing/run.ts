@@ -13,6 +13,7 @@ import { difference, matches, whyNot } from './match';
 import { shutdown } from './runtime';
 import { Action, Expectation, Scenario, Step } from './scenario';
 import { readScenario } from './scenario-file';
+import { checkAlarm, describeAlarmStep } from './alarm-steps';
 
 export interface StepResult {
   place: string;
@@ -99,6 +100,9 @@ function describeAction(a: Action, t: FlowTest): string {
       return `${what(a.expect)} at ${target(a.expect)} within ${a.expect.within} ms`;
     case 'expectDevice':
       return `the device${a.pin ? ` io pin ${a.pin}` : ` slot ${a.slot}`} shows ${show(a.state, 120)} within ${a.within} ms`;
+    case 'alarm':
+    case 'expectAlarm':
+      return describeAlarmStep(a);
     case 'expectNone':
       return `no msg${a.expect.msg ? ` with ${show(a.expect.msg, 120)}` : ''} at ${target(a.expect)} for ${a.expect.within} ms`;
   }
@@ -132,6 +136,8 @@ async function act(a: Action, t: FlowTest, d: SimControl, place: string, modules
       return d.advance(a.ms);
     case 'inject':
       return t.inject(a.node, a.msg);
+    case 'alarm':
+      return void (await t.alarms.command(a.command));
   }
 }
 
@@ -204,11 +210,13 @@ export async function runScenario(options: RunOptions): Promise<Report> {
       const atMs = Date.now() - started;
       const a = step.action;
       const text = describeAction(a, t);
-      if (a.kind === 'expect' || a.kind === 'expectNone' || a.kind === 'expectDevice') {
+      if (a.kind === 'expect' || a.kind === 'expectNone' || a.kind === 'expectDevice' || a.kind === 'expectAlarm') {
         const failure =
           a.kind === 'expectDevice'
             ? await checkDevice(a, t, `${scenario.file}: ${step.place}`, modules, causeAt, started)
-            : await check(a, t, since, causeAt, started);
+            : a.kind === 'expectAlarm'
+              ? await checkAlarm(a, t, Math.max(0, causeAt + a.within - (Date.now() - started)))
+              : await check(a, t, since, causeAt, started);
         // When it held (or gave up): the moment a reader of the report wants.
         report.steps.push({ place: step.place, atMs: Date.now() - started, text, ok: !failure, detail: failure });
         if (failure) report.ok = false;

@@ -2,7 +2,7 @@
  * The scenario schema: a timeline of device events and expectations, checked before anything
  * starts (the file is read in scenario-file.ts). Every mistake names its place
  * (steps[2].pin.pin) and says what would be right; all of them are reported at once. The
- * schema is documented in README "Test your own flows".
+ * schema is documented in docs/testing-your-flows.md.
  */
 import path from 'path';
 // The pure layer's one table: the kit names pins, services and alerts as the nodes do.
@@ -12,6 +12,7 @@ import { REBOOT_MAX_MS } from '../simulator';
 import { Checker } from './checker';
 import { show } from './errors';
 import { stateKeys } from './device-state';
+import { ALARM_STEPS, AlarmAction, parseAlarmStep } from './alarm-steps';
 
 export type Service = (typeof SERVICE_LIST)[number];
 const SERVICES: readonly string[] = SERVICE_LIST;
@@ -40,7 +41,8 @@ export type Action =
   | { kind: 'advance'; ms: number }
   | { kind: 'inject'; node: string; msg: Record<string, unknown> }
   | { kind: 'expect' | 'expectNone'; expect: Expectation }
-  | { kind: 'expectDevice'; slot?: number; pin?: number; state: Record<string, unknown>; within: number };
+  | { kind: 'expectDevice'; slot?: number; pin?: number; state: Record<string, unknown>; within: number }
+  | AlarmAction;
 
 export interface Step {
   /** ms after the start; undefined = right after the step before */
@@ -78,6 +80,7 @@ const ACTIONS = [
   'expect',
   'expectNone',
   'expectDevice',
+  ...ALARM_STEPS,
 ];
 
 /** What a scenario is checked with: the checker, and what the flows and modules tell. */
@@ -196,6 +199,7 @@ function parseAction(x: Context, key: string, value: any, place: string): Action
       return { kind: 'expectDevice', slot, pin, state, within };
     }
   }
+  if (ALARM_STEPS.includes(key)) return parseAlarmStep(c, key, value, at, { byDefault: SCENARIO_LIMITS.defaultWithinMs, max: SCENARIO_LIMITS.maxWithinMs });
   return c.fail(place, `unknown event "${key}"; a step has one of ${ACTIONS.join(', ')} (and optionally at)`);
 }
 

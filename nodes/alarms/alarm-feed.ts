@@ -45,6 +45,25 @@ export class AlarmFeed {
     this.after(id, fed, delayStep(fed.delay, true, now, this.delays));
   }
 
+  /**
+   * The feed and the model agree again, after a node (re)started on a kept state or its
+   * module can tell again after suppression (conditions were ignored meanwhile). An event's
+   * alarm the model holds active is held afresh from now: no event could be read meanwhile,
+   * so its end is the device's word (no event for `clearAfter`), never a guess. Otherwise
+   * the feed's condition, heard while the model ignored it, is applied.
+   */
+  resync(id: string, eventFed: boolean): void {
+    const view = this.system.get(id);
+    if (!view || view.suppressed || this.closed) return;
+    const fed = this.of(id);
+    const now = this.system.now();
+    if (eventFed && view.active && (fed.delay.reported === false || fed.holdUntil === undefined)) {
+      fed.delay = { reported: true, raw: true, since: now };
+      fed.holdUntil = now + this.clearAfter;
+      this.after(id, fed, delayStep(fed.delay, true, now, this.delays));
+    } else if (fed.delay.reported !== view.active) this.system.apply(id, { type: 'condition', active: fed.delay.reported, value: fed.value });
+  }
+
   close(): void {
     this.closed = true;
     for (const fed of this.fed.values()) fed.cancel?.();
@@ -53,7 +72,12 @@ export class AlarmFeed {
 
   private of(id: string): Fed {
     let fed = this.fed.get(id);
-    if (!fed) this.fed.set(id, (fed = { delay: INITIAL_DELAY, value: null }));
+    if (!fed) {
+      // A node that starts on a kept state (a redeploy, a restart) takes up its condition: a false input then clears it.
+      const view = this.system.get(id);
+      const delay: DelayState = view?.active ? { reported: true, raw: true, since: this.system.now() } : INITIAL_DELAY;
+      this.fed.set(id, (fed = { delay, value: view?.value ?? null }));
+    }
     return fed;
   }
 

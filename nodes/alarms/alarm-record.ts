@@ -56,15 +56,26 @@ export function recordOf(t: Transition, def: AlarmDefinition): AlarmRecord {
 }
 
 export function viewOf(alarm: Alarm, def: AlarmDefinition): AlarmView {
-  return {
-    ...alarm,
+  // Field by field, not spread: a list of 1,000 alarms is made after every burst of
+  // transitions, and spreading the alarm and a conditional object made it 20 times slower
+  // (bench/alarms.js: 20 ms a list, the event loop's p99 far past 20 ms at 100 transitions/s).
+  const view: { -readonly [K in keyof AlarmView]: AlarmView[K] } = {
+    id: alarm.id,
+    state: alarm.state,
+    active: alarm.active,
+    value: alarm.value,
+    suppressed: alarm.suppressed,
+    outOfService: alarm.outOfService,
+    since: alarm.since,
     shown: stateOf(alarm),
     annunciated: isAnnunciated(alarm),
     priority: def.priority,
     message: def.message,
-    ...(def.area ? { area: def.area } : {}),
     where: def.where,
   };
+  if (alarm.shelvedUntil !== undefined) view.shelvedUntil = alarm.shelvedUntil;
+  if (def.area) view.area = def.area;
+  return view;
 }
 
 /** An operator's list: priority first (1 is the most urgent), then the newest change first, then by id (a stable order). */

@@ -42,6 +42,8 @@ export class AlarmSystem {
   private readonly alarms = new Map<string, Alarm>();
   private readonly timers = new Map<string, () => void>();
   private readonly listeners = new Set<RecordListener>();
+  /** Listeners of some alarms only (a device-alarm node hears its own): a transition is told to its alarm's, not to a thousand nodes that would each ask whether it is theirs. */
+  private readonly byAlarm = new Map<string, Set<RecordListener>>();
   private readonly problemListeners = new Set<(problem: JournalProblem | undefined) => void>();
   private readonly later: Later;
   readonly now: () => number;
@@ -148,10 +150,9 @@ export class AlarmSystem {
     return out.sort(byPriority);
   }
 
-  /** The journal's newest entries, newest first. */
+  /** The journal's newest entries, newest first (only those parsed: a list is sent after every burst). */
   recent(count: number): AlarmRecord[] {
-    const entries = this.journal.entries();
-    return entries.slice(Math.max(0, entries.length - count)).reverse();
+    return this.journal.newest(count);
   }
 
   report(): HealthReport {
@@ -159,9 +160,24 @@ export class AlarmSystem {
   }
 
   /** Hears every record; returns the stop. A listener that throws does not stop the others. */
-  subscribe(listener: RecordListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  subscribe(listener: RecordListener, alarms?: Iterable<string>): () => void {
+    if (!alarms) {
+      this.listeners.add(listener);
+      return () => this.listeners.delete(listener);
+    }
+    const ids = [...alarms];
+    for (const id of ids) {
+      let set = this.byAlarm.get(id);
+      if (!set) this.byAlarm.set(id, (set = new Set()));
+      set.add(listener);
+    }
+    return () => {
+      for (const id of ids) {
+        const set = this.byAlarm.get(id);
+        set?.delete(listener);
+        if (set?.size === 0) this.byAlarm.delete(id);
+      }
+    };
   }
 
   /** Hears the journal's problem (undefined: it went); called at once with the one standing. */
@@ -172,11 +188,14 @@ export class AlarmSystem {
   }
 
   private tell(record: AlarmRecord): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(record);
-      } catch {
-        // A listener's failure is its own (a node sends; it reports its own errors).
+    const own = this.byAlarm.get(record.alarm);
+    for (const to of own ? [own, this.listeners] : [this.listeners]) {
+      for (const listener of to) {
+        try {
+          listener(record);
+        } catch {
+          // A listener's failure is its own (a node sends; it reports its own errors).
+        }
       }
     }
   }

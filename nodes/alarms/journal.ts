@@ -147,6 +147,13 @@ export class Journal<E extends object = Record<string, unknown>, S = unknown> {
     return out;
   }
 
+  /** The newest `count` entries, newest first, copies: a list's few without parsing the whole ring. */
+  newest(count: number): E[] {
+    const out: E[] = [];
+    for (let i = this.count - 1; i >= Math.max(0, this.count - count); i--) out.push(JSON.parse(this.ring[(this.head + i) % this.bounds.maxEntries]) as E);
+    return out;
+  }
+
   stats(): JournalStats {
     return { entries: this.count, dropped: this.dropped, pending: this.pending, ...this.tally };
   }

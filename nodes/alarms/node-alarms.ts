@@ -14,7 +14,7 @@ import type { AlertFlag } from '../lib/pure/facts';
 import type { ConnectionState } from '../lib/module/connection-state';
 import type { HealthEvent } from '../lib/module/health';
 import { AlarmFeed } from './alarm-feed';
-import type { AlarmWhere, AlarmRecord } from './alarm-record';
+import type { AlarmWhere } from './alarm-record';
 import type { AlarmSystem } from './alarm-system';
 
 /** Connection states in which the module's word is unknown: its alarms are suppressed (the unreachable alarm is raised instead). */
@@ -23,11 +23,13 @@ const CANNOT_TELL: ReadonlySet<string> = new Set(['unreachable', 'down', 'refuse
 /** The health bus's kinds that raise a health alarm, by the alarm's kind. */
 const EVENT_KINDS: Record<string, string> = { reset: 'reset', 'keepalive-late': 'watchdog', 'notifications-lost': 'notifications-lost' };
 
+/** Alarms raised by events and held for clearAfter (notifications, health events); the others follow an input. */
+const eventFed = (a: DefinedAlarm): boolean => a.flag !== undefined || (a.kind !== undefined && a.kind !== 'unreachable');
+
 export class NodeAlarms {
   readonly alarms: DefinedAlarm[];
   private readonly feed: AlarmFeed;
   private level: Level = 'normal';
-  private suppressed = false;
 
   constructor(
     private readonly system: AlarmSystem,
@@ -43,19 +45,27 @@ export class NodeAlarms {
   /** Defines the alarms (their journalled states taken up); the first refusal (an id another node holds) stops it. */
   define(): Phrase | undefined {
     for (const alarm of this.alarms) {
-      const where: AlarmWhere = { ...this.where, ...(alarm.pin ? { pin: alarm.pin } : {}), ...(alarm.flag ? { flag: alarm.flag } : alarm.kind ? { flag: alarm.kind } : {}) };
-      const defined = this.system.define({ id: alarm.id, priority: this.s.priority, message: this.messageOf(alarm), ...(this.s.area ? { area: this.s.area } : {}), where, owner: this.owner });
+      const where: AlarmWhere = {
+        ...this.where,
+        ...(alarm.pin ? { pin: alarm.pin } : {}),
+        ...(alarm.flag ? { flag: alarm.flag } : alarm.kind ? { flag: alarm.kind } : {}),
+      };
+      const defined = this.system.define({
+        id: alarm.id,
+        priority: this.s.priority,
+        message: this.messageOf(alarm),
+        ...(this.s.area ? { area: this.s.area } : {}),
+        where,
+        owner: this.owner,
+      });
       if (isPhrase(defined)) {
         this.system.release(this.owner, false);
         return defined;
       }
     }
+    // A kept active event alarm clears when no event comes for clearAfter from now (a redeploy, a restart).
+    for (const a of this.alarms) this.feed.resync(a.id, eventFed(a));
     return undefined;
-  }
-
-  /** Whether a record is one of these alarms'. */
-  owns(record: AlarmRecord): boolean {
-    return this.alarms.some((a) => a.id === record.alarm);
   }
 
   /** A msg's condition (condition source): a boolean, or a number against the limits. */
@@ -67,7 +77,8 @@ export class NodeAlarms {
       for (const a of limits) this.feed.input(a.id, limitActive(this.level, a.limit as Exclude<Level, 'normal'>), value);
       return undefined;
     }
-    return phrase(limits.length ? 'alarm.needNumber' : 'alarm.needBoolean', { property: `msg.${this.s.property}`, got: typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value) });
+    const said = { property: `msg.${this.s.property}`, got: typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value) };
+    return limits.length ? phrase('alarm.needNumber', said) : phrase('alarm.needBoolean', said);
   }
 
   /** A notification-poll msg: one record per pin (topic pin/N) or a list (combined). */
@@ -86,15 +97,22 @@ export class NodeAlarms {
     return matched;
   }
 
-  /** The module's connection: suppress while it cannot tell, raise or clear the unreachable alarm. */
+  /**
+   * The module's connection: suppress while it cannot tell, raise or clear the unreachable
+   * alarm. Idempotent per state (a kept state may be suppressed whatever this node saw);
+   * once the module can tell again, the feed and the model agree again before a restart's
+   * event is raised (so that event is not dropped as stale).
+   */
   connection(state: ConnectionState): void {
-    const down = CANNOT_TELL.has(state.state);
     if (state.state === 'connecting') return;
+    const down = CANNOT_TELL.has(state.state);
     for (const a of this.alarms) if (a.kind === 'unreachable') this.feed.input(a.id, down, null);
+    for (const a of this.alarms) {
+      if (a.kind === 'unreachable') continue;
+      this.system.apply(a.id, { type: down ? 'suppress' : 'unsuppress' });
+      if (!down) this.feed.resync(a.id, eventFed(a));
+    }
     if (state.state === 'connected' && state.restarted) this.healthEvent('restarted');
-    if (down === this.suppressed) return;
-    this.suppressed = down;
-    for (const a of this.alarms) if (a.kind !== 'unreachable') this.system.apply(a.id, { type: down ? 'suppress' : 'unsuppress' });
   }
 
   /** A health event of the module (reset, keep-alive late, notifications lost). */
@@ -111,7 +129,7 @@ export class NodeAlarms {
   status(): { fill: 'red' | 'yellow' | 'green' | 'grey'; shape: 'dot' | 'ring'; text: string } {
     const views = this.alarms.map((a) => this.system.get(a.id)).filter((v) => v !== undefined);
     const count = (state: string) => views.filter((v) => v.shown === state).length;
-    const word = (state: string, n: number) => nodeText('device-alarm', `status.${state}`, { count: n });
+    const word = (state: string, n: number) => nodeText('device-alarm', `runtime.state.${state}`, { count: n });
     for (const [state, fill, shape] of [
       ['active-unack', 'red', 'dot'],
       ['rtn-unack', 'yellow', 'ring'],
@@ -138,7 +156,10 @@ export class NodeAlarms {
       : alarm.kind
         ? nodeText('device-alarm', `kind.${alarm.kind}`)
         : alarm.limit
-          ? nodeText('device-alarm', 'message.limit', { limit: alarm.limit === 'hihi' ? 'HiHi' : alarm.limit === 'lolo' ? 'LoLo' : alarm.limit === 'hi' ? 'Hi' : 'Lo', value: this.s.limits[alarm.limit] })
+          ? nodeText('device-alarm', 'message.limit', {
+              limit: alarm.limit === 'hihi' ? 'HiHi' : alarm.limit === 'lolo' ? 'LoLo' : alarm.limit === 'hi' ? 'Hi' : 'Lo',
+              value: this.s.limits[alarm.limit],
+            })
           : '';
     if (!this.s.message) return detail || nodeText('device-alarm', 'message.condition', { property: `msg.${this.s.property}` });
     return detail ? `${this.s.message}: ${detail}` : this.s.message;

@@ -10,6 +10,7 @@
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import { CountedHistogram, HistogramSeries } from './histogram';
+import { AlarmMetrics } from './alarm-metrics';
 import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
 // One gauge series per state, 1 for the current: the type's own list, so none is missed.
 import { CONNECTION_STATES } from '../lib/module/connection-state';
@@ -82,14 +83,26 @@ export class ModuleMetrics {
   private readonly lateness = new Gauge(
     this.metric('modular_device_keepalive_lateness_seconds', 'How late the last late keep-alive was (time since the last alive)'),
   );
+  private readonly refused = new Counter({
+    name: 'modular_device_fleet_commands_refused_total',
+    help: 'Commands from the fleet MQTT refused by fleet-publish (not allowed, malformed, retained, for no module or alarm here...), for modules or alarms',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
   private readonly stops: Array<() => void>;
 
   constructor() {
+    new AlarmMetrics(this.registry);
     this.stops = [subscribe((event) => this.onHealth(event)), onTally((module, fact) => this.onTally(module, fact))];
   }
 
   stop(): void {
     for (const stop of this.stops) stop();
+  }
+
+  /** A fleet command refused (fleet-publish): its kind is bounded, its topic is not. */
+  refusedCommand(kind: 'module' | 'alarm'): void {
+    this.refused.inc({ kind });
   }
 
   /** The text format (version 0.0.4), as Prometheus scrapes it. */

@@ -12,8 +12,10 @@
 import type { HealthEvent } from '../lib/module/health';
 import { FLEET_BOUNDS } from '../lib/pure/limits';
 import { isPlainObject } from '../lib/node/msg';
-import { CommandTopic, ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
+import type { AlarmSystem } from '../alarms/alarm-system';
+import { CommandTopic, isAlarmOp, ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
 import { FleetDevices, keyText } from './devices';
+import { FleetAlarms } from './alarm-topics';
 
 export interface MqttMsg {
   topic: string;
@@ -53,6 +55,8 @@ export class FleetPublisher {
   /** Alerts dropped while the broker was away, per module: announced once it is back. */
   private readonly dropped = new Map<string, { key: ModuleKey; count: number; from: string; pins: Set<unknown> }>();
   private readonly devices: FleetDevices;
+  /** The alarms' topics, when there is an alarm system to publish. */
+  readonly alarms?: FleetAlarms;
   /** Unknown until a status node says: then publishing is assumed to work. */
   private brokerUp = true;
   private refs = 0;
@@ -63,8 +67,10 @@ export class FleetPublisher {
     private readonly out: PublisherOutput,
     /** The Fleet device a config node names ('' or undefined: none), by the config node's id. */
     deviceOf: (config: string) => string | undefined = () => undefined,
+    system?: AlarmSystem,
   ) {
     this.devices = new FleetDevices(scheme, deviceOf, (text) => out.warn(text));
+    if (system) this.alarms = new FleetAlarms(scheme, system, deviceOf, { send: (m) => this.send(m), event: (m) => this.event(m.topic, m.payload) });
   }
 
   onHealth(event: HealthEvent): void {
@@ -86,19 +92,24 @@ export class FleetPublisher {
     }
   }
 
-  /** A msg into the node; the returned error (if any) goes to done(). */
-  onMsg(msg: Record<string, unknown>): void {
+  /** A msg into the node; a refused command's reason is returned (the node's status, done(err)), a failure thrown. */
+  onMsg(msg: Record<string, unknown>): string | undefined {
     // A status node's msg about an mqtt out node (a status node scoped wider reports other nodes too: not the broker).
     const status = isPlainObject(msg.status) ? (msg.status as Record<string, unknown>) : undefined;
-    if (status && isPlainObject(status.source)) return (status.source as Record<string, unknown>).type === 'mqtt out' ? this.brokerStatus(status) : undefined;
-    if (isPlainObject(msg.fleetCommand)) return this.reply(msg);
-    const command = this.scheme.commandTopic(msg.topic);
-    if (command) return this.command(command, msg);
-    const module = moduleOfRequest(msg.request);
-    if (!module) return;
-    const key = { device: this.devices.ofMsg(module, msg), service: module.service, slot: module.slot };
-    if (Array.isArray(msg.alerts) || isPlainObject(msg.alerts)) return this.alert(key, msg);
-    this.reading(key, module.what, msg.payload);
+    if (status && isPlainObject(status.source)) {
+      if ((status.source as Record<string, unknown>).type === 'mqtt out') this.brokerStatus(status);
+    } else if (isPlainObject(msg.fleetCommand)) this.reply(msg);
+    else {
+      const command = this.scheme.commandTopic(msg.topic);
+      // A Catch node's copy of a command this node refused (msg.error): answered already, never run again (a loop).
+      if (command) return msg.error === undefined ? this.command(command, msg) : undefined;
+      const module = moduleOfRequest(msg.request);
+      if (!module) return undefined;
+      const key = { device: this.devices.ofMsg(module, msg), service: module.service, slot: module.slot };
+      if (Array.isArray(msg.alerts) || isPlainObject(msg.alerts)) this.alert(key, msg);
+      else this.reading(key, module.what, msg.payload);
+    }
+    return undefined;
   }
 
   /** Ends every wait (the node closes): commands still out are answered as not done here. */
@@ -149,12 +160,14 @@ export class FleetPublisher {
   }
 
   /** A msg on a topic the command subscription matches: run (allowed, for a module here) or refused on its reply topic. */
-  private command(topic: CommandTopic, msg: Record<string, unknown>): void {
+  private command(topic: CommandTopic, msg: Record<string, unknown>): string | undefined {
     // An empty message is how a retained one is cleared (MQTT): no command, nothing to answer.
-    if ((Buffer.isBuffer(msg.payload) || typeof msg.payload === 'string') && msg.payload.length === 0) return;
+    if ((Buffer.isBuffer(msg.payload) || typeof msg.payload === 'string') && msg.payload.length === 0) return undefined;
     const parsed = parseCommand(msg.payload, this.allowed);
-    const refuse = (id: string, refused: string) =>
+    const refuse = (id: string, refused: string) => {
       this.send({ topic: topic.reply, payload: { device: topic.device, id, ok: false, refused, time: now() }, qos: 1, retain: false });
+      return refused;
+    };
     // Retained, a command would run again on every (re)subscribe: after each reconnect of Node-RED.
     if (msg.retain === true)
       return refuse(
@@ -163,6 +176,10 @@ export class FleetPublisher {
       );
     if ('refused' in parsed) return refuse(parsed.id, parsed.refused);
     if ('refused' in topic) return refuse(parsed.id, topic.refused);
+    if ('alarm' in topic || isAlarmOp(parsed.op)) {
+      const refused = this.alarms ? this.alarms.command(topic, parsed, this.devices.all()) : 'no alarm system in this Node-RED';
+      return refused === undefined ? undefined : refuse(parsed.id, refused);
+    }
     const key = { device: topic.device, service: topic.service, slot: topic.slot };
     if (!this.states.has(keyText(key))) {
       const devices = this.devices.all();
@@ -182,6 +199,7 @@ export class FleetPublisher {
       payload: parsed.payload,
       fleetCommand: { ref, id: parsed.id, op: parsed.op, device: key.device, service: key.service, slot: key.slot },
     });
+    return undefined;
   }
 
   /** The action node's output (ok) or a Catch node's msg (msg.error) for a command. */
@@ -225,6 +243,7 @@ export class FleetPublisher {
     // A broker that restarted without persistence lost what was retained: say it again.
     for (const { key, payload } of this.states.values()) this.send({ topic: this.scheme.module(key, 'state'), payload, qos: 1, retain: true });
     for (const { topic, payload } of this.readings.values()) this.send({ topic, payload, qos: 1, retain: true });
+    this.alarms?.publishAll();
     const held = this.held;
     this.held = [];
     for (const msg of held) this.out.mqtt(msg);

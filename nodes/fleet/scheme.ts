@@ -12,11 +12,26 @@
  *   <p>/<d>/<svc>/<slot>/event/<kind>    event: reset, reapplied, keepalive-late, queue
  *   <p>/<d>/<svc>/<slot>/command         in: {id?, op, payload?}, never retained
  *   <p>/<d>/<svc>/<slot>/reply           out: {device, id, op, ok, payload | error, time}
+ *   <p>/<d>/alarms/<alarm>/state         retained: {device, ...AlarmView, time} (alarm-topics.ts)
+ *   <p>/<d>/alarms/<alarm>/event         event (QoS 1): {device, ...AlarmRecord, time}, one per transition
+ *   <p>/<d>/alarms/<alarm>/command       in: {id?, op: 'alarm-<action>', payload?: {user?, comment?, duration?}}
+ *   <p>/<d>/alarms/<all>/command         in: {id?, op: 'alarm-acknowledge-all', payload?: {area?, user?, comment?}}
+ *   <p>/<d>/alarms/<alarm | *>/reply     out: as a module's reply
+ *
+ * An alarm takes the places of a module's service and slot (`alarms`, its id): the command
+ * subscription `<p>/<d>/+/+/command` that delivers a module's commands delivers an alarm's too.
+ * <all> is `*` (never an alarm id: alarm_id's characters): every alarm of the device.
  */
 import { FLEET_BOUNDS } from '../lib/pure/limits';
-import { FLEET_COMMAND_OPS } from '../lib/pure/facts';
+import { FLEET_ALARM_OPS, FLEET_COMMAND_OPS } from '../lib/pure/facts';
 
-export type CommandOp = (typeof FLEET_COMMAND_OPS)[number];
+export type AlarmOp = (typeof FLEET_ALARM_OPS)[number];
+export type CommandOp = (typeof FLEET_COMMAND_OPS)[number] | AlarmOp;
+/** Every entry the allow-list may hold: node types, then alarm commands. */
+export const ALLOWABLE_OPS: readonly string[] = [...FLEET_COMMAND_OPS, ...FLEET_ALARM_OPS];
+export const isAlarmOp = (op: string): op is AlarmOp => (FLEET_ALARM_OPS as readonly string[]).includes(op);
+/** The topic level that names every alarm of a device (acknowledge-all). */
+export const ALL_ALARMS = '*';
 
 /** A module as the topics name it: the device it is on (a topic level), its service and slot. */
 export interface ModuleKey {
@@ -34,7 +49,7 @@ export function isLevel(value: string): boolean {
 const TOPIC_CHARS = 65_535;
 
 /** A topic the command subscription matches: where its reply goes, and the module it names or why it names none. */
-export type CommandTopic = { reply: string; device: string } & ({ service: string; slot: number } | { refused: string });
+export type CommandTopic = { reply: string; device: string } & ({ service: string; slot: number } | { alarm: string } | { refused: string });
 
 export class Scheme {
   constructor(
@@ -49,6 +64,11 @@ export class Scheme {
 
   module(key: ModuleKey, leaf: string): string {
     return `${this.prefix}/${key.device}/${key.service}/${key.slot}/${leaf}`;
+  }
+
+  /** An alarm's topic (`alarms/<id>/<leaf>`) on its device. */
+  alarm(device: string, alarm: string, leaf: string): string {
+    return `${this.prefix}/${device}/alarms/${alarm}/${leaf}`;
   }
 
   /** The subscription an mqtt in node uses for every module's commands of this instance's device. */
@@ -70,8 +90,14 @@ export class Scheme {
     const [, device, service, slot] = levels;
     const reply = `${this.prefix}/${device}/${service}/${slot}/reply`;
     if (/^(io|bmc|power)$/.test(service) && /^\d{1,3}$/.test(slot)) return { reply, device, service, slot: Number(slot) };
+    // alarm_id's characters (pure/limits.ts), or every alarm.
+    if (service === 'alarms' && (slot === ALL_ALARMS || /^[A-Za-z0-9_.:-]{1,64}$/.test(slot))) return { reply, device, alarm: slot };
     const named = JSON.stringify(`${service}/${slot}`.slice(0, 80));
-    return { reply, device, refused: `${named} names no module: a command's topic is ${this.prefix}/<device>/<io|bmc|power>/<slot>/command` };
+    return {
+      reply,
+      device,
+      refused: `${named} names no module or alarm: a command's topic is ${this.prefix}/<device>/<io|bmc|power>/<slot>/command or ${this.prefix}/<device>/alarms/<alarm id or *>/command`,
+    };
   }
 }
 
@@ -188,6 +214,6 @@ export function readAllowList(value: unknown): Set<string> | { unknown: unknown[
           .map((s) => s.trim())
           .filter(Boolean)
       : [];
-  const unknown = list.filter((op) => !(FLEET_COMMAND_OPS as readonly unknown[]).includes(op));
+  const unknown = list.filter((op) => !ALLOWABLE_OPS.includes(op));
   return unknown.length ? { unknown } : new Set(list as string[]);
 }

@@ -277,7 +277,9 @@ function fleetCases(this: Mocha.Suite, broker: TestBroker) {
       await central.publish(`plant/cell-03/${module}/command`, { id, op: 'io-read', payload: {} });
       const refused = await waitFor(`the reply on ${module}`, WAIT, () => repliesOn(`plant/cell-03/${module}/reply`).find((r) => r.id === id));
       refused.should.containEql({ device: 'cell-03', ok: false });
-      refused.refused.should.equal(`"${module}" names no module: a command's topic is plant/<device>/<io|bmc|power>/<slot>/command`);
+      refused.refused.should.equal(
+        `"${module}" names no module or alarm: a command's topic is plant/<device>/<io|bmc|power>/<slot>/command or plant/<device>/alarms/<alarm id or *>/command`,
+      );
     }
     // A module this device does not have (no config node for power slot 7) is refused too.
     await central.publish('plant/cell-03/power/7/command', { id: 'no-module', op: 'io-read', payload: {} });

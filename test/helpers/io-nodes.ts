@@ -65,12 +65,16 @@ export interface LoadOptions {
   waitFor?: string[];
   /** Node modules to load (default: the io nodes). */
   modules?: NodeModule[];
+  /** More wires: an action node's id → the action nodes its output also goes to (e.g. notification-poll → device-alarm). */
+  wires?: Record<string, string[]>;
 }
 
 /** Loads the flow and starts collecting; waits for the config nodes to connect. */
 export async function loadIo(url: string, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
   const devices = (options.devices ?? [{ url }]).map((d) => deviceNode(d));
-  await helper.load(options.modules ?? IO_NODE_MODULES, actionFlow(actions, devices, { device: 'dev', label: 'io nodes' }));
+  const flow = actionFlow(actions, devices, { device: 'dev', label: 'io nodes' });
+  for (const node of flow) if (options.wires?.[node.id]) (node.wires as string[][])[0].push(...options.wires[node.id]);
+  await helper.load(options.modules ?? IO_NODE_MODULES, flow);
   const outcomes = new Outcomes();
   for (const action of actions) {
     const list: NodeMessage[] = [];

@@ -96,6 +96,22 @@ describe('the npm-packed package', function () {
     mapped.should.eql([]);
   });
 
+  it('ships the README but not docs/ (pictures are for GitHub): the README links into docs/ by absolute address, so each link works on npmjs.com too', function () {
+    files.should.containEql('README.md');
+    files.filter((f) => f.startsWith('docs/')).should.eql([]);
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    const targets = [...readme.matchAll(/\]\(\s*<?([^)\s>]+)/g)].map((m) => m[1]);
+    targets.filter((t) => t.includes('docs/')).length.should.be.above(0);
+    // A relative link must name a file the tarball holds; docs/ is reached only at the repository's address.
+    const relative = targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#')).map((t) => t.split('#')[0]);
+    relative.filter((t) => !files.includes(t)).should.eql([]);
+    const homepage = String(pkg.homepage).replace(/#.*$/, '');
+    targets
+      .filter((t) => t.includes('docs/'))
+      .filter((t) => !t.startsWith(`${homepage}/blob/main/docs/`) && !t.startsWith('https://raw.githubusercontent.com/'))
+      .should.eql([]);
+  });
+
   it('runs no script when installed: a palette install builds nothing and npm has nothing to warn about', function () {
     const packed = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
     Object.keys(packed.scripts ?? {})

@@ -221,12 +221,13 @@ describe('alarm model (ISA-18.2 states)', function () {
   describe('words in both languages', function () {
     const root = nodePath.resolve(__dirname, '..', '..', '..');
     const catalog = (lang: string) => JSON.parse(fs.readFileSync(nodePath.join(root, 'locales', lang, 'modular-device.json'), 'utf8'))['modular-device'].alarm;
-    /** Every `phrase('alarm.<key>'` of the alarm files, and the states and acts they name by template. */
+    /** Every `phrase('alarm.<key>'` of the alarm files (pure/alarm-*.ts, nodes/alarms/), and the states and acts they name by template. */
     const used = [
       ...new Set(
-        ['alarm-model.ts', 'alarm-condition.ts', 'alarm-health.ts'].flatMap((f) =>
-          [...fs.readFileSync(nodePath.join(root, 'nodes', 'lib', 'pure', f), 'utf8').matchAll(/phrase\('alarm\.(\w+)'/g)].map((m) => m[1]),
-        ),
+        [
+          ...fs.readdirSync(nodePath.join(root, 'nodes', 'lib', 'pure')).filter((f) => f.startsWith('alarm-')).map((f) => nodePath.join('lib', 'pure', f)),
+          ...fs.readdirSync(nodePath.join(root, 'nodes', 'alarms')).map((f) => nodePath.join('alarms', f)),
+        ].flatMap((f) => [...fs.readFileSync(nodePath.join(root, 'nodes', f), 'utf8').matchAll(/phrase\('alarm\.(\w+)'/g)].map((m) => m[1])),
       ),
       ...ALARM_STATES.map((s) => `state.${s}`),
       ...['acknowledge', 'shelve', 'unshelve', 'remove-from-service', 'return-to-service'].map((e) => `event.${e}`),

@@ -16,7 +16,7 @@ import { SimControl, Simulator, startSimulator, startStub } from '../helpers/sim
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-/** The README's and the help's defaults, written out on purpose (not read from limits.ts). */
+/** The docs' (docs/config-node.md) and the help's defaults, written out on purpose (not read from limits.ts). */
 const DEFAULTS = { timeout: 5000, queueLimit: 100, answerLimit: 64 };
 
 /** The `defaults` of the modular-device dialog, as the editor registers them with the built bundle. */

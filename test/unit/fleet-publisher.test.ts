@@ -4,6 +4,10 @@ import { isLevel, jsonBytesWithin, moduleOfRequest, parseCommand, readAllowList,
 import { speak } from '../helpers/i18n';
 import type { HealthEvent } from '../../nodes/lib/module/health';
 import { FLEET_BOUNDS } from '../../nodes/lib/pure/limits';
+import { AlarmSystem } from '../../nodes/alarms/alarm-system';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
 
 const io2 = { config: 'c1', service: 'io', slot: 2, device: '127.0.0.1:1' };
 const event = (kind: HealthEvent['kind'], cause: string, detail?: Record<string, unknown>): HealthEvent => ({
@@ -39,8 +43,17 @@ describe('fleet scheme and publisher (nodes/fleet/)', function () {
     s.commandTopic('plant/cell-01/foo/2/command')!.should.eql({
       reply: 'plant/cell-01/foo/2/reply',
       device: 'cell-01',
-      refused: '"foo/2" names no module: a command\'s topic is plant/<device>/<io|bmc|power>/<slot>/command',
+      refused:
+        '"foo/2" names no module or alarm: a command\'s topic is plant/<device>/<io|bmc|power>/<slot>/command or plant/<device>/alarms/<alarm id or *>/command',
     });
+    s.commandTopic('plant/cell-01/alarms/tank.high:1/command')!.should.eql({
+      reply: 'plant/cell-01/alarms/tank.high:1/reply',
+      device: 'cell-01',
+      alarm: 'tank.high:1',
+    });
+    s.commandTopic('plant/cell-01/alarms/*/command')!.should.containEql({ alarm: '*' });
+    s.commandTopic('plant/cell-01/alarms/a b/command')!.should.have.property('refused');
+    s.alarm('cell-07', 'tank.high', 'state').should.equal('plant/cell-07/alarms/tank.high/state');
     s.commandTopic('plant/cell-01/io/x/command')!.should.have.properties({ reply: 'plant/cell-01/io/x/reply' });
     s.commandTopic('plant/cell-01//2/command')!.should.have.property('refused');
     for (const other of ['plant/cell-01/io/2/reply', 'plant/cell-01/io/2/x/command', 'other/cell-01/io/2/command', 'plant/io/2/command', 42])
@@ -307,5 +320,60 @@ describe('fleet publisher: retained commands, topics that name no module, severa
     // A second config node for the same module (same device location) is the same module.
     p.onHealth(connected(module('a2', '10.0.0.7')));
     mqtt.should.have.length(2);
+  });
+
+  it('alarms: an alarm op only on an alarm topic and the reverse, * only for acknowledge-all, the topic names the alarm; a Catch copy of a refused command is not run again', async function () {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-unit-')), 'alarms.json');
+    const system = new AlarmSystem({ file });
+    system.define({ id: 'tank.high', priority: 2, message: 'high', where: { config: 'c1' }, owner: 'n1' }).should.have.property('id');
+    system.define({ id: 'other', priority: 2, message: 'other', where: { config: 'c9' }, owner: 'n1' }).should.have.property('id');
+    system.apply('tank.high', { type: 'condition', active: true });
+    system.apply('other', { type: 'condition', active: true });
+    const mqtt: MqttMsg[] = [];
+    const p = new FleetPublisher(
+      new Scheme('plant', 'cell-01'),
+      new Set(['io-output', 'alarm-acknowledge', 'alarm-acknowledge-all']),
+      { mqtt: (m) => mqtt.push(m), command: () => undefined, warn: () => undefined },
+      (config) => (config === 'c9' ? 'cell-09' : undefined),
+      system,
+    );
+    const stop = p.alarms!.start();
+    try {
+      const refusal = (topic: string, body: unknown) => p.onMsg({ topic, payload: body });
+      refusal('plant/cell-01/io/2/command', { op: 'alarm-acknowledge' })!.should.startWith('op "alarm-acknowledge" does not fit the topic');
+      refusal('plant/cell-01/alarms/tank.high/command', { op: 'io-output' })!.should.startWith('op "io-output" does not fit the topic');
+      refusal('plant/cell-01/alarms/*/command', { op: 'alarm-acknowledge' })!.should.startWith('alarm-acknowledge does not act on alarms/*');
+      refusal('plant/cell-01/alarms/tank.high/command', { op: 'alarm-acknowledge-all' })!.should.startWith(
+        'alarm-acknowledge-all does not act on alarms/tank.high',
+      );
+      refusal('plant/cell-01/alarms/tank.high/command', { op: 'alarm-acknowledge', payload: { alarm: 'other' } })!.should.startWith(
+        "an alarm command's payload has no field alarm",
+      );
+      refusal('plant/cell-01/alarms/tank.high/command', { op: 'alarm-acknowledge', payload: { usr: 'x' } })!.should.match(/usr/);
+      refusal('plant/cell-01/alarms/nothing/command', { op: 'alarm-acknowledge' })!.should.match(/nothing/);
+      refusal('plant/cell-02/alarms/tank.high/command', { op: 'alarm-acknowledge' })!.should.startWith('no device "cell-02" in this Node-RED');
+      system.get('tank.high')!.shown.should.equal('active-unack');
+      // A Catch node's copy (msg.error) of a refused command comes back: nothing run, nothing answered.
+      const replies = mqtt.length;
+      (
+        p.onMsg({ topic: 'plant/cell-01/alarms/tank.high/command', payload: { op: 'alarm-acknowledge' }, error: { message: 'x' } }) === undefined
+      ).should.be.true();
+      mqtt.length.should.equal(replies);
+      system.get('tank.high')!.shown.should.equal('active-unack');
+      // acknowledge-all of cell-01: its alarm only, not cell-09's.
+      (
+        p.onMsg({ topic: 'plant/cell-01/alarms/*/command', payload: { id: 'all', op: 'alarm-acknowledge-all', payload: { user: 'ann' } } }) === undefined
+      ).should.be.true();
+      system.get('tank.high')!.shown.should.equal('active-ack');
+      system.get('other')!.shown.should.equal('active-unack');
+      mqtt
+        .map((m) => m.topic)
+        .should.containDeep(['plant/cell-01/alarms/tank.high/event', 'plant/cell-01/alarms/tank.high/state', 'plant/cell-01/alarms/*/reply']);
+    } finally {
+      stop();
+      system.release('n1', true);
+      await system.journal.flush(); // nothing left to write once the folder goes
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 });

@@ -67,6 +67,8 @@ const VALUES: Record<string, string | number | Template> = {
   n: 99999,
   day: '2026-11-24',
   name: '192.168.100.200',
+  // Alarms of one node (a notification alarm: 6 pins × 4 flags), or of a whole list (ALARM_JOURNAL.maxStates).
+  count: 5000,
 };
 
 /** Values that differ by key: `<catalog> <key>` → its value sets (each one said and checked). */
@@ -93,7 +95,14 @@ const CUT_ON_PURPOSE: Record<string, string> = {
 };
 
 /** Runtime keys the code makes a status of where the scan below cannot see it (a status built in parts). */
-const ALSO_STATUS = ['io-input runtime.pinMode', 'io-input runtime.counter', 'power-fan runtime.notReached'];
+const ALSO_STATUS = [
+  'io-input runtime.pinMode',
+  'io-input runtime.counter',
+  'power-fan runtime.notReached',
+  ...['active-unack', 'rtn-unack', 'active-ack', 'suppressed', 'shelved', 'out-of-service', 'normal'].map((state) => `device-alarm runtime.state.${state}`),
+  'device-alarm-list runtime.list.unack',
+  'device-alarm-list runtime.list.quiet',
+];
 
 /** The catalogue's keys (en-US), flattened: `status.connected` → its text. */
 function catalogue(catalog: string): Map<string, string> {

@@ -1,7 +1,7 @@
 /**
  * One HTTP exchange over Node's own http/https, with the client's keep-alive agents.
  *
- * The client used axios here first. The benchmark (bench/, README "Performance") showed
+ * The client used axios here first. The benchmark (bench/, docs/performance.md) showed
  * axios spending 100-150 µs of CPU per request on config merging, interceptor promises
  * and stream wrapping: about 0.35-0.45× the speed of a plain `http.request` loop, below the
  * 0.5× the package must reach. This is the small part of a client a device needs: no

@@ -110,8 +110,9 @@ export function readAlarmSettings(def: Record<string, unknown>, fallbackId: stri
     property: text(def.property) || 'payload',
     limits,
     pins: pins.length ? [...new Set(pins as number[])].sort() : PINS,
-    flags: flags.length ? (flags as AlertFlag[]) : ALERT_FLAGS,
-    kinds: kinds.length ? (kinds as HealthAlarm[]) : HEALTH_ALARMS,
+    // Each listed once: a flag listed twice would define its alarm twice (counted twice in the status).
+    flags: flags.length ? [...new Set(flags as AlertFlag[])] : ALERT_FLAGS,
+    kinds: kinds.length ? [...new Set(kinds as HealthAlarm[])] : HEALTH_ALARMS,
     onDelay: delays.onDelay,
     offDelay: delays.offDelay,
     clearAfter: delays.clearAfter,

@@ -66,3 +66,17 @@ export const FLEET_COMMAND_OPS = [
   'io-reset',
   'bmc-system',
 ] as const;
+
+/**
+ * The alarm commands a fleet command may give (fleet-publish's allow-list picks from these
+ * too), one per operator action of pure/alarm-command.ts: a plant may allow acknowledge from
+ * the control room and keep shelve or out-of-service (which silence an alarm) to the HMI.
+ */
+export const FLEET_ALARM_OPS = [
+  'alarm-acknowledge',
+  'alarm-shelve',
+  'alarm-unshelve',
+  'alarm-remove-from-service',
+  'alarm-return-to-service',
+  'alarm-acknowledge-all',
+] as const;

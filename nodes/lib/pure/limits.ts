@@ -204,7 +204,7 @@ export const FLEET_BOUNDS = {
   source: 'package choice',
 } as const;
 
-/** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (README, Testing). */
+/** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (docs/development.md, Testing). */
 export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice' } as const;
 
 /**
