@@ -12,7 +12,7 @@ import { invalidInput } from './lib/base/errors';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { readCommand } from './lib/pure/alarm-command';
 import { isPhrase } from './lib/pure/phrase';
-import { check } from './lib/pure/limits';
+import { check, labelled } from './lib/pure/limits';
 import { intSetting, textSetting } from './lib/node/setting-values';
 import { systemOf } from './alarms/userdir-system';
 import { listPayload, LIST_SPACING_MS } from './alarms/alarm-list';
@@ -30,10 +30,12 @@ export = function (RED: NodeAPI) {
       ['journal', journalCount, 'alarm_journal_shown'],
       ['shelveFor', shelveFor, 'shelve_duration'],
     ] as const) {
-      const ok = check(limit, value, name);
+      const ok = check(limit, value, labelled('device-alarm-list', name));
       if (ok !== true) {
         node.error(spoken(ok));
         node.status({ fill: 'red', shape: 'ring', text: t('device-alarm-list.invalid') });
+        // Every msg is refused with the reason at Catch, as an action node with bad settings refuses it.
+        node.on('input', (_msg, _send, done) => done(invalidInput(ok)));
         return;
       }
     }

@@ -23,8 +23,9 @@ import { prepareBmcWatchdog } from './bmc-watchdog';
 import { readings } from './readings';
 import { prepareConfigDialog } from './config-dialog';
 import { fieldName } from './field-name';
-import { validator } from './validator';
+import { typed, validator } from './validator';
 import { notificationPoll } from './notification-poll';
+import { deviceAlarm } from './device-alarm';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
@@ -40,7 +41,7 @@ function dangerous(type: GuardedType): string[] {
  */
 function shown(name: limits.LimitName, value: unknown): string {
   if (limits.isEnvReference(value)) return String(value);
-  const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
+  const parsed = typed(name, value);
   return limits.check(name, parsed) === true ? String(parsed) : '?';
 }
 
@@ -59,6 +60,7 @@ function duration(ms: unknown): string {
 export {
   readings,
   notificationPoll,
+  deviceAlarm,
   prepareConfigDialog,
   ioPower,
   prepareIoOutput,

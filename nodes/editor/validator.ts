@@ -19,7 +19,16 @@ export function validator(name: limits.LimitName, field?: string, when?: ((node:
   return function (value: unknown, _opt?: unknown) {
     if (when && !when(this)) return true;
     if (limits.isEnvReference(value)) return true;
-    const parsed = limits.LIMITS[name].kind === 'int' || limits.LIMITS[name].kind === 'intSet' ? limits.parseInteger(value) : value;
-    return text(limits.check(name, parsed, fieldName(this.type, field ?? name, label)));
+    return text(limits.check(name, typed(name, value), fieldName(this.type, field ?? name, label)));
   };
+}
+
+/**
+ * A value as typed into a field of limit `name`, read as the runtime reads it: an integer
+ * (parseInteger) or a number (parseNumber: an alarm's limit, its deadband), else unchanged.
+ */
+export function typed(name: limits.LimitName, value: unknown): unknown {
+  const kind = limits.LIMITS[name].kind;
+  if (kind === 'int' || kind === 'intSet') return limits.parseInteger(value);
+  return kind === 'number' ? limits.parseNumber(value) : value;
 }

@@ -12,12 +12,11 @@
  *    interval past half the timeout is marked on the interval.
  * Screenshots with the tooltip shown go to test-artifacts/dialog-errors-*.png.
  */
-import path from 'path';
 import 'should';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { check, checkKeepAlive, checkKeepAliveTimeout, labelled, LIMITS } from '../../nodes/lib/pure/limits';
-import { render, PhraseValue } from '../../nodes/lib/pure/phrase';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
+import { away, markedInvalid, said, screenshotWithTooltip, tooltipAt } from '../helpers/browser/tooltips';
 import { configNode } from '../helpers/browser/config-node';
 import * as editor from '../helpers/browser/editor';
 import { editorPage, nodeRedAndChromium } from '../helpers/browser/editor-suite';
@@ -34,50 +33,6 @@ const LANGUAGES = [
 
 const WATCHDOG = '@modular-device/node-red/bmc-watchdog:bmc-watchdog.keepAlive.';
 
-/** A refusal of limits.ts as the editor in `lang` says it. */
-function sentence(lang: string, result: true | PhraseValue): string {
-  if (result === true) throw new Error('expected a refusal, the value passed');
-  const t = inLanguage(lang);
-  return render(result, (id, values) => t(id, values));
-}
-
-/** Moves the mouse away and waits until no tooltip is left open. */
-async function away(page: Page): Promise<void> {
-  await page.mouse.move(1, 1);
-  await page.waitForFunction(() => document.querySelectorAll('.red-ui-popover').length === 0, undefined, { timeout: 5000 });
-}
-
-/** Waits until `selector` is marked invalid (`input-error`) or, `marked` false, no longer; fails naming what was not seen. */
-async function markedInvalid(page: Page, selector: string, marked: boolean, what: string): Promise<void> {
-  await page
-    .waitForFunction(({ s, m }) => document.querySelector(s).classList.contains('input-error') === m, { s: selector, m: marked }, { timeout: 5000 })
-    .catch(() => {
-      throw new Error(`${what}: ${selector} is ${marked ? 'not marked invalid' : 'still marked invalid'}`);
-    });
-}
-
-/**
- * Puts the mouse at (x, y) of `target`'s box (its centre when not given) and reads the tooltip
- * that opens. A field that just appeared (the tray sliding in) may miss the first hover, as in
- * editor.checkField: up to three hovers, each from outside the field.
- */
-async function tooltipAt(page: Page, target: Locator, at?: (box: { width: number; height: number }) => { x: number; y: number }): Promise<string> {
-  const popover = page.locator('.red-ui-popover');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await away(page);
-    const box = (await target.boundingBox())!;
-    const p = at ? at(box) : { x: box.width / 2, y: box.height / 2 };
-    await page.mouse.move(box.x + p.x, box.y + p.y, { steps: 2 });
-    const shown = await popover
-      .first()
-      .waitFor({ state: 'visible', timeout: 3000 })
-      .then(() => true)
-      .catch(() => false);
-    if (shown) return (await popover.first().innerText()).trim();
-  }
-  throw new Error(`no tooltip opened on hovering ${target}`);
-}
-
 /** Whether `selector`'s border is the editor's error colour (what `.input-error` gives it), on every side. */
 function redEdge(page: Page, selector: string): Promise<boolean> {
   return page.evaluate((s) => {
@@ -89,18 +44,6 @@ function redEdge(page: Page, selector: string): Promise<boolean> {
     const style = window.getComputedStyle(document.querySelector(s));
     return ['Top', 'Right', 'Bottom', 'Left'].every((side) => style[`border${side}Color`] === red);
   }, selector);
-}
-
-/** The tray, and the tooltip open over it (which may reach past the tray onto the canvas), as a screenshot. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  const boxes = [(await page.locator('.red-ui-tray').last().boundingBox())!];
-  const popover = page.locator('.red-ui-popover');
-  if (await popover.count()) boxes.push((await popover.first().boundingBox())!);
-  const x = Math.max(0, Math.min(...boxes.map((b) => b.x)));
-  const y = Math.max(0, Math.min(...boxes.map((b) => b.y)));
-  const width = Math.max(...boxes.map((b) => b.x + b.width)) - x;
-  const height = Math.max(...boxes.map((b) => b.y + b.height)) - y;
-  await page.screenshot({ path: path.join(editor.ARTIFACTS, `${name}.png`), clip: { x, y, width, height } });
 }
 
 /** The text of the canvas's tooltip on node `id`'s warning triangle (Node-RED's own, on hover). */
@@ -135,8 +78,8 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
 
       it('io-output: Pin 9 typed in marks the visible box red, its message shows on the value, the type button and the edge; Done saves it with the warning triangle naming it', async function () {
         const { page } = open;
-        const message = sentence(lang, check('pin', 9, labelled('io-output', 'pin')));
-        if (lang === 'de') message.should.not.equal(sentence('en-US', check('pin', 9, labelled('io-output', 'pin'))));
+        const message = said(lang, check('pin', 9, labelled('io-output', 'pin')));
+        if (lang === 'de') message.should.not.equal(said('en-US', check('pin', 9, labelled('io-output', 'pin'))));
         const id = await editor.dropNode(page, 'io-output', 200, 80 + 200 * n);
         await editor.openDialog(page, id);
         await page.selectOption('#node-input-device', io);
@@ -154,7 +97,7 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         (await tooltipAt(page, box.locator('button.red-ui-typedInput-type-select'))).should.equal(message, 'hovering the type button');
         (await tooltipAt(page, box, (b) => ({ x: b.width - 1, y: b.height / 2 }))).should.equal(message, 'hovering the right edge');
         (await tooltipAt(page, box, (b) => ({ x: b.width / 2, y: 0.5 }))).should.equal(message, 'hovering the top edge');
-        await screenshot(page, `dialog-errors-io-output-pin-${tag}`);
+        await screenshotWithTooltip(page, `dialog-errors-io-output-pin-${tag}`);
 
         // A valid pin takes the mark and the tooltip away.
         await away(page);
@@ -180,11 +123,11 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
       it('bmc-watchdog: keep-alive with Timeout 0 marks the Timeout with its message, not the interval, and the hint says which timeouts carry a keep-alive', async function () {
         const { page } = open;
         const t = inLanguage(lang);
-        const off = sentence(lang, checkKeepAliveTimeout(0, 'bmc-watchdog'));
+        const off = said(lang, checkKeepAliveTimeout(0, 'bmc-watchdog'));
         const wd = LIMITS.watchdog_timeout;
         const k = LIMITS.keepalive_interval;
         const needs = t(`${WATCHDOG}needsTimeout`, { min: Math.max(wd.min, 2 * k.min), max: wd.max });
-        if (lang === 'de') off.should.not.equal(sentence('en-US', checkKeepAliveTimeout(0, 'bmc-watchdog')));
+        if (lang === 'de') off.should.not.equal(said('en-US', checkKeepAliveTimeout(0, 'bmc-watchdog')));
         const id = await editor.dropNode(page, 'bmc-watchdog', 500, 80 + 200 * n);
         await editor.openDialog(page, id);
         await page.selectOption('#node-input-device', bmc);
@@ -196,7 +139,7 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         (await redEdge(page, '#node-input-interval')).should.be.false('Send alive every is not at fault');
         (await page.locator('#bmc-watchdog-interval-hint').innerText()).trim().should.equal(needs);
         (await tooltipAt(page, page.locator('#node-input-timeout'))).should.equal(off, 'hovering the Timeout');
-        await screenshot(page, `dialog-errors-bmc-watchdog-timeout-${tag}`);
+        await screenshotWithTooltip(page, `dialog-errors-bmc-watchdog-timeout-${tag}`);
 
         // A timeout that carries a keep-alive: the mark goes, the hint gives the interval's range,
         // and an interval past half the timeout is the interval's own fault.
@@ -207,8 +150,8 @@ describe('dialog errors where the user looks (Node-RED 4.1, npm-packed package, 
         await editor.typeInto(page, '#node-input-interval', '6000');
         await markedInvalid(page, '#node-input-interval', true, 'interval 6000 with Timeout 10000');
         (await redEdge(page, '#node-input-timeout')).should.be.false('a timeout of 10000 is not at fault');
-        (await tooltipAt(page, page.locator('#node-input-interval'))).should.equal(sentence(lang, checkKeepAlive(6000, 10000, 'bmc-watchdog')));
-        await screenshot(page, `dialog-errors-bmc-watchdog-interval-${tag}`);
+        (await tooltipAt(page, page.locator('#node-input-interval'))).should.equal(said(lang, checkKeepAlive(6000, 10000, 'bmc-watchdog')));
+        await screenshotWithTooltip(page, `dialog-errors-bmc-watchdog-interval-${tag}`);
 
         // Saved as Node-RED saves an invalid node, with the one message, the Timeout's.
         await away(page);

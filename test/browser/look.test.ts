@@ -33,6 +33,8 @@ const SERVICE_OF: Record<string, string> = {
   'device-status': 'any',
   'fleet-publish': 'any',
   'notification-poll': 'io',
+  'device-alarm': 'any',
+  'device-alarm-list': 'any',
 };
 function serviceOf(type: string): string {
   return SERVICE_OF[type] ?? type.split('-')[0];

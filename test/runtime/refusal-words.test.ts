@@ -16,6 +16,8 @@ import { validator } from '../../nodes/editor';
 import { runtimeWordsInEditor } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { deviceNode, helper } from '../helpers/node-red';
+import deviceAlarmList = require('../../nodes/device-alarm-list');
+import type { NodeModule } from '../helpers/i18n';
 import { ALL_MODULES, kindDevices, KINDS, loadCollect, reliabilityFlow } from '../helpers/reliability';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 
@@ -80,10 +82,15 @@ describe('editor and runtime say the same refusal for every limited field (runti
 
   for (const f of fields.filter((x) => x.type !== CONFIG)) {
     it(`${f.type} ${f.prop}: the dialog's words are the refusal at Catch`, async () => {
-      const kind = KINDS.find((k) => k.type === f.type)!;
+      // A node of no module (device-alarm-list) is none of the reliability kinds: its own settings only.
+      const kind = KINDS.find((k) => k.type === f.type);
       const value = badValue(f);
-      const node = { id: 'n', type: f.type, device: kind.device, ...kind.settings, ...REVEAL[f.type]?.[f.prop], [f.prop]: value };
-      const outcomes = await loadCollect(reliabilityFlow([node], kindDevices(ctl.url)));
+      const node = { id: 'n', type: f.type, device: kind?.device, ...kind?.settings, ...REVEAL[f.type]?.[f.prop], [f.prop]: value };
+      const outcomes = await loadCollect(
+        reliabilityFlow([node], kindDevices(ctl.url)),
+        {},
+        kind ? ALL_MODULES : [...ALL_MODULES, deviceAlarmList as NodeModule],
+      );
       await expectRefused(ctl, outcomes, 'n', { payload: {} }, editorSays(f, node, value));
     });
   }

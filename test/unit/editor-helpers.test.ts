@@ -1,12 +1,15 @@
 /**
  * The pure parts of the editor helpers: which io nodes use which pin of a module (the pin
- * picker), and the PWM read-out of io-output (what the device really gives).
+ * picker), the PWM read-out of io-output (what the device really gives), and the
+ * device-alarm dialog's checks (the runtime's reading of the settings, field by field).
  */
 import should from 'should';
 import { pwmFrequencyHz } from '../../nodes/lib/pure/limits';
 import { planPwm } from '../../nodes/lib/pure/pwm';
 import { EditorNode, ModuleAddress, outputConflicts, pinNumber, pinUses, roleOf } from '../../nodes/editor/pin-picker';
 import { pwmReadout } from '../../nodes/editor/pwm-readout';
+import { deviceAlarm } from '../../nodes/editor/device-alarm';
+import { typed, validator } from '../../nodes/editor/validator';
 import { catalogsReady, english } from '../helpers/i18n';
 
 describe('pin picker: pins used on a module', () => {
@@ -92,5 +95,42 @@ describe('io-output PWM read-out', () => {
     should(refusal(pwmReadout({ pwmInput: 'frequency', frequency: '2000000', duty: '50' }))).match(/^Frequency \(frequency\) must be/);
     pwmReadout({ pwmInput: 'frequency', frequency: '12.5', duty: '50' }).should.containEql({ ok: false, reason: 'invalid' });
     pwmReadout({ pwmInput: 'frequency', frequency: '${HZ}', duty: '50' }).should.containEql({ ok: false, reason: 'env' });
+  });
+});
+
+describe('device-alarm dialog checks: the runtime reading of each field alone', () => {
+  // Outside the editor a refusal is said as its message id: enough to tell refused from taken.
+  const { valid, validLimit } = deviceAlarm.dialog();
+  const refused = (verdict: true | string, key: string) => should(verdict).be.a.String().and.containEql(key);
+
+  it('a limit is held to the nearest valid limit below it: the higher of a pair out of order is marked, the lower not', () => {
+    const node = { hihi: '50', hi: '80', lo: '', lolo: 'abc' };
+    refused(validLimit('hihi').call(node, '50'), 'alarm.limitOrder');
+    should(validLimit('hi').call(node, '80')).be.true();
+    // An invalid limit below is its own field's fault, not the order's: Lo is held to nothing.
+    should(validLimit('lo').call(node, '10')).be.true();
+    refused(validLimit('lolo').call(node, 'abc'), 'limits.mustBe');
+    // Numbers as the runtime reads them (parseNumber): fractions and exponents.
+    should(validLimit('hihi').call(node, '8.5e1')).be.true();
+    should(validLimit('hihi').call(node, '${HIHI}')).be.true();
+  });
+
+  it('priority, id, delays and lists as readAlarmSettings refuses them; empty is the default', () => {
+    refused(valid('priority').call({}, '5'), 'limits.mustBe');
+    should(valid('priority').call({}, '')).be.true();
+    refused(valid('alarmId').call({}, 'line/1'), 'limits.mustBe');
+    refused(valid('alarmId').call({}, 'x'.repeat(41)), 'alarm.tooLong');
+    should(valid('alarmId').call({}, '')).be.true();
+    refused(valid('onDelay').call({}, '600001'), 'limits.mustBe');
+    refused(valid('pins').call({}, [7]), 'limits.mustBe');
+    refused(valid('kinds').call({}, ['queue']), 'alarm.badList');
+    should(valid('flags').call({}, [])).be.true();
+  });
+
+  it("the editor's validator reads a number limit with parseNumber", () => {
+    should(validator('alarm_deadband', 'deadband').call({}, '2.5')).be.true();
+    refused(validator('alarm_deadband', 'deadband').call({}, '2,5') as string, 'limits.mustBe');
+    should(typed('alarm_limit', ' -1e3 ')).equal(-1000);
+    should(typed('alarm_priority', '3')).equal(3);
   });
 });

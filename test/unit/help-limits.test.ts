@@ -20,13 +20,15 @@ const LANGUAGES = ['en-US', 'de'];
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const TYPES = Object.keys(pkg['node-red'].nodes) as string[];
 
-/** Checkers of limits.ts that read several limits (limit-rules.ts, re-exported by limits.ts): what each one validates with. */
+/** Checkers that read several limits (limit-rules.ts, re-exported by limits.ts; alarm-settings.ts): what each one validates with. */
 const COMPOSITE: Record<string, LimitName[]> = {
   checkPwm: ['prescaler', 'period'],
   checkKeepAlive: ['watchdog_timeout', 'keepalive_interval'],
   checkKeepAliveTimeout: ['watchdog_timeout'],
   checkKeepAliveInterval: ['watchdog_timeout', 'keepalive_interval'],
   checkPowerConfig: ['pin', 'rail', 'current_5_volt', 'current_12_volt'],
+  // The device-alarm dialog checks each field with the runtime's reading of its settings (pure/alarm-settings.ts).
+  readAlarmSettings: ['alarm_id', 'alarm_priority', 'alarm_comment', 'alarm_delay', 'alarm_limit', 'alarm_deadband', 'pin'],
 };
 
 /** The limits an editor definition validates with: validator('x'), check('x'), and the composites. */
