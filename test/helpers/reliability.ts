@@ -61,7 +61,12 @@ export const ACTION_MODULES: Record<string, NodeModule> = {
 export const TLS_MODULE: NodeModule = require(path.join(nodeRedPackage('@node-red/nodes'), 'core/network/05-tls.js'));
 
 /** Every node type of the package: the action nodes and the alarms (which talk to no module themselves). */
-export const ALL_MODULES: NodeModule[] = [modularDevice as NodeModule, ...Object.values(ACTION_MODULES), deviceAlarm as NodeModule, deviceAlarmList as NodeModule];
+export const ALL_MODULES: NodeModule[] = [
+  modularDevice as NodeModule,
+  ...Object.values(ACTION_MODULES),
+  deviceAlarm as NodeModule,
+  deviceAlarmList as NodeModule,
+];
 
 /** The simulator's default modules. */
 export const SLOT = { io: 2, io2: 3, bmc: 0, power: 1 } as const;

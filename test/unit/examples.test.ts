@@ -50,7 +50,8 @@ describe('examples', () => {
         const earlier = seen.get(node.id);
         // A module's config node is the same in every file, so importing several reuses it; so is
         // the dashboard's ui-base and theme (Dashboard 2.0 has one ui-base per Node-RED).
-        if (earlier && /^(modular-device|ui-base|ui-theme)$/.test(node.type)) should(text).equal(earlier.text, `${node.id} in ${file} differs from ${earlier.file}`);
+        if (earlier && /^(modular-device|ui-base|ui-theme)$/.test(node.type))
+          should(text).equal(earlier.text, `${node.id} in ${file} differs from ${earlier.file}`);
         else should(earlier).equal(undefined, `${node.id} in ${file} is also in ${earlier?.file}`);
         seen.set(node.id, { file, text });
       }
