@@ -25,7 +25,10 @@ const DEMO_FLOWS = ['io-output.json', 'alarm-on-notification.json', 'watchdog-ke
  * Demos that need another Node-RED module (a devDependency), deployed only when it is
  * installed: Node-RED would otherwise stop every flow, waiting for the missing node types.
  */
-const OPTIONAL_DEMOS = [{ file: 'device-dashboard-needs-flowfuse-dashboard.json', module: '@flowfuse/node-red-dashboard', path: '/dashboard' }];
+const OPTIONAL_DEMOS = [
+  { file: 'device-dashboard-needs-flowfuse-dashboard.json', module: '@flowfuse/node-red-dashboard', path: '/dashboard' },
+  { file: 'alarms-needs-flowfuse-dashboard.json', module: '@flowfuse/node-red-dashboard', path: '/dashboard/alarms' },
+];
 
 /** The folder of a module installed next to this package (or in the userDir by hand), or undefined. */
 function installed(moduleName) {

@@ -52,7 +52,8 @@ for (const api of ['0.9', '1.0'] as const) {
       red = new NodeRedInstance(`demos-${api}`, flowFile, { MD_HEALTH_INTERVAL_MS: String(HEALTH_MS) });
       red.port = port;
       // The demos of other modules npm start deploys (the dashboard), linked as it links them.
-      for (const demo of start.optionalDemos.filter((d) => d.dir)) {
+      // Once per module: several demos may need the same one (the dashboard's two pages).
+      for (const demo of [...new Map(start.optionalDemos.filter((d) => d.dir).map((d) => [d.module, d])).values()]) {
         const link = path.join(red.userDir, 'node_modules', ...demo.module.split('/'));
         fs.mkdirSync(path.dirname(link), { recursive: true });
         fs.symlinkSync(demo.dir!, link, 'dir');

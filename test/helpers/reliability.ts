@@ -28,6 +28,8 @@ import bmcSystem = require('../../nodes/bmc-system');
 import powerFan = require('../../nodes/power-fan');
 import powerLimits = require('../../nodes/power-limits');
 import powerReadings = require('../../nodes/power-readings');
+import deviceAlarm = require('../../nodes/device-alarm');
+import deviceAlarmList = require('../../nodes/device-alarm-list');
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { ActionDef, CaughtMsg, Outcomes } from './io-nodes';
 import { actionFlow, deviceNode, DeviceOptions, FlowNode, helper, NodeModule, nodeRedPackage, lastStatus, sleep, waitFor } from './node-red';
@@ -58,7 +60,13 @@ export const ACTION_MODULES: Record<string, NodeModule> = {
 /** The core tls-config node, loaded from Node-RED's own package. */
 export const TLS_MODULE: NodeModule = require(path.join(nodeRedPackage('@node-red/nodes'), 'core/network/05-tls.js'));
 
-export const ALL_MODULES: NodeModule[] = [modularDevice as NodeModule, ...Object.values(ACTION_MODULES)];
+/** Every node type of the package: the action nodes and the alarms (which talk to no module themselves). */
+export const ALL_MODULES: NodeModule[] = [
+  modularDevice as NodeModule,
+  ...Object.values(ACTION_MODULES),
+  deviceAlarm as NodeModule,
+  deviceAlarmList as NodeModule,
+];
 
 /** The simulator's default modules. */
 export const SLOT = { io: 2, io2: 3, bmc: 0, power: 1 } as const;

@@ -42,14 +42,16 @@ const NEEDS: Array<{ tag: string; types: RegExp }> = [{ tag: 'needs-flowfuse-das
 describe('examples', () => {
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
 
-  it('node ids are unique across all example files, but for one shared config node per module', () => {
+  it('node ids are unique across all example files, but for one shared config node per module and the one dashboard base', () => {
     const seen = new Map<string, { file: string; text: string }>();
     for (const file of files) {
       for (const node of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Array<{ id: string; type: string }>) {
         const text = JSON.stringify(node);
         const earlier = seen.get(node.id);
-        // A module's config node is the same in every file, so importing several reuses it.
-        if (earlier && node.type === 'modular-device') should(text).equal(earlier.text, `${node.id} in ${file} differs from ${earlier.file}`);
+        // A module's config node is the same in every file, so importing several reuses it; so is
+        // the dashboard's ui-base and theme (Dashboard 2.0 has one ui-base per Node-RED).
+        if (earlier && /^(modular-device|ui-base|ui-theme)$/.test(node.type))
+          should(text).equal(earlier.text, `${node.id} in ${file} differs from ${earlier.file}`);
         else should(earlier).equal(undefined, `${node.id} in ${file} is also in ${earlier?.file}`);
         seen.set(node.id, { file, text });
       }
@@ -101,12 +103,12 @@ describe('examples', () => {
     }
     for (const [id, keys] of texts) should(Object.keys(german[id] ?? {}).sort()).eql(keys, id);
     // Beyond tabs and comments: only the dashboard's widgets, the change node that names a
-    // chart's line and debug nodes' statuses (test/browser/german.test.ts reads the German
-    // page and canvas), and only keys they have.
+    // chart's line, debug nodes' statuses and the names of inject nodes and debug nodes on the
+    // canvas (test/browser/german.test.ts reads the German page and canvas), and only keys they have.
     for (const [id, said] of Object.entries(german).filter(([id]) => !texts.has(id))) {
       const node = others.get(id);
-      should(node !== undefined && (/^ui-/.test(String(node.type)) || node.type === 'change' || node.type === 'debug')).be.true(
-        `${id}: not a dashboard, change or debug node of the demos`,
+      should(node !== undefined && (/^ui-/.test(String(node.type)) || node.type === 'change' || node.type === 'debug' || node.type === 'inject')).be.true(
+        `${id}: not a dashboard, change, debug or inject node of the demos`,
       );
       for (const key of Object.keys(said)) should(node).have.property(key);
     }

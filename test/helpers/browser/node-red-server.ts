@@ -75,7 +75,8 @@ export async function startNodeRed(links: string[] = [], runtime: Runtime = {}, 
   });
   let log = `${install.stdout ?? ''}${install.stderr ?? ''}`;
   if (install.status !== 0) throw new Error(`npm install of the tarball failed (${install.status ?? install.error?.message}):\n${log}`);
-  for (const name of links) {
+  // Once each: several demos may need the same module (the dashboard's two pages).
+  for (const name of new Set(links)) {
     const link = path.join(userDir, 'node_modules', ...name.split('/'));
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.dirname(require.resolve(`${name}/package.json`, { paths: [root] })), link, 'dir');
