@@ -25,28 +25,22 @@ export = function (RED: NodeAPI) {
   function DeviceAlarmNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = readAlarmSettings(def, def.id);
-    if (isPhrase(settings)) {
-      node.error(spoken(settings));
+    /** Settings the node cannot run with: said once, red, and every msg refused at Catch with the reason (none dropped silently). */
+    const unusable = (reason: string): void => {
+      node.error(reason);
       node.status({ fill: 'red', shape: 'ring', text: t('device-alarm.invalid') });
-      return;
-    }
+      node.on('input', (_msg, _send, done) => done(invalidInput(reason)));
+    };
+    const settings = readAlarmSettings(def, def.id);
+    if (isPhrase(settings)) return unusable(spoken(settings));
     const { system, temporary } = systemOf(RED);
     const device = typeof def.device === 'string' && def.device ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const module = device?.connection?.healthModule;
-    if (!module && settings.source !== 'condition') {
-      node.error(t('device-alarm.needsModule'));
-      node.status({ fill: 'red', shape: 'ring', text: t('device-alarm.invalid') });
-      return;
-    }
+    if (!module && settings.source !== 'condition') return unusable(t('device-alarm.needsModule'));
     const where: AlarmWhere = module ? { config: module.config, device: module.device, service: module.service, slot: module.slot } : {};
     const alarms = new NodeAlarms(system, node.id, settings, where);
     const refused = alarms.define();
-    if (refused) {
-      node.error(spoken(refused));
-      node.status({ fill: 'red', shape: 'ring', text: t('device-alarm.invalid') });
-      return;
-    }
+    if (refused) return unusable(spoken(refused));
     let journalProblem: string | undefined;
     const show = () => {
       const status = alarms.status();
