@@ -16,8 +16,6 @@ import { validator } from '../../nodes/editor';
 import { runtimeWordsInEditor } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { deviceNode, helper } from '../helpers/node-red';
-import deviceAlarmList = require('../../nodes/device-alarm-list');
-import type { NodeModule } from '../helpers/i18n';
 import { ALL_MODULES, kindDevices, KINDS, loadCollect, reliabilityFlow } from '../helpers/reliability';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 
@@ -86,11 +84,7 @@ describe('editor and runtime say the same refusal for every limited field (runti
       const kind = KINDS.find((k) => k.type === f.type);
       const value = badValue(f);
       const node = { id: 'n', type: f.type, device: kind?.device, ...kind?.settings, ...REVEAL[f.type]?.[f.prop], [f.prop]: value };
-      const outcomes = await loadCollect(
-        reliabilityFlow([node], kindDevices(ctl.url)),
-        {},
-        kind ? ALL_MODULES : [...ALL_MODULES, deviceAlarmList as NodeModule],
-      );
+      const outcomes = await loadCollect(reliabilityFlow([node], kindDevices(ctl.url)));
       await expectRefused(ctl, outcomes, 'n', { payload: {} }, editorSays(f, node, value));
     });
   }
