@@ -7,6 +7,7 @@
  *  - sidebar.png         the Device sidebar with the io module's pins
  *  - dialog-refusal.png  io-output's dialog refusing Pin 9, its tooltip naming the range
  *  - dashboard.png       the device dashboard of the demos
+ *  - alarm-dashboard.png the alarm page of the demos, two alarms raised by the simulator's alerts
  *  - fleet-overview.png  `npm run fleet`'s central overview of three simulated devices
  * Not a test: it asserts nothing, and fails only when a picture cannot be taken.
  */
@@ -127,6 +128,24 @@ async function dashboard(page: Page, red: NodeRedServer, sim: Simulator): Promis
   await shoot(page, 'dashboard.png');
 }
 
+/** The alarm page: two alerts on io slot 2 raise their alarms (device-alarm "io2"), one acknowledged, the journal below. */
+async function alarmDashboard(page: Page, red: NodeRedServer, sim: Simulator): Promise<void> {
+  await page.goto(`${red.url}dashboard/alarms`);
+  for (const [pin, alert] of [
+    [3, 'custom_voltage_alert'],
+    [5, 'high_current_alert'],
+  ] as const) {
+    await httpJson('POST', `${sim.url}/sim/io/2/pins/${pin}/alert`, { alert });
+  }
+  const row = page.locator('.md-list tr[data-alarm="io2.p5.high_current_alert"]');
+  await row.waitFor({ state: 'visible', ...SEEN });
+  await page
+    .locator('.md-list tr[data-alarm]')
+    .nth(1)
+    .waitFor({ state: 'visible', ...SEEN });
+  await shoot(page, 'alarm-dashboard.png');
+}
+
 /** `npm run fleet` on free ports, its overview once every device's modules show, then stopped (by its pid). */
 async function fleetOverview(browser: Browser): Promise<void> {
   const [redPort, mqttPort] = [await freePort(), await freePort()];
@@ -191,6 +210,7 @@ export async function takeScreenshots(): Promise<void> {
     await editorAndSidebar(page, red, flows);
     await dialogRefusal(page, flows);
     await dashboard(page, red, sim);
+    await alarmDashboard(page, red, sim);
     await context.close();
     await fleetOverview(browser);
     optimise();
