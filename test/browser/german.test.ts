@@ -91,7 +91,8 @@ describe('a German operator meets no English (German Node-RED, npm start demos i
   });
 
   it('the proof reads what it should: the English-only words hold the English of the catalogues and the dashboard', function () {
-    for (const word of ['connected', 'unreachable', 'alarms', 'clear']) should(englishOnly.has(word)).be.true(word);
+    // (Not 'alarms': it is a topic level of the fleet's MQTT, said as it is in the German catalogue too.)
+    for (const word of ['connected', 'unreachable', 'temperatures', 'clear']) should(englishOnly.has(word)).be.true(word);
     for (const word of ['pin', 'api', 'verbunden', 'mv']) should(englishOnly.has(word)).be.false(word);
   });
 
