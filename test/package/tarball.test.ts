@@ -78,8 +78,17 @@ describe('the npm-packed package', function () {
 
   it("holds nothing Node-RED does not load: no source map, no editor source (its bundles hold it), no TypeScript but the test kit's typings, no tests", function () {
     // The flow test kit (@modular-device/node-red/testing) is typed: its declarations, and those
-    // of the simulator and the pure limits its types name, are the only .d.ts shipped.
-    const typings = (f: string) => f.endsWith('.d.ts') && ['dist/testing/', 'dist/simulator/', 'dist/nodes/lib/pure/'].some((dir) => f.startsWith(dir));
+    // of the simulator, the pure limits and the alarm system (t.alarms) its types name, with
+    // the two base files those reach (clock, the Node-RED slice), are the only .d.ts shipped.
+    const KIT_REACHES = [
+      'dist/testing/',
+      'dist/simulator/',
+      'dist/nodes/lib/pure/',
+      'dist/nodes/alarms/',
+      'dist/nodes/lib/base/clock.d.ts',
+      'dist/nodes/lib/base/node-red.d.ts',
+    ];
+    const typings = (f: string) => f.endsWith('.d.ts') && KIT_REACHES.some((start) => f.startsWith(start));
     const stray = files.filter(
       (f) =>
         f.endsWith('.map') ||
