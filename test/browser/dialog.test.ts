@@ -56,9 +56,24 @@ async function editorIn(browser: Browser, url: string, locale: string): Promise<
 /** Chooses a typedInput's type with the mouse, as a user does: the type button, then the menu entry. */
 async function chooseType(page: Page, field: string, type: string): Promise<void> {
   const container = page.locator(`${field} + .red-ui-typedInput-container`);
-  await container.locator('button.red-ui-typedInput-type-select').click();
-  await page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`).click();
-  await page.waitForFunction(({ f, t }) => $(f).typedInput('type') === t, { f: field, t: type });
+  // The options menu slides in: a click that lands while it moves can miss its item (seen once
+  // in a full run, the type never changed). The user would click again; so does the test, a
+  // bounded number of times, and then fails saying so.
+  const option = page.locator(`.red-ui-typedInput-options:visible a[value="${type}"]`);
+  for (let attempt = 1; ; attempt++) {
+    // Opened only when it is not open still (the button toggles the menu).
+    if (!(await option.isVisible())) await container.locator('button.red-ui-typedInput-type-select').click();
+    await option.click();
+    try {
+      await page.waitForFunction(({ f, t }) => $(f).typedInput('type') === t, { f: field, t: type }, { timeout: 10000 });
+      return;
+    } catch (error) {
+      if (attempt === 3)
+        throw new Error(
+          `${field}: the type stayed ${await page.evaluate((f) => $(f).typedInput('type'), field)} after 3 choices of ${type}: ${(error as Error).message}`,
+        );
+    }
+  }
 }
 
 /** Types into a typedInput's own text field (the original input is hidden). */
