@@ -19,7 +19,7 @@ const SUITES = {
   fleet: { timeout: 90000 },
   browser: {
     timeout: 180000,
-    // sidebar-versions.test.js starts the editor on these too.
+    // test/browser/sidebar-versions.test.ts starts the editor on these too.
     prepare: () => {
       const older = runtimes.nodeRed('3.1');
       const newer = runtimes.nodeRed('5.0');
