@@ -41,7 +41,7 @@ const readFields = readWith({
   interval: int(1000),
 });
 type Settings = ReturnType<typeof readFields> & {
-  /** Watches the keep-alive while it runs (see lib/keep-alive-watch.ts). */
+  /** Watches the keep-alive while it runs (see node/keep-alive-watch.ts). */
   watch?: KeepAliveWatch;
   /** Tells the config node the timeout is gone from the module (ActionNode.settingGone). */
   gone?: (proof: string) => void;

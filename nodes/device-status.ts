@@ -1,5 +1,5 @@
 /**
- * device-status: health as data. One msg per health event (lib/health.ts) of the chosen
+ * device-status: health as data. One msg per health event (module/health.ts) of the chosen
  * config node's module, or of every module in this Node-RED when none is chosen: topic the
  * kind, payload {kind, module, cause, time, detail}. It only listens: it sends no device
  * request and has no input, so it is no action node.

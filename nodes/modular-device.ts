@@ -25,7 +25,7 @@ export = function (RED: NodeAPI) {
       options.onReachability = (error) => connection?.reachability(error);
       options.onSettingsLost = (cause) => connection?.settingsLost(cause) ?? false;
       options.onRenewing = (step) => connection?.renewing(step);
-      // Health events and metrics of the module (lib/module-health.ts).
+      // Health events and metrics of the module (module/module-health.ts).
       const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
       options.onExchange = health.onExchange;
       const client = new DeviceClient(options);

@@ -25,19 +25,28 @@
 //                Node-RED 3.1, 4.1 and 5.0, every node type and the plugin loaded
 //   validate     the Flow Library scorecard (npm run validate)
 //
-// `node scripts/test.js browser validate` runs only the steps named (build always first);
-// `npm run test:quick` (`node scripts/test.js quick`) the inner loop: unit and runtime tests on API 0.9.
+// `node scripts/test.js browser validate` runs only the steps named (build always first), and so
+// does `npm run test:<step>` for each step (`test:mocha`, `test:fleet`, `test:browser` ...). Named
+// only, never part of `npm test` (the mocha step holds them): `unit`, `simulator`, `runtime`,
+// `reliability` (`npm run test:unit` ...), each one folder of the mocha step, and `quick` (`npm run
+// test:quick`) the inner loop: unit and runtime tests on API 0.9. One file alone: `npm run test:file
+// -- test/unit/queue.test.ts` (scripts/test-file.js). Each folder's mocha settings: scripts/suites.js.
 // Mocha runs with --forbid-only and --forbid-pending: a skipped test is a failure, not a pass.
 'use strict';
 const path = require('path');
 const { spawn } = require('child_process');
 const runtimes = require('./runtimes');
+const { mochaArgs, prepare } = require('./suites');
 
 const root = path.resolve(__dirname, '..');
 const mocha = require.resolve('mocha/bin/mocha.js', { paths: [root] });
-const STRICT = ['--forbid-only', '--forbid-pending'];
-/** The runtime suite alone, without .mocharc.json's spec list (which would add every suite). */
-const RUNTIME_ONLY = ['--no-config', '--timeout', '10000', '--reporter', 'spec', ...STRICT, 'dist/test/runtime/**/*.test.js'];
+/** The mocha step: every folder of dist/test but those with a step of their own (longer timeouts, a process of their own). */
+const MOCHA_STEP = [
+  ...mochaArgs('unit', ['dist/test/**/*.test.js']),
+  ...['browser', 'kit', 'fleet', 'package'].flatMap((folder) => ['--ignore', `dist/test/${folder}/**`]),
+];
+/** The runtime suite alone. */
+const RUNTIME_ONLY = mochaArgs('runtime');
 /** What runs again on API 1.0: the runtime suite, the reliability suites that talk to a device in every way it can fail, and bad input. */
 const API10 = [
   ...RUNTIME_ONLY,
@@ -90,15 +99,12 @@ const STEPS = {
     run(process.execPath, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.', '--max-warnings', '0']).then((eslint) =>
       eslint.code !== 0 ? eslint : run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '.']),
     ),
-  mocha: () => run(process.execPath, [mocha, ...STRICT]),
+  mocha: () => run(process.execPath, [mocha, ...MOCHA_STEP]),
   'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
-  fleet: () => run(process.execPath, [mocha, '--no-config', '--timeout', '90000', '--reporter', 'spec', ...STRICT, 'dist/test/fleet/**/*.test.js']),
+  fleet: () => run(process.execPath, [mocha, ...mochaArgs('fleet')]),
   browser: () => {
-    // sidebar-versions.test.js starts the editor on these too: installed here, once, not inside a test's time.
-    const older = runtimes.nodeRed('3.1');
-    const newer = runtimes.nodeRed('5.0');
-    console.log(`also Node-RED ${older.version}, and ${newer.version} on Node ${runtimes.node22().version}`);
-    return run(process.execPath, [mocha, '--no-config', '--timeout', '180000', '--reporter', 'spec', ...STRICT, 'dist/test/browser/**/*.test.js']);
+    prepare('browser');
+    return run(process.execPath, [mocha, ...mochaArgs('browser')]);
   },
   'runtime-3.1': () => {
     const red = runtimes.nodeRed('3.1');
@@ -111,31 +117,24 @@ const STEPS = {
     console.log(`Node-RED ${red.version} on Node ${node.version}`);
     return run(node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
   },
-  kit: () => run(process.execPath, [mocha, '--no-config', '--timeout', '120000', '--reporter', 'spec', ...STRICT, 'dist/test/kit/**/*.test.js']),
+  kit: () => run(process.execPath, [mocha, ...mochaArgs('kit')]),
   package: () => {
-    // The tarball goes into every version's userDir: the runtimes installed here, once.
-    const older = runtimes.nodeRed('3.1');
-    const newer = runtimes.nodeRed('5.0');
-    console.log(`Node-RED ${older.version}, 4.1 and ${newer.version} on Node ${runtimes.node22().version}`);
-    return run(process.execPath, [mocha, '--no-config', '--timeout', '120000', '--reporter', 'spec', ...STRICT, 'dist/test/package/**/*.test.js']);
+    prepare('package');
+    return run(process.execPath, [mocha, ...mochaArgs('package')]);
   },
   validate: () => run(process.execPath, ['scripts/validate.js']),
 };
 
-/** Steps run only when named: `npm run test:quick` is the inner loop (unit and runtime tests, API 0.9, a few minutes). */
+/**
+ * Steps run only when named: one folder of the mocha step each (`npm run test:unit` ...), and
+ * `npm run test:quick`, the inner loop (unit and runtime tests, API 0.9, a few minutes).
+ */
 const ON_REQUEST = {
-  quick: () =>
-    run(process.execPath, [
-      mocha,
-      '--no-config',
-      '--timeout',
-      '10000',
-      '--reporter',
-      'dot',
-      ...STRICT,
-      'dist/test/unit/**/*.test.js',
-      'dist/test/runtime/**/*.test.js',
-    ]),
+  unit: () => run(process.execPath, [mocha, ...mochaArgs('unit')]),
+  simulator: () => run(process.execPath, [mocha, ...mochaArgs('simulator')]),
+  runtime: () => run(process.execPath, [mocha, ...RUNTIME_ONLY]),
+  reliability: () => run(process.execPath, [mocha, ...mochaArgs('reliability')]),
+  quick: () => run(process.execPath, [mocha, ...mochaArgs('unit', ['dist/test/unit/**/*.test.js', 'dist/test/runtime/**/*.test.js'], 'dot')]),
 };
 
 function seconds(ms) {

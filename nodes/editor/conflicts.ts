@@ -1,6 +1,6 @@
 /**
  * The conflicts of the node being edited, shown in its dialog as a warning that names the
- * other node: the flow check (live/flow-check.ts) on the edited flows, this node
+ * other node: the flow check (pure/flow-check.ts) on the edited flows, this node
  * as the dialog shows it now, with the latest live snapshot when the Device sidebar has one
  * (it knows the API version, which decides whether two polls of disjoint pins meet). The
  * words are the sidebar's findings (its catalogue), so dialog and sidebar say one sentence.

@@ -29,7 +29,7 @@ import { deviceAlarm } from './device-alarm';
 
 /**
  * The operations of `type` whose dialog shows the confirm checkbox: the runtime's own list
- * (lib/dangerous.ts), plus "from msg.operation", since a msg may name any of them.
+ * (pure/dangerous.ts), plus "from msg.operation", since a msg may name any of them.
  */
 function dangerous(type: GuardedType): string[] {
   return [...DANGEROUS_OPERATIONS[type], FROM_MSG];

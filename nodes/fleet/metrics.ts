@@ -2,8 +2,8 @@
  * Prometheus metrics of every module in this Node-RED, in the text format, written with
  * prom-client (the field's library) into a registry of the package's own (never the global
  * one a user's other code may fill). Everything is heard, nothing asked: health events
- * (lib/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
- * tallies for every exchange (lib/module-health.ts onExchange) and every alert delivered.
+ * (module/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
+ * tallies for every exchange (module/module-health.ts onExchange) and every alert delivered.
  * On the request path that is a few numbers of the module's own: the request count, the
  * queue depth and the latency histogram (histogram.ts) reach prom-client's registry when
  * Prometheus asks, so a request pays no label lookup, no allocation, no I/O.

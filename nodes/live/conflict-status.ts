@@ -2,7 +2,7 @@
  * Conflicts shown where they are made: after every deploy, and again whenever a
  * module's connection changes (the API version decides whether two polls meet), the flow
  * check runs on the deployed flows, and every action node a conflict names shows it as a
- * yellow status naming the other node (lib/status-dot.ts keeps a failure above it). Nodes
+ * yellow status naming the other node (node/status-dot.ts keeps a failure above it). Nodes
  * no longer in a conflict get their own status back.
  */
 import { subscribe } from '../lib/module/health';

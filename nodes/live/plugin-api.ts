@@ -1,5 +1,5 @@
 /**
- * The slice of Node-RED's API the sidebar plugin uses beyond what nodes use (lib/red.ts):
+ * The slice of Node-RED's API the sidebar plugin uses beyond what nodes use (base/node-red.ts):
  * registering a plugin, walking the deployed flows, comms to the editors, settings.js, the
  * log, and DELETE on the admin app. Types only: no code, nothing imported from Node-RED.
  */

@@ -1,8 +1,9 @@
 /**
  * Security, credentials: Basic auth and bearer tokens over HTTPS against the simulator with
  * TLS and auth on (certificates made in the test); credentials never leak (exported flows,
- * logs, status, msgs, error messages). Split from security.test.ts by concern; the admin
- * routes and the dangerous operations have their own files.
+ * logs, status, msgs, error messages). One of the security suites, split by concern: the admin
+ * routes (security-admin-auth.test.ts) and the dangerous operations (security-operations.test.ts)
+ * have their own files.
  */
 import https from 'https';
 import should from 'should';

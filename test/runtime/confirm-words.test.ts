@@ -1,6 +1,6 @@
 /**
  * A setting the runtime refuses is invalid in the editor too, in the same words:
- * every dangerous operation of every guarded node (lib/dangerous.ts) chosen in the dialog
+ * every dangerous operation of every guarded node (pure/dangerous.ts) chosen in the dialog
  * without the confirm box, and bmc-watchdog's keep-alive without it. For each, the confirm
  * box's `validate` (nodes/editor/confirm.ts, what the dialog calls; Node-RED's real i18n as
  * the editor's `RED._`) says a sentence, and the real runtime, the node deployed with those

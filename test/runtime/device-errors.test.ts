@@ -173,7 +173,7 @@ describe('io-output device errors (runtime, simulator)', function () {
     it('a reset connection: UNREACHABLE, no statusCode', async () => {
       const received = await load();
       // Twice: a reset on a reused socket at once is taken for a stale keep-alive socket
-      // and sent again once on a new connection (lib/transport.ts), which is reset too.
+      // and sent again once on a new connection (device/transport.ts), which is reset too.
       await ctl.fault({ path: 'output/state', reset: true, count: 2 });
       const error = await oneError(received);
       expectCode(error, 'UNREACHABLE');

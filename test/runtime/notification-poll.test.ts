@@ -289,7 +289,7 @@ describe('notification-poll (runtime, simulator)', function () {
       outcomes.caught[0].error.source.id.should.equal('np');
       expectCode(outcomes.caught[0].error, 'UNREACHABLE');
       // Reset within the stale-socket window, the read is sent once more on a new connection
-      // (lib/transport.ts), which the paused device refuses; later, the reset itself.
+      // (device/transport.ts), which the paused device refuses; later, the reset itself.
       outcomes.caught[0].error.message.should.match(/connection (reset|refused)/);
       should(outcomes.caught[0].error.cause).containEql({ method: 'GET', path: FIRST_CALL });
       await waitStatus('np', 'red', 'ring', 'unreachable');

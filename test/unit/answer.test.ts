@@ -1,5 +1,5 @@
 /**
- * Untrusted answers (lib/answer.ts, lib/version-record.ts): the shape bounds, and that the
+ * Untrusted answers (device/answer.ts, device/version-record.ts): the shape bounds, and that the
  * functions reading device text look at a bounded prefix only. The latter is what keeps the
  * event loop free whatever a device sends, shown without timing anything: the result for a
  * crafted text equals the result for its first SCAN_CHARS characters, however long the rest.

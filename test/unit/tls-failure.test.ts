@@ -1,5 +1,5 @@
 /**
- * Which TLS problem a failure is (nodes/lib/tls-failure.ts), for what the TLS servers of
+ * Which TLS problem a failure is (nodes/lib/device/tls-failure.ts), for what the TLS servers of
  * test/reliability/tls.test.ts cannot make Node produce: TLS 1.2 alerts that come only by
  * name in Node's message (a Node server never sends "bad certificate" or "unknown CA"), and
  * the nginx statuses behind an error_page. And what is not TLS stays what it was.

@@ -40,7 +40,7 @@ function pinRow(pin: LivePin, config: NonNullable<LiveIo['powerConfig']>[number]
 
 /**
  * What the applied configuration asks of each rail. Only API 1.0 documents how the service
- * adds it up (lib/power-budget.ts); neither API reports the limit it is judged against, so
+ * adds it up (pure/power-budget.ts); neither API reports the limit it is judged against, so
  * this is information, never a verdict: no bar, no red.
  */
 function budgetRows(io: LiveIo, apiVersion: string | undefined): JQ {

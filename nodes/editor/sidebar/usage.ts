@@ -6,7 +6,7 @@
 import { ALL_PINS, FlowNode, pollPins } from '../../lib/pure/flow-nodes';
 import { pinNumber } from '../pin-picker';
 
-/** A node of the edited flows, as the flow check reads it too (live/flow-nodes.ts). */
+/** A node of the edited flows, as the flow check reads it too (pure/flow-nodes.ts). */
 export interface UsingNode extends FlowNode {
   name?: string;
   device?: unknown;

@@ -33,7 +33,7 @@ export class Exchanger {
 
   /**
    * One HTTP exchange, told to the onExchange hook (health, metrics) however it ends, every
-   * outcome mapped to the answer's data or a DeviceError (lib/verdict.ts). Within a queued
+   * outcome mapped to the answer's data or a DeviceError (verdict.ts). Within a queued
    * job (`life`) it has what is left of the msg's time, and is not sent when nothing is;
    * outside the queue (version record, descriptor) the whole timeout. `shape`, when given,
    * makes the result from the judged answer (a throw there rejects it, the exchange told as

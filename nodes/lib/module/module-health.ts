@@ -1,6 +1,6 @@
 /**
  * What a config node tells about its module, beside its users' statuses: every connection
- * change and the queue alarm as health events (lib/health.ts), and Node-RED metric events
+ * change and the queue alarm as health events (health.ts), and Node-RED metric events
  * per request (`request` latency ms, `error` code, `queue` depth) when metrics are on.
  *
  * It hears the connection as one more ConnectionUser and each HTTP exchange through the

@@ -115,7 +115,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
 
     // The node's setting is part of what the package set on the module: the config node
     // applies it on connect and puts it back whenever the module forgot it, in the spec's
-    // order with the other nodes' settings (lib/desired-state.ts).
+    // order with the other nodes' settings (module/desired-state.ts).
     let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
     const desired = node.device?.connection?.desired;
     const remembers = settings !== undefined && !problem && (typeof spec.remembers === 'function' ? spec.remembers(settings) : spec.remembers === true);

@@ -72,7 +72,7 @@ export interface ActionSpec<S, X extends object = NoExtra> {
     /**
      * What a round reads is gone from the device once read (notifications): on close the
      * node waits for a round on the wire (bounded by the request timeout) and hands its
-     * msgs to the node that takes its place after a redeploy (lib/hand-over.ts).
+     * msgs to the node that takes its place after a redeploy (hand-over.ts).
      */
     handOver?: boolean;
   };

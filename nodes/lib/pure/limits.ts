@@ -4,7 +4,7 @@
  * Every bound the package enforces lives here once: the runtime nodes, the editor forms
  * (this file is bundled into editor code, so it imports nothing from Node-RED or Node.js)
  * and the help text all read it. The simulator does not: it keeps its own tables, written
- * from the same sources (simulator/api09/limits.ts, api10/limits.ts), so a wrong bound here
+ * from the same sources (simulator/api09/limits.ts, simulator/api10/limits.ts), so a wrong bound here
  * shows as a device refusal in the tests instead of passing everywhere at once.
  *
  * Sources, cited per entry:
@@ -157,7 +157,7 @@ export const LIMITS = {
 export type LimitName = keyof typeof LIMITS;
 
 /**
- * Bounds on every device answer, which is untrusted input (see lib/answer.ts). None is a
+ * Bounds on every device answer, which is untrusted input (see device/answer.ts). None is a
  * device limit: each is far above what a record of either API holds (the deepest nests 4
  * levels, the largest holds about 60 values), and far below what could hurt Node-RED.
  */
@@ -175,7 +175,7 @@ export const ANSWER_BOUNDS = {
   maxTextChars: 200,
 } as const;
 
-/** The queue alarm of health (lib/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
+/** The queue alarm of health (module/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
 export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package choice' } as const;
 
 /** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
