@@ -3,11 +3,11 @@
  * temperatures (`temperature`: ntc_0 near the SoC, ntc_1 ambient, °C), when a msg arrives
  * or polled every N ms, optionally only when a value moved past the deadband.
  */
-import { registerActionNode } from './lib/node/action-node';
+import { registerActionNode } from './lib/action/action-node';
 import { invalidInput } from './lib/base/errors';
 import { numberText, t } from './lib/base/i18n';
-import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/node/readings';
-import { boolSetting } from './lib/node/setting-values';
+import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/action/readings';
+import { boolSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 function readSettings(def: NodeDef): ReadingSettings {

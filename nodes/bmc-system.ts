@@ -6,15 +6,15 @@
  * node's "confirm" setting and are only ever sent by a msg. The module reset sits here,
  * beside the hard reset, so the dialog shows the two resets side by side.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { Operation, requestTo } from './lib/node/operation';
+import { registerActionNode } from './lib/action/action-node';
+import { Operation, requestTo } from './lib/action/operation';
 import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, checkBool, labelled } from './lib/pure/limits';
-import { payloadFields, given } from './lib/node/msg';
+import { payloadFields, given } from './lib/action/msg';
 import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
-import { chooseOperation, moduleReset } from './lib/node/operation-choice';
-import { bool, int, readWith, text } from './lib/node/setting-values';
+import { chooseOperation, moduleReset } from './lib/action/operation-choice';
+import { bool, int, readWith, text } from './lib/action/setting-values';
 import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['buzzer', 'usb_bootloader', 'hard_reset', 'module_reset'] as const;

@@ -3,15 +3,15 @@
  * apply the stored settings with `usbhub/reset`. Settings take effect only on that reset,
  * and the reset disconnects every USB device, so it needs the node's "confirm" setting.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { Operation } from './lib/node/operation';
+import { registerActionNode } from './lib/action/action-node';
+import { Operation } from './lib/action/operation';
 import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, checkBool, labelled } from './lib/pure/limits';
-import { payloadFields, given } from './lib/node/msg';
+import { payloadFields, given } from './lib/action/msg';
 import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
-import { chooseOperation } from './lib/node/operation-choice';
-import { bool, int, readWith, text } from './lib/node/setting-values';
+import { chooseOperation } from './lib/action/operation-choice';
+import { bool, int, readWith, text } from './lib/action/setting-values';
 import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
 /** `devices` lists the plugged USB devices: API 1.0 devices only. */

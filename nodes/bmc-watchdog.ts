@@ -13,19 +13,19 @@
  * round. It stops on close, and then the device resets once the timeout runs out: that is
  * the point of a watchdog. A failed round is reported at once; the device is about to reset.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { PHASE } from './lib/module/desired-state';
+import { registerActionNode } from './lib/action/action-node';
+import { PHASE } from './lib/config-node/desired-state';
 import { DeviceResult, ModuleClient } from './lib/device/client';
-import { bodyOf, Operation, Outcome, requestTo } from './lib/node/operation';
+import { bodyOf, Operation, Outcome, requestTo } from './lib/action/operation';
 import { DeviceError, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, checkKeepAlive, labelled } from './lib/pure/limits';
-import { payloadFields, given } from './lib/node/msg';
+import { payloadFields, given } from './lib/action/msg';
 import { DANGEROUS_OPERATIONS, KEEP_ALIVE_OPERATION } from './lib/pure/dangerous';
-import { chooseOperation, requireConfirm } from './lib/node/operation-choice';
-import { bool, int, readWith, text } from './lib/node/setting-values';
-import { KeepAliveWatch } from './lib/node/keep-alive-watch';
-import { publish } from './lib/module/health';
+import { chooseOperation, requireConfirm } from './lib/action/operation-choice';
+import { bool, int, readWith, text } from './lib/action/setting-values';
+import { KeepAliveWatch } from './lib/action/keep-alive-watch';
+import { publish } from './lib/config-node/health';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['read', 'timeout', 'alive', 'save', 'shutdown', 'sw_shutdown_timeout'] as const;
@@ -41,7 +41,7 @@ const readFields = readWith({
   interval: int(1000),
 });
 type Settings = ReturnType<typeof readFields> & {
-  /** Watches the keep-alive while it runs (see node/keep-alive-watch.ts). */
+  /** Watches the keep-alive while it runs (see action/keep-alive-watch.ts). */
   watch?: KeepAliveWatch;
   /** Tells the config node the timeout is gone from the module (ActionNode.settingGone). */
   gone?: (proof: string) => void;

@@ -13,7 +13,7 @@ import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { readCommand } from './lib/pure/alarm-command';
 import { isPhrase } from './lib/pure/phrase';
 import { check, labelled } from './lib/pure/limits';
-import { intSetting, textSetting } from './lib/node/setting-values';
+import { intSetting, textSetting } from './lib/action/setting-values';
 import { systemOf } from './alarms/userdir-system';
 import { listPayload, LIST_SPACING_MS } from './alarms/alarm-list';
 import { realLater } from './lib/base/clock';

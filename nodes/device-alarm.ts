@@ -10,9 +10,9 @@
  */
 import { t, useRuntimeLanguage, spoken } from './lib/base/i18n';
 import { invalidInput } from './lib/base/errors';
-import { subscribe as hearHealth } from './lib/module/health';
-import type { DeviceNode } from './lib/module/device-settings';
-import type { ConnectionState } from './lib/module/connection-state';
+import { subscribe as hearHealth } from './lib/config-node/health';
+import type { DeviceNode } from './lib/config-node/device-settings';
+import type { ConnectionState } from './lib/config-node/connection-state';
 import type { Node, NodeAPI, NodeDef } from './lib/base/node-red';
 import { readAlarmSettings } from './lib/pure/alarm-settings';
 import { isPhrase } from './lib/pure/phrase';

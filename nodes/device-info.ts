@@ -3,9 +3,9 @@
  * three services. The spec shows the descriptor both as `<version>/<slot>/descriptor` and
  * as `<version>/descriptor`; the node asks the first and falls back to the second on 404.
  */
-import { registerActionNode } from './lib/node/action-node';
+import { registerActionNode } from './lib/action/action-node';
 import { DeviceResult, ModuleClient } from './lib/device/client';
-import { Operation } from './lib/node/operation';
+import { Operation } from './lib/action/operation';
 import { DeviceError } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { SentRequest, sentRequests } from './lib/device/request';

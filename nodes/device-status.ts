@@ -1,13 +1,13 @@
 /**
- * device-status: health as data. One msg per health event (module/health.ts) of the chosen
+ * device-status: health as data. One msg per health event (config-node/health.ts) of the chosen
  * config node's module, or of every module in this Node-RED when none is chosen: topic the
  * kind, payload {kind, module, cause, time, detail}. It only listens: it sends no device
  * request and has no input, so it is no action node.
  */
-import { HealthEvent, subscribe } from './lib/module/health';
+import { HealthEvent, subscribe } from './lib/config-node/health';
 import { t, useRuntimeLanguage } from './lib/base/i18n';
 import { HEALTH_KINDS } from './lib/pure/facts';
-import { textSetting } from './lib/node/setting-values';
+import { textSetting } from './lib/action/setting-values';
 import type { Node, NodeAPI, NodeDef, NodeStatus } from './lib/base/node-red';
 import { listSetting } from './lib/pure/list-setting';
 

@@ -11,10 +11,10 @@ import { currentStates } from './fleet/current-states';
 import { ALLOWABLE_OPS, isLevel, readAllowList, Scheme } from './fleet/scheme';
 import { systemOf } from './alarms/userdir-system';
 import { invalidInput } from './lib/base/errors';
-import { subscribe } from './lib/module/health';
+import { subscribe } from './lib/config-node/health';
 import { t, useRuntimeLanguage } from './lib/base/i18n';
-import { textSetting } from './lib/node/setting-values';
-import type { DeviceNode } from './lib/module/device-settings';
+import { textSetting } from './lib/action/setting-values';
+import type { DeviceNode } from './lib/config-node/device-settings';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 /** The device's name: the setting, else FlowFuse's FF_DEVICE_NAME of this instance. */

@@ -3,16 +3,16 @@
  * and frequency counter. The calls follow the spec's transitions: the mode first, then
  * the interrupt and the counter, which the device accepts only in digital mode.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { appliedOnConnect } from './lib/node/applied-on-connect';
-import { PHASE } from './lib/module/desired-state';
+import { registerActionNode } from './lib/action/action-node';
+import { appliedOnConnect } from './lib/action/applied-on-connect';
+import { PHASE } from './lib/config-node/desired-state';
 import { DeviceRequest } from './lib/device/client';
-import { bodyOf, Operation } from './lib/node/operation';
+import { bodyOf, Operation } from './lib/action/operation';
 import { ensure, invalidInput } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
-import { payloadFields, given } from './lib/node/msg';
-import { bool, int, readWith, text } from './lib/node/setting-values';
+import { payloadFields, given } from './lib/action/msg';
+import { bool, int, readWith, text } from './lib/action/setting-values';
 import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
 const readSettings = readWith({

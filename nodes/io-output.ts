@@ -3,18 +3,18 @@
  * (`output/pwm`). Both need a power-management configuration on the module first (spec,
  * io rule 1); the device refuses them otherwise and the error says so.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { PHASE } from './lib/module/desired-state';
+import { registerActionNode } from './lib/action/action-node';
+import { PHASE } from './lib/config-node/desired-state';
 import { settingsGone } from './lib/device/settings-lost';
-import { Operation } from './lib/node/operation';
+import { Operation } from './lib/action/operation';
 import { ensure, invalidInput } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, checkPwm, labelled, parseInteger, Pwm } from './lib/pure/limits';
-import { badPayload, payloadFields, given } from './lib/node/msg';
+import { badPayload, payloadFields, given } from './lib/action/msg';
 import { planPwm } from './lib/pure/pwm';
-import { boolSetting, intSetting } from './lib/node/setting-values';
+import { boolSetting, intSetting } from './lib/action/setting-values';
 import type { Node, NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
-import { Evaluate, evaluator, settingFromElsewhere, TypedSetting } from './lib/node/typed-setting';
+import { Evaluate, evaluator, settingFromElsewhere, TypedSetting } from './lib/action/typed-setting';
 
 interface Settings {
   pin: unknown;

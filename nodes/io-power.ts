@@ -4,16 +4,16 @@
  * until it has one (spec, io rule 1), so by default the node sends it whenever the module
  * connects: on deploy and again after a device restart.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { appliedOnConnect } from './lib/node/applied-on-connect';
-import { PHASE } from './lib/module/desired-state';
-import { Operation } from './lib/node/operation';
+import { registerActionNode } from './lib/action/action-node';
+import { appliedOnConnect } from './lib/action/applied-on-connect';
+import { PHASE } from './lib/config-node/desired-state';
+import { Operation } from './lib/action/operation';
 import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { checkPowerConfig, PowerEntry } from './lib/pure/limits';
 import { FACTS } from './lib/pure/facts';
-import { payloadFields } from './lib/node/msg';
-import { boolSetting, intSetting } from './lib/node/setting-values';
+import { payloadFields } from './lib/action/msg';
+import { boolSetting, intSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface Settings {

@@ -4,15 +4,15 @@
  * only when it moved by more than the deadband (mV for voltages, mA for currents; digital
  * levels and frequencies on any change).
  */
-import { registerActionNode } from './lib/node/action-node';
+import { registerActionNode } from './lib/action/action-node';
 import { DeviceResult } from './lib/device/client';
-import { Operation, Outcome } from './lib/node/operation';
+import { Operation, Outcome } from './lib/action/operation';
 import { badResponse, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
-import { msgWith, payloadFields } from './lib/node/msg';
-import { readingSettings, ReadingSettings } from './lib/node/readings';
-import { intSetting, textSetting } from './lib/node/setting-values';
+import { msgWith, payloadFields } from './lib/action/msg';
+import { readingSettings, ReadingSettings } from './lib/action/readings';
+import { intSetting, textSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 interface PinRecord {

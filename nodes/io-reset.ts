@@ -3,12 +3,12 @@
  * thresholds, interrupts, counters, notifications and power management gone). It runs
  * only when a msg asks, never on deploy, and only with the node's "confirm" setting on.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { Operation } from './lib/node/operation';
+import { registerActionNode } from './lib/action/action-node';
+import { Operation } from './lib/action/operation';
 import { t } from './lib/base/i18n';
 import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
-import { requireConfirm } from './lib/node/operation-choice';
-import { boolSetting } from './lib/node/setting-values';
+import { requireConfirm } from './lib/action/operation-choice';
+import { boolSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 interface Settings {

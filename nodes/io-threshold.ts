@@ -5,16 +5,16 @@
  * The spec allows a threshold only in analog mode, so by default the node first sends
  * `input/mode` analog for the pin, in the same turn of the module's queue.
  */
-import { registerActionNode } from './lib/node/action-node';
-import { appliedOnConnect } from './lib/node/applied-on-connect';
-import { PHASE } from './lib/module/desired-state';
+import { registerActionNode } from './lib/action/action-node';
+import { appliedOnConnect } from './lib/action/applied-on-connect';
+import { PHASE } from './lib/config-node/desired-state';
 import { DeviceRequest } from './lib/device/client';
-import { Operation } from './lib/node/operation';
+import { Operation } from './lib/action/operation';
 import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
-import { payloadFields, given } from './lib/node/msg';
-import { bool, int, readWith } from './lib/node/setting-values';
+import { payloadFields, given } from './lib/action/msg';
+import { bool, int, readWith } from './lib/action/setting-values';
 import type { NodeAPI, NodeMessage } from './lib/base/node-red';
 
 const readSettings = readWith({

@@ -3,12 +3,12 @@
  * connection to it. Action nodes look it up by id and use its client and connection.
  */
 import { DeviceClient } from './lib/device/client';
-import { Connection } from './lib/module/connection';
-import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/module/device-settings';
-import { registerAdminRoutes } from './lib/module/admin-routes';
+import { Connection } from './lib/config-node/connection';
+import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/config-node/device-settings';
+import { registerAdminRoutes } from './lib/config-node/admin-routes';
 import { t, useRuntimeLanguage } from './lib/base/i18n';
 import { LIMITS } from './lib/pure/limits';
-import { MetricNode, ModuleHealth } from './lib/module/module-health';
+import { MetricNode, ModuleHealth } from './lib/config-node/module-health';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 export = function (RED: NodeAPI) {
@@ -25,7 +25,7 @@ export = function (RED: NodeAPI) {
       options.onReachability = (error) => connection?.reachability(error);
       options.onSettingsLost = (cause) => connection?.settingsLost(cause) ?? false;
       options.onRenewing = (step) => connection?.renewing(step);
-      // Health events and metrics of the module (module/module-health.ts).
+      // Health events and metrics of the module (config-node/module-health.ts).
       const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
       options.onExchange = health.onExchange;
       const client = new DeviceClient(options);

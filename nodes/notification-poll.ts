@@ -7,19 +7,19 @@
  * While the device is away the node backs off, tells a Catch node once per outage, and
  * resumes by itself.
  */
-import { registerActionNode } from './lib/node/action-node';
+import { registerActionNode } from './lib/action/action-node';
 import { rememberAlerts } from './live/alerts';
 import { DeviceResult, ModuleClient } from './lib/device/client';
-import { Operation, Outcome } from './lib/node/operation';
+import { Operation, Outcome } from './lib/action/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
 import { clockText, nodeText, t } from './lib/base/i18n';
-import { counting, HealthModule, publish, tally } from './lib/module/health';
+import { counting, HealthModule, publish, tally } from './lib/config-node/health';
 import { check, labelled } from './lib/pure/limits';
 import { ALERT_FLAGS, AlertFlag, PINS } from './lib/pure/facts';
-import { boolSetting, intSetting } from './lib/node/setting-values';
+import { boolSetting, intSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { listSetting } from './lib/pure/list-setting';
-import { msgWith } from './lib/node/msg';
+import { msgWith } from './lib/action/msg';
 
 /** What the node keeps between rounds while it runs: none of it is a setting. */
 interface PollState {

@@ -6,17 +6,17 @@
  * applied" the node polls `fan` until `fan_current_mode` equals the setting and only then
  * sends the msg on; if it does not within the wait, the msg fails with a timeout error.
  */
-import { registerActionNode } from './lib/node/action-node';
+import { registerActionNode } from './lib/action/action-node';
 import { DeviceResult, ModuleClient } from './lib/device/client';
-import { Operation } from './lib/node/operation';
+import { Operation } from './lib/action/operation';
 import { DeviceError, ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { sentRequests } from './lib/device/request';
 import { check, checkBool, labelled } from './lib/pure/limits';
 import { FACTS } from './lib/pure/facts';
-import { payloadFields, given } from './lib/node/msg';
-import { chooseOperation } from './lib/node/operation-choice';
-import { bool, int, readWith, text } from './lib/node/setting-values';
+import { payloadFields, given } from './lib/action/msg';
+import { chooseOperation } from './lib/action/operation-choice';
+import { bool, int, readWith, text } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const OPERATIONS = ['read', 'set', 'rpm', 'measurement'] as const;

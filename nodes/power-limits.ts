@@ -4,15 +4,15 @@
  * module (API 1.0 `POST reset`, with the node's confirm). The reset lives here because what
  * it changes most is the limits (back to the module's defaults, the fan to automatic).
  */
-import { registerActionNode } from './lib/node/action-node';
-import { Operation, requestTo } from './lib/node/operation';
+import { registerActionNode } from './lib/action/action-node';
+import { Operation, requestTo } from './lib/action/operation';
 import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
 import { check, labelled } from './lib/pure/limits';
-import { payloadFields, given } from './lib/node/msg';
+import { payloadFields, given } from './lib/action/msg';
 import { DANGEROUS_OPERATIONS } from './lib/pure/dangerous';
-import { chooseOperation, moduleReset } from './lib/node/operation-choice';
-import { boolSetting, intSetting, textSetting } from './lib/node/setting-values';
+import { chooseOperation, moduleReset } from './lib/action/operation-choice';
+import { boolSetting, intSetting, textSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 
 const RAILS = ['limit_3v3', 'limit_5v0', 'limit_12v'] as const;

@@ -4,11 +4,11 @@
  * polled, as plain numbers a chart can take. `msg.protection_changed` is true when any
  * protection counter rose since the node's previous read.
  */
-import { registerActionNode } from './lib/node/action-node';
+import { registerActionNode } from './lib/action/action-node';
 import { invalidInput } from './lib/base/errors';
 import { numberText, t } from './lib/base/i18n';
-import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/node/readings';
-import { boolSetting } from './lib/node/setting-values';
+import { mergedOutput, readingSettings, ReadingSettings, readOperation } from './lib/action/readings';
+import { boolSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
 const RECORDS = ['source', 'protectionlog', 'stats', 'temperature'] as const;

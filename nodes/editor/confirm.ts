@@ -1,7 +1,7 @@
 /**
  * The `validate` of a guarded node's confirm box: a dangerous operation chosen in the dialog
  * (or bmc-watchdog's keep-alive) without the box ticked makes the node invalid (the red
- * triangle), in the very words the runtime refuses it with (node/operation-choice.ts requireConfirm:
+ * triangle), in the very words the runtime refuses it with (action/operation-choice.ts requireConfirm:
  * `modular-device.runtime.common.needsConfirm`, the operation and the box as the dialog names them).
  */
 import { unconfirmed } from '../lib/pure/confirm-rule';

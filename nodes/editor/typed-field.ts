@@ -1,7 +1,7 @@
 /**
  * A dialog field the user may fill from msg, flow, global or env instead of typing a value:
  * Node-RED's typedInput, with the chosen type kept in a hidden `<prop>Type` field. The
- * runtime evaluates such a value per msg (node/typed-setting.ts); the editor checks only a
+ * runtime evaluates such a value per msg (action/typed-setting.ts); the editor checks only a
  * value typed in, since the others are known only when a msg arrives.
  */
 import { current } from './current';

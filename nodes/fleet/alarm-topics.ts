@@ -16,7 +16,7 @@ import { readCommand, AlarmCommand } from '../lib/pure/alarm-command';
 import { LIMITS } from '../lib/pure/limits';
 import { isPhrase } from '../lib/pure/phrase';
 import { spoken, t } from '../lib/base/i18n';
-import { isPlainObject } from '../lib/node/msg';
+import { isPlainObject } from '../lib/action/msg';
 import { FLEET_ALARM_OPS } from '../lib/pure/facts';
 import { ALL_ALARMS, Command, CommandTopic, isAlarmOp, isLevel, Scheme } from './scheme';
 import type { MqttMsg } from './publisher';

@@ -4,9 +4,9 @@
  * connected, yet must know them (retained state, commands). Read from Node-RED's list of the
  * deployed nodes, as the sidebar does; nothing is asked of a device.
  */
-import type { DeviceNode } from '../lib/module/device-settings';
-import type { HealthEvent } from '../lib/module/health';
-import { connectionCause } from '../lib/module/module-health';
+import type { DeviceNode } from '../lib/config-node/device-settings';
+import type { HealthEvent } from '../lib/config-node/health';
+import { connectionCause } from '../lib/config-node/module-health';
 import type { NodeAPI } from '../lib/base/node-red';
 
 export function currentStates(RED: NodeAPI): HealthEvent[] {

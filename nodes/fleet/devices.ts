@@ -5,7 +5,7 @@
  * name is not asked of a device on the way. A topic belongs to one module: a second device's
  * module on it is refused and said once, never published over the first.
  */
-import type { HealthModule } from '../lib/module/health';
+import type { HealthModule } from '../lib/config-node/health';
 import { t } from '../lib/base/i18n';
 import { isLevel, ModuleKey, Scheme } from './scheme';
 

@@ -2,8 +2,8 @@
  * Prometheus metrics of every module in this Node-RED, in the text format, written with
  * prom-client (the field's library) into a registry of the package's own (never the global
  * one a user's other code may fill). Everything is heard, nothing asked: health events
- * (module/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
- * tallies for every exchange (module/module-health.ts onExchange) and every alert delivered.
+ * (config-node/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
+ * tallies for every exchange (config-node/module-health.ts onExchange) and every alert delivered.
  * On the request path that is a few numbers of the module's own: the request count, the
  * queue depth and the latency histogram (histogram.ts) reach prom-client's registry when
  * Prometheus asks, so a request pays no label lookup, no allocation, no I/O.
@@ -11,9 +11,9 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { CountedHistogram, HistogramSeries } from './histogram';
 import { AlarmMetrics } from './alarm-metrics';
-import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/module/health';
+import { HealthEvent, HealthModule, onTally, subscribe, Tally } from '../lib/config-node/health';
 // One gauge series per state, 1 for the current: the type's own list, so none is missed.
-import { CONNECTION_STATES } from '../lib/module/connection-state';
+import { CONNECTION_STATES } from '../lib/config-node/connection-state';
 
 /** Seconds: a loopback answer takes 1 ms, a device's 5-50 ms, a timeout 5 s and more. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

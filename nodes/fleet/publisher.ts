@@ -9,9 +9,9 @@
  * device), else this instance's (the node's Device, else FF_DEVICE_NAME). One Node-RED may
  * serve several devices (a gateway); two devices' modules never share a topic.
  */
-import type { HealthEvent } from '../lib/module/health';
+import type { HealthEvent } from '../lib/config-node/health';
 import { FLEET_BOUNDS } from '../lib/pure/limits';
-import { isPlainObject } from '../lib/node/msg';
+import { isPlainObject } from '../lib/action/msg';
 import type { AlarmSystem } from '../alarms/alarm-system';
 import { CommandTopic, isAlarmOp, ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
 import { FleetDevices, keyText } from './devices';

@@ -2,10 +2,10 @@
  * Conflicts shown where they are made: after every deploy, and again whenever a
  * module's connection changes (the API version decides whether two polls meet), the flow
  * check runs on the deployed flows, and every action node a conflict names shows it as a
- * yellow status naming the other node (node/status-dot.ts keeps a failure above it). Nodes
+ * yellow status naming the other node (action/status-dot.ts keeps a failure above it). Nodes
  * no longer in a conflict get their own status back.
  */
-import { subscribe } from '../lib/module/health';
+import { subscribe } from '../lib/config-node/health';
 import { t } from '../lib/base/i18n';
 import type { NodeDef } from '../lib/base/node-red';
 import { checkFlows } from '../lib/pure/flow-check';

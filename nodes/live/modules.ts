@@ -9,8 +9,8 @@
  * node's credentials are not looked at, and every text is printable and short.
  */
 import { printable } from '../lib/device/answer';
-import type { Connection } from '../lib/module/connection';
-import type { DeviceNode } from '../lib/module/device-settings';
+import type { Connection } from '../lib/config-node/connection';
+import type { DeviceNode } from '../lib/config-node/device-settings';
 import { LIMITS, SERVICES } from '../lib/pure/limits';
 import type { NodeDef } from '../lib/base/node-red';
 import { alertsOf } from './alerts';

@@ -14,7 +14,7 @@ import path from 'path';
 import http from 'http';
 import { startFleet } from '../../simulator';
 import type { Fleet } from '../../simulator';
-import { BACKOFF } from '../../nodes/lib/module/connection';
+import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { Broker, MOSQUITTO, Mosquitto, NodeRedInstance, Subscriber, TestBroker, waitFor, writeExampleFlow } from '../helpers/fleet-harness';
 import { request } from '../helpers/http';
 import { TEST_API } from '../helpers/api';

@@ -141,7 +141,7 @@ export function operationWords(type: string, operation: string): string {
 }
 
 /**
- * The refusal of a msg.operation the dialog does not allow (nodes/lib/node/operation-choice.ts), as the
+ * The refusal of a msg.operation the dialog does not allow (nodes/lib/action/operation-choice.ts), as the
  * English catalog words it: `got` as the message shows the value (`"save"`, `5`, `nothing`),
  * the node's operation as its dialog lists it.
  */
@@ -223,7 +223,7 @@ export function deviceErrorStatus(statusCode: number, messageStart = ''): RegExp
 
 /**
  * The red status of a module whose service nginx answers 502 for: the module's own state,
- * "service down" (the connection's, nodes/lib/module/connection.ts), told at once by the
+ * "service down" (the connection's, nodes/lib/config-node/connection.ts), told at once by the
  * request that met it rather than by the next health check.
  */
 export const SERVICE_DOWN_STATUS = /^service down: 502 Bad Gateway$/;

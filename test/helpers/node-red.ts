@@ -12,7 +12,7 @@ import should from 'should';
 import { NODE_RED_MAIN, nodeRedPackage, NodeModule, shownStatus, withRuntimeI18n } from './i18n';
 import modularDevice = require('../../nodes/modular-device');
 import ioOutput = require('../../nodes/io-output');
-import type { DeviceNode } from '../../nodes/lib/module/device-settings';
+import type { DeviceNode } from '../../nodes/lib/config-node/device-settings';
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { deviceNode } from './device-node';
 import type { DeviceOptions, FlowNode } from './device-node';

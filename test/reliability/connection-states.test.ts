@@ -13,9 +13,9 @@ import { closedPort, SimControl, Simulator, startSimulator } from '../helpers/si
 import { TEST_API } from '../helpers/api';
 import { ALL_MODULES, fire, loadCollect, reliabilityFlow, serverSuite, settle, TLS_MODULE } from '../helpers/reliability';
 import { makePki, startTlsFront, TlsFront, tlsConfigNode, tlsCredentials } from '../helpers/tls';
-import { CONNECTION_STATES, ConnectionStateName } from '../../nodes/lib/module/connection-state';
+import { CONNECTION_STATES, ConnectionStateName } from '../../nodes/lib/config-node/connection-state';
 import { HEALTH_CHECK, LIMITS } from '../../nodes/lib/pure/limits';
-import { subscribe } from '../../nodes/lib/module/health';
+import { subscribe } from '../../nodes/lib/config-node/health';
 import fleetPublish = require('../../nodes/fleet-publish');
 
 const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => Array<{

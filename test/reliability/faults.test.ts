@@ -13,12 +13,12 @@
  * step runs it); expectations are in the spec's terms (test/helpers/api.ts).
  */
 import should from 'should';
-import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/node/poller';
+import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/action/poller';
 import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
 import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { subscribe } from '../../nodes/lib/module/health';
-import { BACKOFF } from '../../nodes/lib/module/connection';
+import { subscribe } from '../../nodes/lib/config-node/health';
+import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import {
   Counted,

@@ -16,7 +16,7 @@
  *  - every node is green again within the connection's backoff once the device answers.
  */
 import should from 'should';
-import { BACKOFF } from '../../nodes/lib/module/connection';
+import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { TEST_API } from '../helpers/api';
 import { lastSeq } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, lastStatus, sleep, statusHistory, waitFor } from '../helpers/node-red';

@@ -11,7 +11,7 @@ import { TEST_API } from '../helpers/api';
 import { loadExamples } from '../helpers/demos';
 import { helper, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
-import { BACKOFF, HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
+import { BACKOFF, HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 
 /**
  * How long a config node may take to see the device back: its next retry comes at most

@@ -17,7 +17,7 @@ import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
 import { httpJson, isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/module/health';
+import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
 const ACTIONS: ActionDef[] = [

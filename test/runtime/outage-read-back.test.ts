@@ -19,7 +19,7 @@ import { ActionDef, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS } from '../
 import { loadBmcPower, simModule, watchdogNode } from '../helpers/bmc-power';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
 import { httpJson, SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/module/health';
+import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
 import { FleetPublisher, MqttMsg } from '../../nodes/fleet/publisher';
 import { Scheme } from '../../nodes/fleet/scheme';

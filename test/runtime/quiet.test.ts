@@ -12,7 +12,7 @@ import { EXAMPLE_FILES, loadExamples } from '../helpers/demos';
 import { lastSeq } from '../helpers/io-nodes';
 import { FlowNode, waitFor, withHealthInterval } from '../helpers/node-red';
 import { isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/module/health';
+import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 
 /** A health check every 200 ms: 25 of them per io module take five seconds. */
 const INTERVAL_MS = 200;

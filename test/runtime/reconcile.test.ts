@@ -11,8 +11,8 @@ import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, loadIo, Outcomes, send } from '../helpers/io-nodes';
 import { helper, statusHistory, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
-import { HealthEvent, subscribe } from '../../nodes/lib/module/health';
+import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
+import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
 const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));

@@ -6,7 +6,7 @@
  *
  * A cited path is a word ending in .ts, .js, .mjs, .cjs, .json, .html, .md or .yaml. It
  * resolves
- * - with a folder (`pure/limits.ts`, `nodes/lib/module/connection.ts`, `../helpers/api.ts`):
+ * - with a folder (`pure/limits.ts`, `nodes/lib/config-node/connection.ts`, `../helpers/api.ts`):
  *   against the citing file's folder, nodes/, nodes/lib/ or the repository's root;
  * - as a bare name (`limits.ts`): to a file of that name anywhere in the repository (outside
  *   node_modules/, dist/ and the git-ignored caches), so it fails once no such file is left;

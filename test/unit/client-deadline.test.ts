@@ -6,9 +6,9 @@
 import should from 'should';
 import { DeviceClient } from '../../nodes/lib/device/client';
 import { DeviceError, mayHaveReachedDevice } from '../../nodes/lib/base/errors';
-import { perform } from '../../nodes/lib/node/operation';
-import { readOperation } from '../../nodes/lib/node/readings';
-import { ChangeFilter } from '../../nodes/lib/node/change';
+import { perform } from '../../nodes/lib/action/operation';
+import { readOperation } from '../../nodes/lib/action/readings';
+import { ChangeFilter } from '../../nodes/lib/action/change';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { inLanguage, speak } from '../helpers/i18n';
 

@@ -9,7 +9,7 @@ import fs from 'fs';
 import path from 'path';
 import vm from 'vm';
 import should from 'should';
-import { readSettings } from '../../nodes/lib/module/device-settings';
+import { readSettings } from '../../nodes/lib/config-node/device-settings';
 import { DeviceClient } from '../../nodes/lib/device/client';
 import type { ExchangeInfo } from '../../nodes/lib/device/exchange-info';
 import { SimControl, Simulator, startSimulator, startStub } from '../helpers/sim-control';

@@ -12,7 +12,7 @@ import { API09_DIALECT, API10_DIALECT, dialectFor, Translation } from '../../nod
 import type { DeviceRequest as Call } from '../../nodes/lib/device/request';
 import { DeviceError } from '../../nodes/lib/base/errors';
 import { DeviceClient } from '../../nodes/lib/device/client';
-import { HEALTH_INTERVAL_MS } from '../../nodes/lib/module/connection';
+import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 import { device, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
 import { loadIo, Outcomes, send } from '../helpers/io-nodes';

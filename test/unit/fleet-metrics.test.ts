@@ -1,7 +1,7 @@
 import 'should';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
-import { publish, tally } from '../../nodes/lib/module/health';
-import { CONNECTION_STATES } from '../../nodes/lib/module/connection-state';
+import { publish, tally } from '../../nodes/lib/config-node/health';
+import { CONNECTION_STATES } from '../../nodes/lib/config-node/connection-state';
 
 const parse = require('parse-prometheus-text-format') as (text: string) => Array<{
   name: string;

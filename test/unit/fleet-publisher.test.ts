@@ -2,7 +2,7 @@ import { FleetPublisher, CommandMsg, MqttMsg } from '../../nodes/fleet/publisher
 import should from 'should';
 import { isLevel, jsonBytesWithin, moduleOfRequest, parseCommand, readAllowList, Scheme } from '../../nodes/fleet/scheme';
 import { speak } from '../helpers/i18n';
-import type { HealthEvent } from '../../nodes/lib/module/health';
+import type { HealthEvent } from '../../nodes/lib/config-node/health';
 import { FLEET_BOUNDS } from '../../nodes/lib/pure/limits';
 import { AlarmSystem } from '../../nodes/alarms/alarm-system';
 import fs from 'fs';

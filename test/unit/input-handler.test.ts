@@ -6,11 +6,11 @@
 import should from 'should';
 import { Simulator, startSimulator } from '../../simulator';
 import { DeviceClient, DeviceResult } from '../../nodes/lib/device/client';
-import { Operation, Outcome } from '../../nodes/lib/node/operation';
+import { Operation, Outcome } from '../../nodes/lib/action/operation';
 import { DeviceError, invalidInput } from '../../nodes/lib/base/errors';
-import { InputContext, inputHandler } from '../../nodes/lib/node/input-handler';
-import { Pollable, PollingLifecycle } from '../../nodes/lib/node/polling-lifecycle';
-import { BUSY_STATUS_DELAY_MS, NodeStatusDot } from '../../nodes/lib/node/status-dot';
+import { InputContext, inputHandler } from '../../nodes/lib/action/input-handler';
+import { Pollable, PollingLifecycle } from '../../nodes/lib/action/polling-lifecycle';
+import { BUSY_STATUS_DELAY_MS, NodeStatusDot } from '../../nodes/lib/action/status-dot';
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
 

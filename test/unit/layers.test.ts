@@ -25,14 +25,18 @@ describe('layers: the import rules', function () {
   const cases: Array<{ file: string; code: string; says: RegExp }> = [
     { file: 'nodes/lib/pure/probe.ts', code: "import { DeviceClient } from '../device/client';\nexport const x = DeviceClient;\n", says: /pure layer/ },
     { file: 'nodes/lib/pure/probe.ts', code: "import * as fs from 'fs';\nexport const x = fs;\n", says: /pure layer/ },
-    { file: 'nodes/lib/base/probe.ts', code: "import { Connection } from '../module/connection';\nexport const x = Connection;\n", says: /runtime base/ },
-    { file: 'nodes/lib/device/probe.ts', code: "import { NodeStatusDot } from '../node/status-dot';\nexport const x = NodeStatusDot;\n", says: /device layer/ },
+    { file: 'nodes/lib/base/probe.ts', code: "import { Connection } from '../config-node/connection';\nexport const x = Connection;\n", says: /runtime base/ },
     {
-      file: 'nodes/lib/module/probe.ts',
-      code: "import { registerActionNode } from '../node/action-node';\nexport const x = registerActionNode;\n",
-      says: /module layer/,
+      file: 'nodes/lib/device/probe.ts',
+      code: "import { NodeStatusDot } from '../action/status-dot';\nexport const x = NodeStatusDot;\n",
+      says: /device layer/,
     },
-    { file: 'nodes/lib/node/probe.ts', code: "import { Throttle } from '../../live/throttle';\nexport const x = Throttle;\n", says: /action-node kit/ },
+    {
+      file: 'nodes/lib/config-node/probe.ts',
+      code: "import { registerActionNode } from '../action/action-node';\nexport const x = registerActionNode;\n",
+      says: /config-node layer/,
+    },
+    { file: 'nodes/lib/action/probe.ts', code: "import { Throttle } from '../../live/throttle';\nexport const x = Throttle;\n", says: /action layer/ },
     { file: 'nodes/alarms/probe.ts', code: "import { publish } from '../fleet/publisher';\nexport const x = publish;\n", says: /alarm features/ },
     { file: 'nodes/alarms/probe.ts', code: "import { Throttle } from '../live/throttle';\nexport const x = Throttle;\n", says: /alarm features/ },
     { file: 'nodes/editor/probe.ts', code: "import { t } from '../lib/base/i18n';\nexport const x = t;\n", says: /editor code/ },
@@ -50,7 +54,7 @@ describe('layers: the import rules', function () {
   it('the arrows downwards pass', async () => {
     (
       await restricted(
-        'nodes/lib/node/probe.ts',
+        'nodes/lib/action/probe.ts',
         "import { LIMITS } from '../pure/limits';\nimport { DeviceClient } from '../device/client';\nexport const x = [LIMITS, DeviceClient];\n",
       )
     ).should.eql([]);

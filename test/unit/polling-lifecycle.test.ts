@@ -4,8 +4,8 @@
  * once the real Poller; an on-connect setting is a promise the test settles.
  */
 import should from 'should';
-import { Poller } from '../../nodes/lib/node/poller';
-import { Pollable, PollingLifecycle } from '../../nodes/lib/node/polling-lifecycle';
+import { Poller } from '../../nodes/lib/action/poller';
+import { Pollable, PollingLifecycle } from '../../nodes/lib/action/polling-lifecycle';
 
 class RecordingPoller implements Pollable {
   readonly calls: string[] = [];

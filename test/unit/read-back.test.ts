@@ -1,9 +1,9 @@
 /**
- * module/read-back.ts: what the read-backs after an outage (and the health check) conclude,
+ * config-node/read-back.ts: what the read-backs after an outage (and the health check) conclude,
  * and which of them run: plain reads first, a read-back that sends only when none told.
  */
 import 'should';
-import { readBack, Readable, ReadBack } from '../../nodes/lib/module/read-back';
+import { readBack, Readable, ReadBack } from '../../nodes/lib/config-node/read-back';
 import { DeviceError } from '../../nodes/lib/base/errors';
 
 /** A read-back that answers `shown` (or throws it) and counts its calls in `asked`. */
@@ -18,7 +18,7 @@ function setting(name: string, shown: ReadBack | DeviceError, asked: string[], s
   };
 }
 
-describe('read-backs (module/read-back.ts)', () => {
+describe('read-backs (config-node/read-back.ts)', () => {
   it('a read in place: kept, and nothing is sent', async () => {
     const asked: string[] = [];
     const verdict = await readBack([setting('out', true, asked, true), setting('pin', undefined, asked), setting('wd', true, asked)], true);

@@ -5,7 +5,7 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { readingSettings } from '../../nodes/lib/node/readings';
+import { readingSettings } from '../../nodes/lib/action/readings';
 import type { NodeDef } from '../../nodes/lib/base/node-red';
 import { readingsRows, ROWS_MARK } from '../../nodes/editor/readings-rows';
 

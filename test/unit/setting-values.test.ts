@@ -1,6 +1,6 @@
-/** A node's settings read by one schema (lib/node/setting-values.ts): the editor's text to values. */
+/** A node's settings read by one schema (lib/action/setting-values.ts): the editor's text to values. */
 import should from 'should';
-import { bool, int, readWith, text } from '../../nodes/lib/node/setting-values';
+import { bool, int, readWith, text } from '../../nodes/lib/action/setting-values';
 
 describe('settings read by a schema', () => {
   const read = readWith({ operation: text('read'), port: int(2), pin: int(), state: bool(true), raw: (v: unknown) => v });

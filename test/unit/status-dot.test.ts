@@ -5,9 +5,9 @@
  * depends on how fast the machine is.
  */
 import should from 'should';
-import type { ConnectionState } from '../../nodes/lib/module/connection';
+import type { ConnectionState } from '../../nodes/lib/config-node/connection';
 import { DeviceError } from '../../nodes/lib/base/errors';
-import { BUSY_STATUS_DELAY_MS, connectionStatus, NodeStatusDot, short } from '../../nodes/lib/node/status-dot';
+import { BUSY_STATUS_DELAY_MS, connectionStatus, NodeStatusDot, short } from '../../nodes/lib/action/status-dot';
 import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
 

@@ -13,7 +13,7 @@ import { bmcBody, powerBody } from './render-bmc-power';
 
 const BODIES = { io: ioBody, bmc: bmcBody, power: powerBody };
 
-/** Connection states (module/connection-state.ts) → the dot's colour class. */
+/** Connection states (config-node/connection-state.ts) → the dot's colour class. */
 function dotOf(state: string): string {
   if (state === 'connected') return 'green';
   if (state === 'connecting') return 'yellow';

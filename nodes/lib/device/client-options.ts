@@ -45,7 +45,7 @@ export interface ClientOptions {
   /**
    * A write that makes the driver re-read the module (API 1.0: power-management and reset,
    * real §3.1, §3.2, §4) goes on the wire ('sent') and has ended ('ended'), however: the
-   * connection adopts the device_session that follows (module/sessions.ts).
+   * connection adopts the device_session that follows (config-node/sessions.ts).
    */
   onRenewing?: (step: 'sent' | 'ended') => void;
   /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */

@@ -5,7 +5,7 @@
 import type { SentRequest } from './request';
 
 export interface ExchangeInfo {
-  /** What it is among the tallies metrics count (module/health.ts `Tally`): one object serves both. */
+  /** What it is among the tallies metrics count (config-node/health.ts `Tally`): one object serves both. */
   kind: 'exchange';
   method: string;
   path: string;

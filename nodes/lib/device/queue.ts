@@ -49,7 +49,7 @@ export class RequestQueue {
   private holes = 0;
   /**
    * Jobs with a reserved place ahead of every waiting job (settings put back on the module,
-   * module/desired-state.ts): not counted against the limit, so a queue full of users' msgs
+   * config-node/desired-state.ts): not counted against the limit, so a queue full of users' msgs
    * never refuses them. Few by construction (one reconciliation per module at a time).
    */
   private ahead: Array<Job<unknown>> = [];

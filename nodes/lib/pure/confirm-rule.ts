@@ -1,6 +1,6 @@
 /**
  * Which dangerous operations a node is set to in its dialog without its confirm box: the
- * runtime refuses each (node/operation-choice.ts requireConfirm, bmc-watchdog's keep-alive), so the
+ * runtime refuses each (action/operation-choice.ts requireConfirm, bmc-watchdog's keep-alive), so the
  * editor marks the node invalid with the runtime's words and the flow check names it.
  * Pure (no Node-RED, no DOM): the editor bundle and the runtime's check both read it.
  */

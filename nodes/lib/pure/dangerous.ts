@@ -1,6 +1,6 @@
 /**
  * Which operations of which node need the node's confirm setting: one list, read by the
- * nodes (which refuse such an operation without confirm, node/operation-choice.ts) and by the live
+ * nodes (which refuse such an operation without confirm, action/operation-choice.ts) and by the live
  * flow check (which names a node set to one without confirm, nodes/lib/pure/flow-check.ts).
  * Pure (no imports): the flow check is bundled into the editor too.
  *

@@ -42,7 +42,7 @@ export const COLOURS = { io: '#4FB3A9', bmc: '#A98BDC', power: '#E8A03A', any: '
 /** The io module's pins, 1..6 (spec: six configurable pins). */
 export const PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
 
-/** Health event kinds (module/health.ts), in the order the device-status dialog lists them. */
+/** Health event kinds (config-node/health.ts), in the order the device-status dialog lists them. */
 export const HEALTH_KINDS = ['connection', 'reset', 'reapplied', 'keepalive-late', 'notifications-lost', 'queue'] as const;
 
 /** The notification alert flags, in the order the spec lists them. */

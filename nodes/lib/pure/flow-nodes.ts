@@ -63,7 +63,7 @@ export function flagOf(value: unknown): boolean | undefined {
 
 /**
  * A setting typed into the dialog (`<prop>Type` absent or 'num'), else undefined: msg,
- * flow, global and env values (node/typed-setting.ts) are only known when a msg arrives.
+ * flow, global and env values (action/typed-setting.ts) are only known when a msg arrives.
  */
 export function typedInInt(node: FlowNode, prop: string): number | undefined {
   const type = node[`${prop}Type`];

@@ -175,7 +175,7 @@ export const ANSWER_BOUNDS = {
   maxTextChars: 200,
 } as const;
 
-/** The queue alarm of health (module/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
+/** The queue alarm of health (config-node/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
 export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package choice' } as const;
 
 /** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
@@ -204,7 +204,7 @@ export const FLEET_BOUNDS = {
   source: 'package choice',
 } as const;
 
-/** The connection's health check (module/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (docs/development.md, Testing). */
+/** The connection's health check (config-node/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (docs/development.md, Testing). */
 export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice' } as const;
 
 /**

@@ -31,7 +31,7 @@ export interface LiveModule {
   device: string;
   service: Service;
   slot: number;
-  /** Connection state (module/connection-state.ts): connecting, connected, unreachable, down, refused, tls, incompatible, invalid. */
+  /** Connection state (config-node/connection-state.ts): connecting, connected, unreachable, down, refused, tls, incompatible, invalid. */
   state: string;
   /** Why, when not connected (printable, short). */
   reason?: string;
@@ -47,7 +47,7 @@ export interface LiveModule {
   power?: LivePower;
 }
 
-/** What the deployed flows last drove on a pin (module/driven-pins.ts): the device cannot tell it from an analog input. */
+/** What the deployed flows last drove on a pin (config-node/driven-pins.ts): the device cannot tell it from an analog input. */
 export type Driven = { kind: 'output'; level: 'high' | 'low' } | { kind: 'pwm'; frequencyHz: number; dutyPercent: number };
 
 export interface LivePin {

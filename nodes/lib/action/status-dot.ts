@@ -6,7 +6,7 @@
  * Owns every piece of state the dot depends on (connection, own outcome, requests in
  * flight, the busy timer) and talks to Node-RED through one function, `node.status`.
  */
-import type { ConnectionState } from '../module/connection';
+import type { ConnectionState } from '../config-node/connection';
 import { DeviceError, statusText } from '../base/errors';
 import { isMessageId, say } from '../base/i18n';
 import type { NodeStatus } from '../base/node-red';

@@ -3,8 +3,8 @@
  * declaration (ActionNode): the types of action-node.ts, apart from its scaffolding.
  */
 import type { DeviceClient, DeviceResult } from '../device/client';
-import type { DeviceNode } from '../module/device-settings';
-import type { ReadBack } from '../module/desired-state';
+import type { DeviceNode } from '../config-node/device-settings';
+import type { ReadBack } from '../config-node/desired-state';
 import type { NoExtra, Operation, Outcome } from './operation';
 import type { Service } from '../pure/limits';
 import type { Node, NodeDef, NodeMessage, NodeStatus } from '../base/node-red';
@@ -46,7 +46,7 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   /**
    * API 0.9's check that the setting is still on the module (a pin read back in the mode it
    * was set to): true = in place, words = gone (what the device shows), undefined = the read
-   * tells nothing (module/read-back.ts). Absent: it cannot be read back.
+   * tells nothing (config-node/read-back.ts). Absent: it cannot be read back.
    */
   readBack?(setting: Operation<X>, client: DeviceClient): Promise<ReadBack>;
   /** readBack sends the setting again and judges the answer (a write: only after an outage, when no read told). */

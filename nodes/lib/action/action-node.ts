@@ -10,13 +10,13 @@
  * what a msg does (input-handler.ts).
  */
 import type { DeviceResult } from '../device/client';
-import type { ConnectionState } from '../module/connection';
-import type { DeviceNode } from '../module/device-settings';
+import type { ConnectionState } from '../config-node/connection';
+import type { DeviceNode } from '../config-node/device-settings';
 import { bodyOf, NoExtra, Operation, Outcome, perform } from './operation';
 import { asDeviceError, DeviceError } from '../base/errors';
 import { say, t, textOf, useRuntimeLanguage } from '../base/i18n';
 import { afterStart, handOver, takeOver } from './hand-over';
-import { DesiredSetting, isRetried, PHASE } from '../module/desired-state';
+import { DesiredSetting, isRetried, PHASE } from '../config-node/desired-state';
 import { inputHandler } from './input-handler';
 import { Poller } from './poller';
 import { PollingLifecycle } from './polling-lifecycle';
@@ -115,7 +115,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
 
     // The node's setting is part of what the package set on the module: the config node
     // applies it on connect and puts it back whenever the module forgot it, in the spec's
-    // order with the other nodes' settings (module/desired-state.ts).
+    // order with the other nodes' settings (config-node/desired-state.ts).
     let lastSet = settings !== undefined && !problem ? spec.onConnect?.(settings) : undefined;
     const desired = node.device?.connection?.desired;
     const remembers = settings !== undefined && !problem && (typeof spec.remembers === 'function' ? spec.remembers(settings) : spec.remembers === true);
