@@ -1,6 +1,7 @@
 // Lint rules, and the layers' import rules (ARCHITECTURE.md): each folder of nodes/lib/
-// imports only from the layers below it, the editor only from the pure layer and never a
-// Node built-in, the simulator nothing of the package. `npm run lint` runs it with zero
+// imports only from the layers below it, the editor (the dialogs' and the sidebar's) only from
+// the pure layer and never a Node built-in, the sidebar's runtime never editor code or a node
+// file, the simulator nothing of the package. `npm run lint` runs it with zero
 // warnings allowed; `npm test` runs that first.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -14,9 +15,11 @@ const LAYER = {
   device: ['**/lib/device/**', '../device/*'],
   configNode: ['**/lib/config-node/**', '../config-node/*'],
   action: ['**/lib/action/**', '../action/*'],
-  live: ['**/live/*'],
+  // The sidebar's runtime (nodes/sidebar/runtime/; '../runtime/*' from its editor part).
+  live: ['**/sidebar/runtime/*', '**/sidebar/runtime/**', '../runtime/*'],
+  // The dialogs' editor code (nodes/editor/) and the sidebar's (nodes/sidebar/editor/).
   editor: ['**/editor/*', '**/editor/**'],
-  nodeFiles: ['../../*', '!../../lib', '!../../live', '!../../editor'],
+  nodeFiles: ['../../*', '!../../lib', '!../../editor'],
 };
 
 /** A rule that refuses the given layers, saying which way the arrows run. */
@@ -63,7 +66,10 @@ export default tseslint.config(
     rules: only('the config-node layer imports only pure, base and device', 'action', 'live', 'editor', 'nodeFiles'),
   },
   { files: ['nodes/lib/action/**/*.ts'], rules: only('the action layer imports only the layers below it', 'live', 'editor', 'nodeFiles') },
-  { files: ['nodes/live/**/*.ts'], rules: only('the sidebar runtime never imports editor code or a node file', 'editor', 'nodeFiles') },
+  {
+    files: ['nodes/sidebar/runtime/**/*.ts'],
+    rules: only('the sidebar runtime never imports editor code or a node file', 'editor', 'nodeFiles', ['../modular-device-sidebar']),
+  },
   {
     files: ['nodes/fleet/**/*.ts'],
     rules: only('fleet features sit beside the nodes: built on the layers, never on a node file, the sidebar runtime or editor code', 'live', 'editor', [
@@ -74,6 +80,7 @@ export default tseslint.config(
       '../notification-*',
       '../modular-device*',
       '../fleet-publish',
+      '../sidebar/*',
     ]),
   },
   {
@@ -82,11 +89,11 @@ export default tseslint.config(
       'alarm features sit beside the nodes: built on the layers, never on a node file, the sidebar runtime, fleet features or editor code',
       'live',
       'editor',
-      ['../io-*', '../bmc-*', '../power-*', '../device-*', '../notification-*', '../modular-device*', '../fleet-publish', '../fleet/*'],
+      ['../io-*', '../bmc-*', '../power-*', '../device-*', '../notification-*', '../modular-device*', '../fleet-publish', '../fleet/*', '../sidebar/*'],
     ),
   },
   {
-    files: ['nodes/editor/**/*.ts'],
+    files: ['nodes/editor/**/*.ts', 'nodes/sidebar/editor/**/*.ts'],
     rules: only(
       'editor code runs in the browser: it imports only the pure layer and no Node built-in',
       'base',
@@ -94,6 +101,7 @@ export default tseslint.config(
       'configNode',
       'action',
       'live',
+      ['../modular-device-sidebar'],
       NODE_BUILTINS,
     ),
   },

@@ -8,7 +8,7 @@
  * resumes by itself.
  */
 import { registerActionNode } from './lib/action/action-node';
-import { rememberAlerts } from './live/alerts';
+import { rememberAlerts } from './sidebar/runtime/alerts';
 import { DeviceResult, ModuleClient } from './lib/device/client';
 import { Operation, Outcome } from './lib/action/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
@@ -27,7 +27,7 @@ interface PollState {
   lastAlert?: string;
   /** The module, for health events (set once the node runs). */
   module?: () => HealthModule | undefined;
-  /** The module's connection: the live sidebar shows the alerts delivered for it (live/alerts.ts). */
+  /** The module's connection: the live sidebar shows the alerts delivered for it (sidebar/runtime/alerts.ts). */
   connection?: () => object | undefined;
   /**
    * When each watched pin was last read whole (or its loss announced), by pin number: where

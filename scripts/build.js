@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Build: compile the TypeScript (fails on any type error), then put what Node-RED
-// looks for beside each node's .js: its .html, icons/ and locales/<lang>/.
+// looks for beside each node's and plugin's .js: its .html, icons/ and locales/<lang>/.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -40,12 +40,12 @@ async function main() {
   // folder: editor.js, limits.ts and the PWM helper as the global `ModularDevice` for the node
   // dialogs; sidebar.js, the device sidebar as `ModularDeviceSidebar`, loaded only by its plugin.
   const BUNDLES = [
-    { entry: ['index.ts'], globalName: 'ModularDevice', file: 'editor.js' },
-    { entry: ['sidebar', 'index.ts'], globalName: 'ModularDeviceSidebar', file: 'sidebar.js' },
+    { entry: ['editor', 'index.ts'], globalName: 'ModularDevice', file: 'editor.js' },
+    { entry: ['sidebar', 'editor', 'index.ts'], globalName: 'ModularDeviceSidebar', file: 'sidebar.js' },
   ];
   for (const { entry, globalName, file } of BUNDLES) {
     require('esbuild').buildSync({
-      entryPoints: [path.join(root, 'nodes', 'editor', ...entry)],
+      entryPoints: [path.join(root, 'nodes', ...entry)],
       bundle: true,
       format: 'iife',
       globalName,
@@ -63,6 +63,23 @@ async function main() {
   for (const dir of ['icons', 'locales']) {
     const src = path.join(root, dir);
     if (fs.existsSync(src)) fs.cpSync(src, path.join(nodesOut, dir), { recursive: true });
+  }
+  // A node or plugin in a folder of its own (the sidebar plugin, nodes/sidebar/): Node-RED reads
+  // its .html and its catalogue (locales/<lang>/<name>.json) in its .js's folder, so they go
+  // there too; the catalogues stay written once, in locales/.
+  const { nodes, plugins } = require(path.join(root, 'package.json'))['node-red'];
+  for (const js of [...Object.values(nodes), ...Object.values(plugins ?? {})]) {
+    const folder = path.relative(path.join('dist', 'nodes'), path.dirname(js));
+    if (!folder) continue; // beside the node files: copied above
+    const name = path.basename(js, '.js');
+    const html = path.join(root, 'nodes', folder, `${name}.html`);
+    if (fs.existsSync(html)) fs.copyFileSync(html, path.join(nodesOut, folder, `${name}.html`));
+    for (const lang of fs.readdirSync(path.join(root, 'locales'))) {
+      const catalogue = path.join(root, 'locales', lang, `${name}.json`);
+      if (!fs.existsSync(catalogue)) continue;
+      fs.mkdirSync(path.join(nodesOut, folder, 'locales', lang), { recursive: true });
+      fs.copyFileSync(catalogue, path.join(nodesOut, folder, 'locales', lang, `${name}.json`));
+    }
   }
   // The CLIs are bin entries: they must be executable once installed.
   for (const cli of [path.join(out, 'simulator', 'cli.js'), path.join(out, 'testing', 'cli.js')]) {

@@ -29,7 +29,7 @@ declare const window: any;
 const SEEN = { timeout: 60000 };
 /** Source reads of the witness after the DELETE: the sidebar's turns of all three modules would have come round several times. */
 const WITNESS_READS = 30;
-/** What the sidebar reads (nodes/live/module-reads.ts), as wire paths end; `source` is not among them. */
+/** What the sidebar reads (nodes/sidebar/runtime/module-reads.ts), as wire paths end; `source` is not among them. */
 const SIDEBAR_READ = /\/(input\/values(\/current)?|watchdog|temperature|voltage|usbhub|stats|protectionlog|fan(\/rpm)?)$/;
 
 const flow = sidebarLiveFlow();

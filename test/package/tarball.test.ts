@@ -21,6 +21,10 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const MODULE = pkg.name as string;
 const TYPES = Object.keys(pkg['node-red'].nodes);
 const PLUGINS = Object.keys(pkg['node-red'].plugins);
+const LANGUAGES = ['en-US', 'de'];
+/** A plugin's catalogue in the repository (locales/<lang>/<plugin>.json), where it has one. */
+const catalogueOf = (plugin: string, lang: string) => path.join(root, 'locales', lang, `${plugin}.json`);
+const CATALOGUED = PLUGINS.filter((p) => LANGUAGES.every((lang) => fs.existsSync(catalogueOf(p, lang))));
 /** Lifecycle scripts npm runs when the package is installed as a dependency (npm 11 warns about each). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 
@@ -69,7 +73,13 @@ describe('the npm-packed package', function () {
       files.should.containEql(file);
       files.should.containEql(file.replace(/\.js$/, '.html'));
     }
-    for (const lang of ['en-US', 'de']) files.should.containEql(`dist/nodes/locales/${lang}/modular-device.json`);
+    for (const lang of LANGUAGES) files.should.containEql(`dist/nodes/locales/${lang}/modular-device.json`);
+    // Node-RED reads a plugin's catalogue beside its .js (the sidebar's is in dist/nodes/sidebar/).
+    CATALOGUED.length.should.be.above(0);
+    for (const plugin of CATALOGUED) {
+      const js = pkg['node-red'].plugins[plugin] as string;
+      for (const lang of LANGUAGES) files.should.containEql(`${path.posix.dirname(js)}/locales/${lang}/${path.posix.basename(js, '.js')}.json`);
+    }
     files.should.containEql('resources/editor.js');
     files.should.containEql('resources/sidebar.js');
     files.should.containEql('dist/simulator/cli.js');
@@ -94,6 +104,7 @@ describe('the npm-packed package', function () {
         f.endsWith('.map') ||
         (f.endsWith('.ts') && !typings(f)) ||
         f.startsWith('dist/nodes/editor/') ||
+        f.startsWith('dist/nodes/sidebar/editor/') ||
         f.startsWith('dist/test/') ||
         f.startsWith('nodes/') ||
         f.startsWith('test/'),
@@ -167,6 +178,17 @@ describe('the npm-packed package', function () {
         ours[0].plugins.map((p) => p.type).should.containDeep(PLUGINS);
         (await get(`${red.url}plugins`, 'text/html')).text.should.containEql(`resources/${MODULE}/sidebar.js`);
         for (const bundle of ['editor.js', 'sidebar.js']) (await get(`${red.url}resources/${MODULE}/${bundle}`, '*/*')).status.should.equal(200, bundle);
+      });
+
+      it("the plugins' catalogues are served in both languages, as written in locales/", async function () {
+        for (const lang of LANGUAGES) {
+          const answer = await get(`${red.url}plugins/messages?lng=${lang}`);
+          answer.status.should.equal(200);
+          const served = JSON.parse(answer.text) as Record<string, unknown>;
+          for (const plugin of CATALOGUED) {
+            should(served[`${MODULE}/${plugin}`]).eql(JSON.parse(fs.readFileSync(catalogueOf(plugin, lang), 'utf8')), `${plugin} in ${lang}`);
+          }
+        }
       });
     });
   });

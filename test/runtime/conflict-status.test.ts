@@ -10,7 +10,7 @@ import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, lastStatus, statusHistory, waitConnected, waitFor, waitStatus } from '../helpers/node-red';
 import { ALL_MODULES, SLOT } from '../helpers/reliability';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
-import sidebarPlugin = require('../../nodes/modular-device-sidebar');
+import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 
 const MODULES = [...ALL_MODULES, sidebarPlugin as unknown as (typeof ALL_MODULES)[number]];
 const TAB = 'conflicts';

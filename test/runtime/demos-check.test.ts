@@ -16,7 +16,7 @@ import { TEST_API } from '../helpers/api';
 import { FlowNode, helper, NodeModule, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { ALL_MODULES } from '../helpers/reliability';
-import sidebarPlugin = require('../../nodes/modular-device-sidebar');
+import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 import deviceStatus = require('../../nodes/device-status');
 import fleetPublish = require('../../nodes/fleet-publish');
 

@@ -10,13 +10,13 @@
 import should from 'should';
 import { LIMITS, LIVE_BOUNDS } from '../../nodes/lib/pure/limits';
 import { LIVE_TOPIC, LiveSnapshot, WATCH_ROUTE } from '../../nodes/lib/pure/snapshot';
-import sidebarPlugin = require('../../nodes/modular-device-sidebar');
+import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';
 import { adminAuthOff, adminAuthOn, ALL_MODULES, guardedByRealAuth, SLOT, withRealAuth } from '../helpers/reliability';
 import { isProbe, LogEntry, SimControl, simulatorSuite } from '../helpers/sim-control';
 import { raiseAlert } from '../helpers/io-nodes';
-import { READS } from '../../nodes/live/module-reads';
+import { READS } from '../../nodes/sidebar/runtime/module-reads';
 
 const { events } = require(nodeRedPackage('@node-red/util')) as { events: NodeJS.EventEmitter };
 

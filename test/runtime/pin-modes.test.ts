@@ -12,7 +12,7 @@ import { ALL_MODULES, SLOT } from '../helpers/reliability';
 import { SimControl, simulatorSuite } from '../helpers/sim-control';
 import { pwmOutputHz } from '../../simulator/facts';
 import type { LivePin } from '../../nodes/lib/pure/snapshot';
-import sidebarPlugin = require('../../nodes/modular-device-sidebar');
+import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 
 const MODULES = [...ALL_MODULES, sidebarPlugin as unknown as (typeof ALL_MODULES)[number]];
 const at = (y: number) => ({ z: 'modes', x: 200, y, wires: [[]] });

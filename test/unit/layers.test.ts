@@ -36,11 +36,34 @@ describe('layers: the import rules', function () {
       code: "import { registerActionNode } from '../action/action-node';\nexport const x = registerActionNode;\n",
       says: /config-node layer/,
     },
-    { file: 'nodes/lib/action/probe.ts', code: "import { Throttle } from '../../live/throttle';\nexport const x = Throttle;\n", says: /action layer/ },
+    {
+      file: 'nodes/lib/action/probe.ts',
+      code: "import { Throttle } from '../../sidebar/runtime/throttle';\nexport const x = Throttle;\n",
+      says: /action layer/,
+    },
     { file: 'nodes/alarms/probe.ts', code: "import { publish } from '../fleet/publisher';\nexport const x = publish;\n", says: /alarm features/ },
-    { file: 'nodes/alarms/probe.ts', code: "import { Throttle } from '../live/throttle';\nexport const x = Throttle;\n", says: /alarm features/ },
+    { file: 'nodes/alarms/probe.ts', code: "import { Throttle } from '../sidebar/runtime/throttle';\nexport const x = Throttle;\n", says: /alarm features/ },
+    {
+      file: 'nodes/fleet/probe.ts',
+      code: "import plugin = require('../sidebar/modular-device-sidebar');\nexport const x = plugin;\n",
+      says: /fleet features/,
+    },
     { file: 'nodes/editor/probe.ts', code: "import { t } from '../lib/base/i18n';\nexport const x = t;\n", says: /editor code/ },
-    { file: 'nodes/editor/sidebar/probe.ts', code: "import * as http from 'node:http';\nexport const x = http;\n", says: /editor code/ },
+    { file: 'nodes/sidebar/editor/probe.ts', code: "import * as http from 'node:http';\nexport const x = http;\n", says: /editor code/ },
+    { file: 'nodes/sidebar/editor/probe.ts', code: "import { Throttle } from '../runtime/throttle';\nexport const x = Throttle;\n", says: /editor code/ },
+    { file: 'nodes/sidebar/editor/probe.ts', code: "import { t } from '../../lib/base/i18n';\nexport const x = t;\n", says: /editor code/ },
+    { file: 'nodes/sidebar/runtime/probe.ts', code: "import { Panel } from '../editor/panel';\nexport const x = Panel;\n", says: /sidebar runtime/ },
+    {
+      file: 'nodes/sidebar/runtime/probe.ts',
+      code: "import { pinNumber } from '../../editor/pin-picker';\nexport const x = pinNumber;\n",
+      says: /sidebar runtime/,
+    },
+    { file: 'nodes/sidebar/runtime/probe.ts', code: "import poll = require('../../notification-poll');\nexport const x = poll;\n", says: /sidebar runtime/ },
+    {
+      file: 'nodes/sidebar/runtime/probe.ts',
+      code: "import plugin = require('../modular-device-sidebar');\nexport const x = plugin;\n",
+      says: /sidebar runtime/,
+    },
     { file: 'simulator/probe.ts', code: "import { LIMITS } from '../nodes/lib/pure/limits';\nexport const x = LIMITS;\n", says: /simulator/ },
   ];
   for (const { file, code, says } of cases) {
@@ -59,5 +82,17 @@ describe('layers: the import rules', function () {
       )
     ).should.eql([]);
     (await restricted('nodes/editor/probe.ts', "import { LIMITS } from '../lib/pure/limits';\nexport const x = LIMITS;\n")).should.eql([]);
+    (
+      await restricted(
+        'nodes/sidebar/editor/probe.ts',
+        "import { LIMITS } from '../../lib/pure/limits';\nimport { pinNumber } from '../../editor/pin-picker';\nexport const x = [LIMITS, pinNumber];\n",
+      )
+    ).should.eql([]);
+    (
+      await restricted(
+        'nodes/sidebar/runtime/probe.ts',
+        "import { LIMITS } from '../../lib/pure/limits';\nimport { subscribe } from '../../lib/config-node/health';\nexport const x = [LIMITS, subscribe];\n",
+      )
+    ).should.eql([]);
   });
 });

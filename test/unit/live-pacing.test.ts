@@ -6,9 +6,9 @@
  */
 import should from 'should';
 import { LIVE_BOUNDS } from '../../nodes/lib/pure/limits';
-import { Leases } from '../../nodes/live/leases';
-import { Throttle } from '../../nodes/live/throttle';
-import { TokenBucket } from '../../nodes/live/token-bucket';
+import { Leases } from '../../nodes/sidebar/runtime/leases';
+import { Throttle } from '../../nodes/sidebar/runtime/throttle';
+import { TokenBucket } from '../../nodes/sidebar/runtime/token-bucket';
 import { handClock } from '../helpers/hand-clock';
 
 describe('live sidebar pacing (hand clock)', function () {

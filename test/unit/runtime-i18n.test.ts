@@ -31,7 +31,7 @@ const catalog = (lang: string, name: string): Record<string, any> =>
 
 /** Every `t('<type>.<key>'` (both keys of a `t(cond ? 'a' : 'b'`) in nodes/: the first argument. */
 function keysUsed(): string[] {
-  const files = [...sourceFiles('nodes', false), ...sourceFiles('nodes/lib')];
+  const files = [...sourceFiles('nodes', false), ...sourceFiles('nodes/lib'), ...sourceFiles('nodes/sidebar', false), ...sourceFiles('nodes/sidebar/runtime')];
   const keys = new Set<string>();
   for (const file of files) {
     const source = fs.readFileSync(file, 'utf8');

@@ -24,7 +24,13 @@ const label = (lang: string, type: string, key: string): unknown =>
 
 /** Every `labelled('<type>', '<wire>'[, '<label>'])` in nodes/ with literal arguments. */
 function labelsUsed(): Array<{ type: string; key: string }> {
-  const files = [...sourceFiles('nodes', false), ...sourceFiles('nodes/lib'), ...sourceFiles('nodes/editor', false)];
+  const files = [
+    ...sourceFiles('nodes', false),
+    ...sourceFiles('nodes/lib'),
+    ...sourceFiles('nodes/sidebar', false),
+    ...sourceFiles('nodes/sidebar/runtime'),
+    ...sourceFiles('nodes/editor', false),
+  ];
   const used: Array<{ type: string; key: string }> = [];
   for (const file of files) {
     for (const m of fs.readFileSync(file, 'utf8').matchAll(/labelled\('([a-z-]+)', '(\w+)'(?:, '(\w+)')?\)/g)) used.push({ type: m[1], key: m[3] ?? m[2] });

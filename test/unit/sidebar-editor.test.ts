@@ -6,8 +6,8 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { pinsOf, usersOf, UsingNode } from '../../nodes/editor/sidebar/usage';
-import { NAMED_FIELDS } from '../../nodes/editor/sidebar/field-names';
+import { pinsOf, usersOf, UsingNode } from '../../nodes/sidebar/editor/usage';
+import { NAMED_FIELDS } from '../../nodes/sidebar/editor/field-names';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -71,7 +71,7 @@ describe('device sidebar: catalogue (locales/<lang>/modular-device-sidebar.json)
   });
 
   it('has every key the editor code says', function () {
-    const dir = path.join(root, 'nodes', 'editor', 'sidebar');
+    const dir = path.join(root, 'nodes', 'sidebar', 'editor');
     const said = fs.readdirSync(dir).flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/\bt\('([^']+)'/g)].map((m) => m[1]));
     said.length.should.be.above(40, 'keys found in the code');
     // Keys built from a value: every value the code can put in.

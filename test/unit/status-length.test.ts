@@ -134,7 +134,7 @@ const ERROR_CONTEXT = /\bthrow\b|Error\(|invalidInput\(|badPayload\(|badResponse
  * The status keys, `<catalog> <key>`: every `status.*` key of every catalogue, and every
  * runtime key that the runtime code (nodes/, not the editor's) names in a `t(...)` within
  * the statement that makes a status (the call's line or the four before it say so), or
- * anywhere in a module of nodes/lib or nodes/live named for statuses (`*status*.ts`), and
+ * anywhere in a module of nodes/lib or nodes/sidebar/runtime named for statuses (`*status*.ts`), and
  * not in an error's message (a `throw`, an `...Error(` on its line), as `t()`
  * resolves it (`<type>.<key>` → that catalogue's `status.<key>` or `runtime.<key>`,
  * `common.<key>` → the shared one's); a `${...}` in a key stands for every key it can be.

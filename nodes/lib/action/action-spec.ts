@@ -82,7 +82,7 @@ export interface ActionNode extends Node {
   device?: DeviceNode;
   /** Shows a status of the node's own (kept while connected). */
   report(status: NodeStatus): void;
-  /** Shows (or clears) a conflict with another deployed node as a yellow status (live/conflict-status.ts). */
+  /** Shows (or clears) a conflict with another deployed node as a yellow status (sidebar/runtime/conflict-status.ts). */
   conflict(text: string | undefined): void;
   /** The node's own exchange found its setting gone from the module, in words: a sign it forgot (connection.ts settingGone). */
   settingGone(proof: string): void;

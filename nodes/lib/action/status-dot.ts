@@ -45,7 +45,7 @@ export class NodeStatusDot {
   private busySince = 0;
   /** What the blue dot would say: the text, or the operation it is said from (only if shown). */
   private busy: string | StatusTexts = '';
-  /** A conflict with another deployed node (live/conflict-status.ts): yellow while connected, unless the node failed. */
+  /** A conflict with another deployed node (sidebar/runtime/conflict-status.ts): yellow while connected, unless the node failed. */
   private conflict?: string;
   /** The conflict's status, made when it is set (shown for every msg while it lasts). */
   private conflictStatus?: NodeStatus;

@@ -178,7 +178,7 @@ export const ANSWER_BOUNDS = {
 /** The queue alarm of health (config-node/module-health.ts): raised above 80 % of the queue limit, cleared below half. */
 export const QUEUE_HEALTH = { risePercent: 80, fallPercent: 50, source: 'package choice' } as const;
 
-/** The live sidebar (nodes/live/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
+/** The live sidebar (nodes/sidebar/runtime/): editors watching at once, a watcher id's length, a lease's life, snapshots per second, the token bucket's size, the pause while no module is connected. */
 export const LIVE_BOUNDS = {
   maxWatchers: 32,
   watcherIdChars: 64,

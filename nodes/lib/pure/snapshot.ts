@@ -1,8 +1,8 @@
 /**
  * The live view's data: what the runtime tells an editor whose device sidebar is open, over
- * Node-RED's comms (topic LIVE_TOPIC), and what the flow check reads. Shared by the runtime
- * (nodes/live/*) and the editor bundle (nodes/editor/sidebar/*), so both sides agree on one
- * shape. Small on purpose: it is sent a few times a second at most, never retained, and
+ * Node-RED's comms (topic LIVE_TOPIC), and what the flow check reads. Shared by the sidebar's
+ * runtime (nodes/sidebar/runtime/) and its editor bundle (nodes/sidebar/editor/), so both
+ * sides agree on one shape. Small on purpose: it is sent a few times a second at most, never retained, and
  * never carries a credential (a device is named by host[:port][/prefix] only).
  */
 import type { Service } from './limits';

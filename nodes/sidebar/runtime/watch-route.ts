@@ -4,11 +4,11 @@
  * read (`modular-device.read`, which Node-RED's `read` scope covers) are let in; the ids are
  * short words and the watchers bounded, so nobody can make the runtime hold much for them.
  */
-import { LIVE_BOUNDS } from '../lib/pure/limits';
-import type { Request, Response } from '../lib/base/node-red';
+import { LIVE_BOUNDS } from '../../lib/pure/limits';
+import type { Request, Response } from '../../lib/base/node-red';
 import type { LiveService } from './live-service';
 import type { PluginAPI } from './plugin-api';
-import { WATCH_ROUTE } from '../lib/pure/snapshot';
+import { WATCH_ROUTE } from '../../lib/pure/snapshot';
 
 const ID = new RegExp(`^[A-Za-z0-9_-]{1,${LIVE_BOUNDS.watcherIdChars}}$`);
 

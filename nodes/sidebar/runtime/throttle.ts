@@ -3,7 +3,7 @@
  * pokes meanwhile only ride along, so the call made carries the newest state. The live view
  * publishes snapshots through it (a few small updates per second at most).
  */
-import type { Later } from '../lib/base/clock';
+import type { Later } from '../../lib/base/clock';
 
 export class Throttle {
   private cancel?: () => void;

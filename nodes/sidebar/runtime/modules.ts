@@ -8,16 +8,16 @@
  * Never a credential: a device is named by host[:port][/prefix] (no user info), a config
  * node's credentials are not looked at, and every text is printable and short.
  */
-import { printable } from '../lib/device/answer';
-import type { Connection } from '../lib/config-node/connection';
-import type { DeviceNode } from '../lib/config-node/device-settings';
-import { LIMITS, SERVICES } from '../lib/pure/limits';
-import type { NodeDef } from '../lib/base/node-red';
+import { printable } from '../../lib/device/answer';
+import type { Connection } from '../../lib/config-node/connection';
+import type { DeviceNode } from '../../lib/config-node/device-settings';
+import { LIMITS, SERVICES } from '../../lib/pure/limits';
+import type { NodeDef } from '../../lib/base/node-red';
 import { alertsOf } from './alerts';
 import type { Reading } from './module-reads';
 import type { PluginAPI } from './plugin-api';
-import type { LiveDevice, LiveIo, LiveModule } from '../lib/pure/snapshot';
-import type { Service } from '../lib/pure/limits';
+import type { LiveDevice, LiveIo, LiveModule } from '../../lib/pure/snapshot';
+import type { Service } from '../../lib/pure/limits';
 
 /** A deployed config node of a usable service and slot. */
 export interface Deployed {

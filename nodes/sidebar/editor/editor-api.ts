@@ -3,7 +3,7 @@
  * editor's API is large and has no types of its own), instead of in every file. The
  * browser's own objects (document, window, timers) come typed from the DOM library.
  */
-import { editorRed, jquery } from '../page';
+import { editorRed, jquery } from '../../editor/page';
 
 /* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
 export type JQ = any;

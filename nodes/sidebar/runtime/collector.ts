@@ -2,16 +2,16 @@
  * The collector: while the live view runs, it reads the deployed modules in turn, one
  * module's reads per turn, each read through that module's own DeviceClient (its queue,
  * bounds and answer checks apply; there is no other way to the device), each read paid with
- * a token of the shared bucket (live/token-bucket.ts), so all modules together never get
+ * a token of the shared bucket (token-bucket.ts), so all modules together never get
  * more than the settable rate. A module whose connection is not `connected` is not read:
  * the sidebar shows its state instead.
  *
  * Stopped, it holds no timer and sends nothing; a read already on the wire ends by itself
  * (bounded by the module's timeout) and its answer is dropped.
  */
-import { printable } from '../lib/device/answer';
-import { LIVE_BOUNDS } from '../lib/pure/limits';
-import type { Later } from '../lib/base/clock';
+import { printable } from '../../lib/device/answer';
+import { LIVE_BOUNDS } from '../../lib/pure/limits';
+import type { Later } from '../../lib/base/clock';
 import { READS, Reading } from './module-reads';
 import type { Deployed } from './modules';
 import type { TokenBucket } from './token-bucket';

@@ -1,14 +1,16 @@
 /**
  * Plugin `modular-device-sidebar`: the runtime side of the editor's "Device" sidebar tab. It
  * serves the watch route and, while an editor watches, reads the deployed modules at a low
- * rate and publishes snapshots over comms (nodes/live/). The editor side is
- * modular-device-sidebar.html beside this file.
+ * rate and publishes snapshots over comms (runtime/ beside this file). The editor side is
+ * modular-device-sidebar.html beside this file, with its code in editor/ (bundled into
+ * resources/sidebar.js). Node-RED reads the .html and the catalogue
+ * (locales/<lang>/modular-device-sidebar.json, which the build copies) beside the .js.
  */
-import { useRuntimeLanguage } from './lib/base/i18n';
-import { ConflictStatus } from './live/conflict-status';
-import { LiveService } from './live/live-service';
-import type { PluginAPI } from './live/plugin-api';
-import { registerWatchRoute } from './live/watch-route';
+import { useRuntimeLanguage } from '../lib/base/i18n';
+import { ConflictStatus } from './runtime/conflict-status';
+import { LiveService } from './runtime/live-service';
+import type { PluginAPI } from './runtime/plugin-api';
+import { registerWatchRoute } from './runtime/watch-route';
 
 /**
  * The one live view of the process. Loaded again (a test helper loads the package per

@@ -5,12 +5,12 @@
  *
  * Answers are untrusted: only plain numbers (and short printable words for the hub's ports)
  * under short field names pass, at most a few dozen per record. `notification` is never
- * read here: reading clears the flags (live/alerts.ts shows what the flows' polls saw).
+ * read here: reading clears the flags (alerts.ts shows what the flows' polls saw).
  */
-import { printable } from '../lib/device/answer';
-import { LIMITS } from '../lib/pure/limits';
-import type { LiveModule, LivePin } from '../lib/pure/snapshot';
-import type { Service } from '../lib/pure/limits';
+import { printable } from '../../lib/device/answer';
+import { LIMITS } from '../../lib/pure/limits';
+import type { LiveModule, LivePin } from '../../lib/pure/snapshot';
+import type { Service } from '../../lib/pure/limits';
 
 /** What one turn of reads learnt of a module. */
 export type Reading = Pick<LiveModule, 'readAt' | 'readError' | 'io' | 'bmc' | 'power'>;

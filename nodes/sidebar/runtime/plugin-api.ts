@@ -3,7 +3,7 @@
  * registering a plugin, walking the deployed flows, comms to the editors, settings.js, the
  * log, and DELETE on the admin app. Types only: no code, nothing imported from Node-RED.
  */
-import type { NodeAPI, NodeDef, Request, Response } from '../lib/base/node-red';
+import type { NodeAPI, NodeDef, Request, Response } from '../../lib/base/node-red';
 
 type Handler = (req: Request, res: Response, next?: () => void) => void;
 

@@ -3,17 +3,17 @@
  * the throttled publishing of snapshots over comms (LIVE_TOPIC, never retained). Nothing
  * runs while no lease is alive: no timer, no device request, no message.
  */
-import { spoken } from '../lib/base/i18n';
-import { check, LIMITS, LIVE_BOUNDS } from '../lib/pure/limits';
-import { Later, realLater } from '../lib/base/clock';
+import { spoken } from '../../lib/base/i18n';
+import { check, LIMITS, LIVE_BOUNDS } from '../../lib/pure/limits';
+import { Later, realLater } from '../../lib/base/clock';
 import { Collector } from './collector';
 import { Leases } from './leases';
-import { checkFlows } from '../lib/pure/flow-check';
+import { checkFlows } from '../../lib/pure/flow-check';
 import { deployedModules, deployedNodes, liveDevices, liveModule } from './modules';
 import type { PluginAPI } from './plugin-api';
 import { Throttle } from './throttle';
 import { TokenBucket } from './token-bucket';
-import { LIVE_TOPIC, LiveSnapshot } from '../lib/pure/snapshot';
+import { LIVE_TOPIC, LiveSnapshot } from '../../lib/pure/snapshot';
 
 /** settings.js `modularDevice.sidebarReadsPerSecond`, checked against its bound; the default otherwise. */
 export function readsPerSecond(RED: PluginAPI): number {

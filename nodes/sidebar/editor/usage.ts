@@ -4,7 +4,7 @@
  * selected in the workspace. Pure (a list of nodes in, ids out), so the unit tests read it.
  */
 import { ALL_PINS, FlowNode, pollPins } from '../../lib/pure/flow-nodes';
-import { pinNumber } from '../pin-picker';
+import { pinNumber } from '../../editor/pin-picker';
 
 /** A node of the edited flows, as the flow check reads it too (pure/flow-nodes.ts). */
 export interface UsingNode extends FlowNode {

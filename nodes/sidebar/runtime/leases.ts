@@ -5,7 +5,7 @@
  * zero device requests. The number of watchers is bounded; the only timer is the one for the
  * next expiry, and only while a lease is alive.
  */
-import type { Later } from '../lib/base/clock';
+import type { Later } from '../../lib/base/clock';
 
 export interface LeaseBounds {
   maxWatchers: number;

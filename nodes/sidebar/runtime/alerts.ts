@@ -6,8 +6,8 @@
  * Tiny by construction: per module at most six pins, each the last set of flags raised
  * (four at most). Keyed by the module's connection object, so it goes with the config node.
  */
-import { LIMITS } from '../lib/pure/limits';
-import { ALERT_FLAGS } from '../lib/pure/facts';
+import { LIMITS } from '../../lib/pure/limits';
+import { ALERT_FLAGS } from '../../lib/pure/facts';
 
 const seen = new WeakMap<object, Map<number, string[]>>();
 

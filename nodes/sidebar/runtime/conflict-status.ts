@@ -5,14 +5,14 @@
  * yellow status naming the other node (action/status-dot.ts keeps a failure above it). Nodes
  * no longer in a conflict get their own status back.
  */
-import { subscribe } from '../lib/config-node/health';
-import { t } from '../lib/base/i18n';
-import type { NodeDef } from '../lib/base/node-red';
-import { checkFlows } from '../lib/pure/flow-check';
-import { nodeName } from '../lib/pure/flow-nodes';
+import { subscribe } from '../../lib/config-node/health';
+import { t } from '../../lib/base/i18n';
+import type { NodeDef } from '../../lib/base/node-red';
+import { checkFlows } from '../../lib/pure/flow-check';
+import { nodeName } from '../../lib/pure/flow-nodes';
 import { deployedModules, deployedNodes, liveDevices, liveModule } from './modules';
 import type { PluginAPI } from './plugin-api';
-import type { Finding } from '../lib/pure/snapshot';
+import type { Finding } from '../../lib/pure/snapshot';
 
 /** The status text of a conflict finding, as node `id` sees it; undefined for other kinds. */
 function textFor(f: Finding, id: string, byId: Map<string, NodeDef>): string | undefined {
