@@ -86,6 +86,12 @@ export class Connection {
       // Why pins are put back after the package's own power-management (real §3.2 step 5, §4).
       if (!this.closed) void this.desired.restore(t('common.cause.ownRenewal'), { noticed: false, from: phase + 1, join: true, quiet: true });
     });
+    // What the client tells the connection (device/client-events.ts); health and metrics listen beside it.
+    client.listen({
+      reachability: (error) => this.reachability(error),
+      settingsLost: (cause) => this.settingsLost(cause),
+      renewing: (step) => this.renewing(step),
+    });
   }
 
   /**
