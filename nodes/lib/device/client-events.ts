@@ -1,7 +1,7 @@
 /**
  * What a client tells whoever listens (its config node), in one type: who listens to what
- * is read here, not from callbacks spread over the client's options. As MQTT.js types its
- * client's events (`TypedEventEmitter<...Callbacks>`), but as listener objects: one event
+ * is read here, not from callbacks spread over the client's options. As the MQTT client types
+ * its events (`TypedEventEmitter<...Callbacks>`), but as listener objects: one event
  * has an answer (settingsLost), and every exchange passes here, so a call, not an emit.
  */
 import type { DeviceError } from '../base/errors';
