@@ -21,15 +21,13 @@ export = function (RED: NodeAPI) {
       node.fleetDevice = typeof def.fleetDevice === 'string' ? def.fleetDevice.trim() : '';
       const options = readSettings(def, node.credentials ?? {});
       options.tls = resolveTls(RED, def.tls);
-      let connection: Connection | undefined;
-      options.onReachability = (error) => connection?.reachability(error);
-      options.onSettingsLost = (cause) => connection?.settingsLost(cause) ?? false;
-      options.onRenewing = (step) => connection?.renewing(step);
-      // Health events and metrics of the module (config-node/module-health.ts).
-      const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
-      options.onExchange = health.onExchange;
       const client = new DeviceClient(options);
-      connection = new Connection(client, moduleLabel(options, client.location), node.id);
+      // Who hears the client (device/client-events.ts): the connection (reachability, settings
+      // lost, renewing writes; it listens itself) and the module's health events and metrics
+      // (config-node/module-health.ts), each exchange.
+      const connection = new Connection(client, moduleLabel(options, client.location), node.id);
+      const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
+      client.listen({ exchange: health.onExchange });
       node.connection = connection;
       health.watch(connection);
       connection.start();

@@ -18,8 +18,7 @@ import { isPhrase } from '../lib/pure/phrase';
 import { spoken, t } from '../lib/base/i18n';
 import { isPlainObject } from '../lib/action/msg';
 import { FLEET_ALARM_OPS } from '../lib/pure/facts';
-import { ALL_ALARMS, Command, CommandTopic, isAlarmOp, isLevel, Scheme } from './scheme';
-import type { MqttMsg } from './publisher';
+import { ALL_ALARMS, Command, CommandTopic, isAlarmOp, isLevel, MqttMsg, Scheme } from './scheme';
 
 export interface AlarmOutput {
   /** Now (a retained state or a reply: a broker that is away gets the states again when back). */

@@ -13,16 +13,11 @@ import type { HealthEvent } from '../lib/config-node/health';
 import { FLEET_BOUNDS } from '../lib/pure/limits';
 import { isPlainObject } from '../lib/action/msg';
 import type { AlarmSystem } from '../alarms/alarm-system';
-import { CommandTopic, isAlarmOp, ModuleKey, moduleOfRequest, parseCommand, Scheme } from './scheme';
+import { CommandTopic, isAlarmOp, ModuleKey, moduleOfRequest, MqttMsg, parseCommand, Scheme } from './scheme';
 import { FleetDevices, keyText } from './devices';
 import { FleetAlarms } from './alarm-topics';
 
-export interface MqttMsg {
-  topic: string;
-  payload: Record<string, unknown>;
-  qos: 1;
-  retain: boolean;
-}
+export type { MqttMsg } from './scheme';
 
 export interface CommandMsg {
   topic: string;

@@ -25,6 +25,14 @@
 import { FLEET_BOUNDS } from '../lib/pure/limits';
 import { FLEET_ALARM_OPS, FLEET_COMMAND_OPS } from '../lib/pure/facts';
 
+/** One msg to the mqtt out node (publisher.ts sends it; alarm-topics.ts makes some). */
+export interface MqttMsg {
+  topic: string;
+  payload: Record<string, unknown>;
+  qos: 1;
+  retain: boolean;
+}
+
 export type AlarmOp = (typeof FLEET_ALARM_OPS)[number];
 export type CommandOp = (typeof FLEET_COMMAND_OPS)[number] | AlarmOp;
 /** Every entry the allow-list may hold: node types, then alarm commands. */

@@ -78,7 +78,8 @@ for (const api of ['0.9', '1.0'] as const) {
 
     it('the probe of auto-detection is no failed request: health and metrics hear every exchange of it as answered', async () => {
       const told: ExchangeInfo[] = [];
-      const probing = new DeviceClient({ url: sim.url, service: 'io', slot: 2, apiVersion: 'auto', onExchange: (info) => told.push(info) });
+      const probing = new DeviceClient({ url: sim.url, service: 'io', slot: 2, apiVersion: 'auto' });
+      probing.listen({ exchange: (info) => told.push(info) });
       try {
         await probing.readVersionRecord();
       } finally {
@@ -128,7 +129,8 @@ describe('DeviceClient: a device that speaks no version of this package', functi
   it('every version refused: the last refusal is the probe failing (told as DEVICE_ERROR), the ones before it answers', async () => {
     const stub = await startStub(() => ({ status: 400, body: { status: 'error', code: 400, message: 'Version not compatible' } }));
     const told: ExchangeInfo[] = [];
-    const client = new DeviceClient({ url: stub.url, service: 'io', slot: 2, apiVersion: 'auto', onExchange: (info) => told.push(info) });
+    const client = new DeviceClient({ url: stub.url, service: 'io', slot: 2, apiVersion: 'auto' });
+    client.listen({ exchange: (info) => told.push(info) });
     try {
       const error = await client.readVersionRecord().then(
         () => undefined,

@@ -7,8 +7,7 @@
  * `X` is what the node's own `output` needs to know about the operation (e.g. which pin
  * was asked), typed per node; most nodes need nothing.
  */
-import type { DeviceClient, DeviceRequest, DeviceResult, Lane, ModuleClient } from '../device/client';
-import { bounded } from '../device/msg-life';
+import { bounded, type DeviceClient, type DeviceRequest, type DeviceResult, type Lane, type ModuleClient } from '../device/client';
 import type { DeviceError } from '../base/errors';
 import { textOf } from '../base/i18n';
 import type { NodeMessage } from '../base/node-red';

@@ -9,7 +9,7 @@
  * retries; the next answer moves it back. Users (action nodes) register and deregister
  * as with the core MQTT broker node and are told every change.
  */
-import { DeviceClient } from '../device/client';
+import type { ClientEvents, DeviceClient } from '../device/client';
 import { DeviceError, isGone, isRefused, isServiceDown, statusText } from '../base/errors';
 import { t } from '../base/i18n';
 import { API_VERSIONS, HEALTH_CHECK } from '../pure/limits';
@@ -45,7 +45,7 @@ function goneState(error: unknown): ConnectionState {
   return isServiceDown(error) ? { state: 'down', reason } : { state: 'unreachable', reason };
 }
 
-export class Connection {
+export class Connection implements Pick<ClientEvents, 'reachability' | 'settingsLost' | 'renewing'> {
   private current: ConnectionState = { state: 'connecting' };
   private readonly users = new Set<ConnectionUser>();
   private retryTimer?: NodeJS.Timeout;
@@ -86,6 +86,7 @@ export class Connection {
       // Why pins are put back after the package's own power-management (real §3.2 step 5, §4).
       if (!this.closed) void this.desired.restore(t('common.cause.ownRenewal'), { noticed: false, from: phase + 1, join: true, quiet: true });
     });
+    client.listen(this);
   }
 
   /**

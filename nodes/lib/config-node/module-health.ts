@@ -4,7 +4,7 @@
  * per request (`request` latency ms, `error` code, `queue` depth) when metrics are on.
  *
  * It hears the connection as one more ConnectionUser and each HTTP exchange through the
- * client's onExchange hook: it asks the device nothing of its own.
+ * client's exchange event (device/client-events.ts): it asks the device nothing of its own.
  */
 import type { Connection, ConnectionState, ConnectionUser } from './connection';
 import type { ExchangeInfo } from '../device/exchange-info';
@@ -76,7 +76,7 @@ export class ModuleHealth implements ConnectionUser {
     publish('connection', this.module, connectionCause(state), detail);
   }
 
-  /** The client's onExchange hook: never throws (the client calls it on its answer path). */
+  /** Hears the client's exchange event: never throws (the client calls it on its answer path). */
   readonly onExchange = (info: ExchangeInfo): void => {
     try {
       this.queueAlarm(info.queued);

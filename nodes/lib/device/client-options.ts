@@ -1,6 +1,7 @@
-/** How a DeviceClient is set up: the config node's settings, credentials and TLS. */
-import type { DeviceError } from '../base/errors';
-import type { ExchangeInfo } from './exchange-info';
+/**
+ * How a DeviceClient is set up: the config node's settings, credentials and TLS. What the
+ * client tells its config node goes through its listeners (client-events.ts).
+ */
 import type { ApiVersion, Service } from '../pure/limits';
 
 export interface Credentials {
@@ -35,21 +36,6 @@ export interface ClientOptions {
   auth?: 'none' | 'basic' | 'bearer';
   credentials?: Credentials;
   tls?: TlsOptions;
-  /** Told after each request whether the device was reachable (for connection state). */
-  onReachability?: (error?: DeviceError) => void;
-  /**
-   * An answer proved the module lost its settings (`cause`: the device's words). True when
-   * they are being applied again (then the refused msg's error says so).
-   */
-  onSettingsLost?: (cause: string) => boolean;
-  /**
-   * A write that makes the driver re-read the module (API 1.0: power-management and reset,
-   * real §3.1, §3.2, §4) goes on the wire ('sent') and has ended ('ended'), however: the
-   * connection adopts the device_session that follows (config-node/sessions.ts).
-   */
-  onRenewing?: (step: 'sent' | 'ended') => void;
-  /** Told after each HTTP exchange, for health and metrics (the config node); must not throw. */
-  onExchange?: (info: ExchangeInfo) => void;
 }
 
 /** The headers of every request: JSON, and the credentials the auth setting asks for. */

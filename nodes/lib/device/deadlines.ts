@@ -8,8 +8,10 @@
  * for that, and toggling the timer's hold on the event loop per request cost two calls into
  * libuv per msg.
  */
+import { backgroundLater, Clock, realClock } from '../base/clock';
+
 export interface Expiring {
-  /** When it must have ended, on performance.now()'s clock. */
+  /** When it must have ended, on the watch's clock (Deadlines.now). */
   readonly deadline: number;
   /** Its time is up (it leaves the watch first). */
   expire(): void;
@@ -27,9 +29,20 @@ export class Deadlines {
   /** The watched exchanges in the order they came (not of deadline: the timer looks at all). */
   private first?: Expiring;
   private last?: Expiring;
-  private timer?: NodeJS.Timeout;
+  /** What cancels the timer; undefined when there is none. */
+  private cancel?: () => void;
   /** When the timer fires; Infinity when there is none. */
   private at = Infinity;
+
+  constructor(
+    /** Real time with an unref'd timer (see above), or a test's hand clock. */
+    private readonly clock: Clock = { now: realClock.now, later: backgroundLater },
+  ) {}
+
+  /** The watch's time: deadlines are on it. */
+  now(): number {
+    return this.clock.now();
+  }
 
   watch(e: Expiring): void {
     e.watchedBefore = this.last;
@@ -52,15 +65,15 @@ export class Deadlines {
   }
 
   private aim(at: number): void {
-    clearTimeout(this.timer);
+    this.cancel?.();
     this.at = at;
-    this.timer = setTimeout(() => this.due(), Math.max(0, at - performance.now())).unref();
+    this.cancel = this.clock.later(() => this.due(), Math.max(0, at - this.clock.now()));
   }
 
   private due(): void {
-    this.timer = undefined;
+    this.cancel = undefined;
     this.at = Infinity;
-    const now = performance.now();
+    const now = this.clock.now();
     let next = Infinity;
     for (let e = this.first; e;) {
       const after: Expiring | undefined = e.watchedAfter;

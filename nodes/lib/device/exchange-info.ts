@@ -1,5 +1,5 @@
 /**
- * One HTTP exchange of the client as health and metrics see it (ClientOptions.onExchange):
+ * One HTTP exchange of the client as health and metrics see it (client-events.ts exchange):
  * method, path, time and outcome. Never a body or a header, so never a credential.
  */
 import type { SentRequest } from './request';

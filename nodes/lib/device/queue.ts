@@ -11,7 +11,7 @@
  * deadline passes while it waits is refused at that moment (one timer for the whole queue,
  * aimed at the earliest deadline), and one whose turn comes too late never starts.
  */
-import { Later, realLater } from '../base/clock';
+import { Clock, realClock } from '../base/clock';
 
 export class QueueFullError extends Error {
   constructor(readonly limit: number) {
@@ -27,12 +27,9 @@ export class DeadlinePassedError extends Error {
 }
 
 /** Time for the queue: a monotonic `now` and a timer; a test drives both by hand. */
-export interface QueueClock {
-  now(): number;
-  later: Later;
-}
+export type QueueClock = Clock;
 
-export const realQueueClock: QueueClock = { now: () => performance.now(), later: realLater };
+export const realQueueClock: QueueClock = realClock;
 
 interface Job<T> {
   run: () => Promise<T>;

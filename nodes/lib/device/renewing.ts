@@ -3,7 +3,8 @@
  * device_session (API 1.0): an accepted power-management (the module re-enumerates) and a
  * module reset. The connection is told while such a write is on the wire, because the
  * device may renew the session before the answer arrives: a session it then sees is the
- * package's own doing, not a reset.
+ * package's own doing, not a reset. The msg's life asks it of each call it hands down; the
+ * exchanger tells the listeners (client-events.ts renewing).
  */
 import type { ApiVersion } from '../pure/limits';
 
@@ -12,10 +13,4 @@ const RENEWING = ['power-management', 'reset'];
 /** Whether the call is such a write on a device of `version`. */
 export function renewsSession(version: ApiVersion, call: { method: string; endpoint: ReadonlyArray<string | number> }): boolean {
   return version === '1.0' && call.method === 'POST' && RENEWING.includes(call.endpoint.join('/'));
-}
-
-/** Runs `exchange` (a call that renews the session), telling `onRenewing` before and after. */
-export function renewing<T>(onRenewing: (phase: 'sent' | 'ended') => void, exchange: () => Promise<T>): Promise<T> {
-  onRenewing('sent');
-  return exchange().finally(() => onRenewing('ended'));
 }

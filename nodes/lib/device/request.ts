@@ -2,6 +2,7 @@
  * A device request in the spec's terms, and what went on the wire for it: the types that
  * the nodes, the client and the dialects share, written once.
  */
+import type { ApiVersion, Service } from '../pure/limits';
 
 export type Method = 'GET' | 'POST';
 
@@ -47,3 +48,20 @@ export function sentRequests(...parts: SentRequests[]): SentRequests {
 
 /** The module's ordered queue; its reserved place ahead of users' msgs for settings put back (desired-state.ts); the keep-alive's own lane. */
 export type Lane = 'ordered' | 'settings' | 'keep-alive';
+
+export interface DeviceResult<T = unknown> {
+  data: T;
+  /** Every wire call the answer took, as `msg.request` shows it. */
+  request: SentRequests;
+}
+
+/**
+ * The client as a conversation (several requests chosen as the answers come) sees it: its
+ * requests share the deadline of the one msg (or poll round) they answer (client.ts bounded).
+ */
+export interface ModuleClient {
+  readonly service: Service;
+  readonly slot: number;
+  readonly apiVersion: ApiVersion | undefined;
+  request<T = unknown>(requests: DeviceRequest | DeviceRequest[], lane?: Lane): Promise<DeviceResult<T>>;
+}

@@ -12,9 +12,9 @@ export function settingsGone(error: unknown): error is DeviceError {
 }
 
 /** The error for the refused msg: the device's, plus "being applied again" when they are. */
-export function lostSettings(error: DeviceError, restore: ((cause: string) => boolean) | undefined): DeviceError {
+export function lostSettings(error: DeviceError, report: { settingsLost(cause: string): boolean }): DeviceError {
   const cause = error.deviceMessage ?? String(error.statusCode);
-  if (!restore?.(cause)) return error;
+  if (!report.settingsLost(cause)) return error;
   return new DeviceError(`${error.message}: ${t('common.settingsLost', { cause })}`, {
     code: error.code,
     statusCode: error.statusCode,

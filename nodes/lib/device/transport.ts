@@ -74,7 +74,7 @@ class Exchanging implements Expiring {
     const target = channel.target;
     if (target.secure) this.tls = { name: target.tlsName!, clientCert: !!target.clientCert };
     // One deadline for the whole exchange (a retry included): connect, send, wait and read.
-    this.deadline = performance.now() + timeoutMs;
+    this.deadline = exchangeDeadlines.now() + timeoutMs;
     exchangeDeadlines.watch(this);
   }
 

@@ -8,9 +8,16 @@ import { DeviceError, withoutStatus } from '../base/errors';
 import { t } from '../base/i18n';
 import { ANSWER_BOUNDS } from '../pure/limits';
 import { tlsError, tlsFailure, tlsPage } from './tls-failure';
-import { WHOLE_TIMEOUT_SHARE } from './msg-life';
 import type { Answer } from './transport';
 import type { TransportError } from './transport-error';
+
+/**
+ * A request that had at least this share of the timeout and got no answer says the module
+ * stopped answering (msg-life.ts ends the msgs behind it). One sent with less (it waited in
+ * the queue first) says little: on a busy event loop its answer may just have come too late
+ * to be read; its message says how much it had.
+ */
+export const WHOLE_TIMEOUT_SHARE = 0.9;
 
 export interface Where {
   method: string;
