@@ -19,7 +19,7 @@ import { ActionDef, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS } from '../
 import { loadBmcPower, simModule, watchdogNode } from '../helpers/bmc-power';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
 import { httpJson, SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
+import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
 import { FleetPublisher, MqttMsg } from '../../nodes/fleet/publisher';
 import { Scheme } from '../../nodes/fleet/scheme';
@@ -68,7 +68,7 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
   });
   afterEach(() => stop());
 
-  const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const told = <K extends HealthKind>(kind: K) => events.filter(ofKind(kind));
   const writes = async (since: number) =>
     (await ctl.log(since))
       .filter((e) => e.method === 'POST' && SETTINGS.test(e.path) && e.status === 200)
@@ -208,7 +208,7 @@ describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, 
     };
   });
   afterEach(() => stop());
-  const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const told = <K extends HealthKind>(kind: K) => events.filter(ofKind(kind));
   const KEEP_ALIVE = watchdogNode({ keepAlive: true, confirm: true, timeout: '10000', interval: '1000' });
 
   it('a network outage shorter than the timeout: no reset, no reapplied, the timeout not sent again', async () => {
