@@ -5,9 +5,11 @@
  */
 import http from 'http';
 import { KitError } from './errors';
+// The package's own names (the pure layer), as the nodes and the scenario schema use them.
+import type { Service } from '../nodes/lib/pure/limits';
+import type { AlertFlag } from '../nodes/lib/pure/facts';
 
-export type Service = 'io' | 'bmc' | 'power';
-export type AlertFlag = 'under_voltage_alert' | 'high_voltage_alert' | 'high_current_alert' | 'custom_voltage_alert';
+export type { Service, AlertFlag };
 
 export interface PinStimulus {
   voltage_mV?: number;

@@ -11,6 +11,7 @@
 import type { ExchangeInfo } from '../device/exchange-info';
 import type { ApiVersion } from '../pure/limits';
 import type { HEALTH_KINDS } from '../pure/facts';
+import type { Same } from '../pure/same-type';
 import type { ConnectionStateName } from './connection-state';
 import { t } from '../base/i18n';
 
@@ -34,7 +35,6 @@ export interface HealthDetails {
 }
 
 /** Fails to compile when a kind lacks its facts here, or the facts name a kind HEALTH_KINDS lacks. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const EVERY_KIND_DETAILED: Same<keyof HealthDetails, HealthKind> = true;
 void EVERY_KIND_DETAILED;
 
