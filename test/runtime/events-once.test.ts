@@ -16,7 +16,7 @@ import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
-import { httpJson, isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
+import { httpJson, isProbe, SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
@@ -32,7 +32,7 @@ const SETTINGS = /\/(power-management|input\/mode|input\/digital\/interrupt|inpu
 
 describe(`each event told once, as what it is (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });
