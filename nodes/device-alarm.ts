@@ -68,7 +68,13 @@ export = function (RED: NodeAPI) {
       const user = { onConnectionState: (state: ConnectionState) => alarms.connection(state) };
       device?.register(user);
       stops.push(() => device?.deregister(user));
-      if (module) stops.push(hearHealth((event) => event.module.config === module.config && alarms.health(event)));
+      if (module)
+        stops.push(
+          hearHealth(
+            (event) => event.module.config === module.config && alarms.health(event),
+            (text) => node.error(text),
+          ),
+        );
     }
     show();
     // Said once per node start: the journal is kept, but not where a restart of the machine finds it.

@@ -23,7 +23,7 @@ function readKinds(value: unknown): Set<Kind> | string {
 
 /** Good news green, a lost connection red, the rest (something happened to the module) yellow. */
 function statusOf(event: HealthEvent): NodeStatus {
-  const state = event.detail?.state;
+  const state = event.kind === 'connection' ? event.detail.state : undefined;
   const fill = event.kind === 'reapplied' || state === 'connected' ? 'green' : event.kind === 'connection' && state !== 'connecting' ? 'red' : 'yellow';
   // In the runtime's language, as the cause is: the kind's word, not its id.
   const text = t('device-status.event', { time: event.time.slice(11, 19), kind: t(`device-status.kind.${event.kind}`), cause: event.cause });
@@ -47,11 +47,14 @@ export = function (RED: NodeAPI) {
       node.status({ fill: 'red', shape: 'ring', text: t('device-status.invalid') });
       return;
     }
-    const stop = subscribe((event) => {
-      if ((config && event.module.config !== config) || !kinds.has(event.kind)) return;
-      node.send({ topic: event.kind, payload: payloadOf(event) });
-      node.status(statusOf(event));
-    });
+    const stop = subscribe(
+      (event) => {
+        if ((config && event.module.config !== config) || !kinds.has(event.kind)) return;
+        node.send({ topic: event.kind, payload: payloadOf(event) });
+        node.status(statusOf(event));
+      },
+      (text) => node.error(text),
+    );
     node.on('close', (_removed, done) => {
       stop();
       done();

@@ -63,7 +63,13 @@ export = function (RED: NodeAPI) {
     );
     const ok = { fill: 'green', shape: 'dot', text: `${prefix}/${device}` } as const;
     node.status(ok);
-    const stops = [subscribe((event) => publisher.onHealth(event)), publisher.alarms?.start() ?? (() => undefined)];
+    const stops = [
+      subscribe(
+        (event) => publisher.onHealth(event),
+        (text) => node.error(text),
+      ),
+      publisher.alarms?.start() ?? (() => undefined),
+    ];
     // Modules connected before this node was (re)deployed: their state now. The alarms' states once every
     // node of the flows has started (an alarm node after this one defines its alarms then); any deploy ends so.
     for (const event of currentStates(RED)) publisher.onHealth(event);

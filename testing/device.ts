@@ -5,9 +5,11 @@
  */
 import http from 'http';
 import { KitError } from './errors';
+// The package's own names (the pure layer), as the nodes and the scenario schema use them.
+import type { Service } from '../nodes/lib/pure/limits';
+import type { AlertFlag } from '../nodes/lib/pure/facts';
 
-export type Service = 'io' | 'bmc' | 'power';
-export type AlertFlag = 'under_voltage_alert' | 'high_voltage_alert' | 'high_current_alert' | 'custom_voltage_alert';
+export type { Service, AlertFlag };
 
 export interface PinStimulus {
   voltage_mV?: number;
@@ -39,7 +41,12 @@ export const HANG_MS = 120_000;
 /** A control answer is small JSON; anything past this is not the simulator. */
 const MAX_ANSWER = 4 * 1024 * 1024;
 
-export class SimControl {
+/**
+ * `t.device`: the simulated device as a test changes it (a pin's outside world, faults,
+ * unplug, reboot) and reads it back (state, log). Named for what it stands for, the device;
+ * the runtime tests' own handle on an in-process simulator is another class (SimHarness).
+ */
+export class DeviceControl {
   constructor(readonly url: string) {}
 
   private call(method: string, path: string, body?: unknown): Promise<any> {
@@ -167,3 +174,8 @@ export class SimControl {
     return (await this.call('GET', `log?since=${since}`)).entries;
   }
 }
+
+/** @deprecated The old name of DeviceControl (kit 1.0): use DeviceControl. */
+export const SimControl = DeviceControl;
+/** @deprecated The old name of DeviceControl (kit 1.0): use DeviceControl. */
+export type SimControl = DeviceControl;

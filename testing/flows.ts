@@ -7,6 +7,7 @@
 import crypto from 'crypto';
 import fs from 'fs';
 import { KitError, show } from './errors';
+import { SERVICES, Service } from '../nodes/lib/pure/limits';
 
 export type FlowNode = Record<string, any> & { id: string; type: string };
 export type Credentials = Record<string, Record<string, unknown>>;
@@ -72,12 +73,12 @@ export function pointAt(flows: FlowNode[], url: string, apiVersion?: string): Fl
 }
 
 /** The modules the flows' config nodes talk to, as simulator modules (one per slot). */
-export function modulesOf(flows: FlowNode[]): Array<{ service: 'io' | 'bmc' | 'power'; slot: number }> {
-  const bySlot = new Map<number, 'io' | 'bmc' | 'power'>();
+export function modulesOf(flows: FlowNode[]): Array<{ service: Service; slot: number }> {
+  const bySlot = new Map<number, Service>();
   for (const node of flows) {
     if (node.type !== 'modular-device') continue;
     const slot = Number(node.slot);
-    if (!['io', 'bmc', 'power'].includes(node.service) || !Number.isInteger(slot)) continue;
+    if (!(SERVICES as readonly unknown[]).includes(node.service) || !Number.isInteger(slot)) continue;
     const had = bySlot.get(slot);
     if (had && had !== node.service)
       throw new KitError(

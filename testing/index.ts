@@ -11,7 +11,7 @@
  *   await shutdown(); // once, after the last test
  */
 export { startFlows, FlowTest, StartOptions, WaitOptions, DEFAULT_TIMEOUT_MS } from './kit';
-export { SimControl, PinStimulus, FaultRule, Service, AlertFlag, HANG_MS } from './device';
+export { DeviceControl, SimControl, PinStimulus, FaultRule, Service, AlertFlag, HANG_MS } from './device';
 export { KitError } from './errors';
 export { AlarmControl, AlarmRecord, AlarmView, AlarmState, ALARM_STATES, OperatorAct, DEFAULT_SHELVE_MS } from './alarms';
 export { FlowNode, Credentials } from './flows';

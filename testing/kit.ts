@@ -6,7 +6,7 @@
  */
 import fs from 'fs';
 import { checkRecording, DEFAULT_REBOOT_MS, Recording, startReplay, startSimulator, Simulator } from '../simulator';
-import { SimControl, Service } from './device';
+import { DeviceControl, Service } from './device';
 import { KitError } from './errors';
 import { Credentials, FlowNode, findNode, missingTypes, modulesOf, pointAt, readCredentials, readFlows, whyNoMsgCanArrive, withCatchers } from './flows';
 import { matches, Where, whyNot } from './match';
@@ -85,7 +85,7 @@ export async function startFlows(options: StartOptions): Promise<FlowTest> {
 
 export class FlowTest {
   /** The simulated device: change it, read it. */
-  readonly device: SimControl;
+  readonly device: DeviceControl;
   /**
    * Where Node-RED serves the flows' http in endpoints and Dashboard 2 (http://127.0.0.1:<port>/,
    * a free port of this process's one Node-RED; its admin API is off).
@@ -110,7 +110,7 @@ export class FlowTest {
     readonly simulator: Simulator | undefined,
     private readonly server?: { close(): Promise<void> },
   ) {
-    this.device = new SimControl(url);
+    this.device = new DeviceControl(url);
     this.unwatch = watch((received) => {
       this.msgs.push(received);
       for (const wake of this.waiters) wake();

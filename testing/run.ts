@@ -4,7 +4,7 @@
  * Expectations count msgs from the last device event or inject before them ("within 500 ms"
  * of it), so a msg that came too early, for another cause, is not taken.
  */
-import { SimControl } from './device';
+import { DeviceControl } from './device';
 import { KitError, show } from './errors';
 import { Checker } from './checker';
 import { FlowNode, lookupNode, readFlows } from './flows';
@@ -108,7 +108,7 @@ function describeAction(a: Action, t: FlowTest): string {
   }
 }
 
-async function act(a: Action, t: FlowTest, d: SimControl, place: string, modules: Array<{ service: string; slot: number }>): Promise<void> {
+async function act(a: Action, t: FlowTest, d: DeviceControl, place: string, modules: Array<{ service: string; slot: number }>): Promise<void> {
   switch (a.kind) {
     case 'pin':
       return d.pin(ioSlot(a.slot, place, modules), a.pin, a.stimulus);

@@ -6,15 +6,16 @@
  */
 import path from 'path';
 // The pure layer's one table: the kit names pins, services and alerts as the nodes do.
-import { LIMITS, SERVICES as SERVICE_LIST } from '../nodes/lib/pure/limits';
+import { LIMITS, SERVICES as SERVICE_LIST, Service } from '../nodes/lib/pure/limits';
 import { ALERT_FLAGS } from '../nodes/lib/pure/facts';
+import type { Same } from '../nodes/lib/pure/same-type';
 import { REBOOT_MAX_MS } from '../simulator';
 import { Checker } from './checker';
 import { show } from './errors';
 import { stateKeys } from './device-state';
 import { ALARM_STEPS, AlarmAction, parseAlarmStep } from './alarm-steps';
 
-export type Service = (typeof SERVICE_LIST)[number];
+export type { Service };
 const SERVICES: readonly string[] = SERVICE_LIST;
 const ALERTS: readonly string[] = ALERT_FLAGS;
 const PIN = { min: LIMITS.pin.min, max: LIMITS.pin.max };
@@ -63,7 +64,8 @@ export interface Scenario {
 
 /** Bounds of a scenario: a timeline a CI job can wait for, and no unbounded lists. */
 export const SCENARIO_LIMITS = { maxSteps: 500, maxAtMs: 600_000, maxWithinMs: 120_000, defaultWithinMs: 5000, maxCount: 1000 };
-const ACTIONS = [
+/** A step's device and flow events, in the order the docs list them; the alarm steps are alarm-steps.ts's. */
+const DEVICE_ACTIONS = [
   'pin',
   'short',
   'alert',
@@ -80,8 +82,11 @@ const ACTIONS = [
   'expect',
   'expectNone',
   'expectDevice',
-  ...ALARM_STEPS,
-];
+] as const;
+/** Fails to compile when Action gains a kind DEVICE_ACTIONS lacks, or the list one Action lacks. */
+const EVERY_ACTION_LISTED: Same<Exclude<Action['kind'], AlarmAction['kind']>, (typeof DEVICE_ACTIONS)[number]> = true;
+void EVERY_ACTION_LISTED;
+const ACTIONS: readonly string[] = [...DEVICE_ACTIONS, ...ALARM_STEPS];
 
 /** What a scenario is checked with: the checker, and what the flows and modules tell. */
 interface Context {

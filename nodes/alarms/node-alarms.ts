@@ -8,20 +8,25 @@
 import { Later } from '../lib/base/clock';
 import { nodeText } from '../lib/base/i18n';
 import { levelOf, Level, limitActive } from '../lib/pure/alarm-condition';
-import { AlarmSettings, DefinedAlarm, definedAlarms } from '../lib/pure/alarm-settings';
+import { AlarmSettings, DefinedAlarm, definedAlarms, HealthAlarm } from '../lib/pure/alarm-settings';
 import { isPhrase, Phrase, phrase } from '../lib/pure/phrase';
 import type { AlertFlag } from '../lib/pure/facts';
-import type { ConnectionState } from '../lib/config-node/connection-state';
-import type { HealthEvent } from '../lib/config-node/health';
+import { CONNECTION_STATES, ConnectionState, ConnectionStateName } from '../lib/config-node/connection-state';
+import type { HealthEvent, HealthKind } from '../lib/config-node/health';
 import { AlarmFeed } from './alarm-feed';
 import type { AlarmWhere } from './alarm-record';
 import type { AlarmSystem } from './alarm-system';
 
-/** Connection states in which the module's word is unknown: its alarms are suppressed (the unreachable alarm is raised instead). */
-const CANNOT_TELL: ReadonlySet<string> = new Set(['unreachable', 'down', 'refused', 'tls', 'incompatible', 'invalid']);
+/**
+ * Connection states in which the module's word is unknown: its alarms are suppressed (the
+ * unreachable alarm is raised instead). Every state but these two, from the states' own
+ * list: a state added later cannot tell either until someone says otherwise here.
+ */
+const CAN_TELL: readonly ConnectionStateName[] = ['connecting', 'connected'];
+const CANNOT_TELL: ReadonlySet<string> = new Set(CONNECTION_STATES.filter((s) => !CAN_TELL.includes(s)));
 
 /** The health bus's kinds that raise a health alarm, by the alarm's kind. */
-const EVENT_KINDS: Record<string, string> = { reset: 'reset', 'keepalive-late': 'watchdog', 'notifications-lost': 'notifications-lost' };
+const EVENT_KINDS: Partial<Record<HealthKind, HealthAlarm>> = { reset: 'reset', 'keepalive-late': 'watchdog', 'notifications-lost': 'notifications-lost' };
 
 /** Alarms raised by events and held for clearAfter (notifications, health events); the others follow an input. */
 const eventFed = (a: DefinedAlarm): boolean => a.flag !== undefined || (a.kind !== undefined && a.kind !== 'unreachable');
@@ -121,7 +126,7 @@ export class NodeAlarms {
     if (kind) this.healthEvent(kind);
   }
 
-  private healthEvent(kind: string): void {
+  private healthEvent(kind: HealthAlarm): void {
     for (const a of this.alarms) if (a.kind === kind) this.feed.event(a.id, true);
   }
 

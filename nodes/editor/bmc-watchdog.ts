@@ -6,10 +6,8 @@
 import { DANGEROUS_OPERATIONS, FROM_MSG } from '../lib/pure/dangerous';
 import { LIMITS, checkKeepAliveTimeout, isEnvReference, parseInteger } from '../lib/pure/limits';
 import { conflictWarning } from './conflicts';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 type Red = { _(key: string, values?: Record<string, unknown>): string };
 
 const NS = '@modular-device/node-red/bmc-watchdog:bmc-watchdog.keepAlive.';

@@ -6,10 +6,8 @@
  */
 import { LIMITS } from '../lib/pure/limits';
 import { serviceOfNew } from './module-choice';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 type Red = { _(key: string, values?: Record<string, unknown>): string };
 type Xhr = {
   status: number;

@@ -12,11 +12,9 @@ import { ALERT_FLAGS } from '../lib/pure/facts';
 import { isEnvReference, LIMITS } from '../lib/pure/limits';
 import { isPhrase } from '../lib/pure/phrase';
 import { current } from './current';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 import { text } from './text';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 type Red = {
   _(key: string, values?: Record<string, unknown>): string;
   nodes: { node(id: string): { valid?: boolean } | null | undefined };

@@ -4,14 +4,12 @@
  * will really produce with the values in the form. The registerType literal stays in the html.
  */
 import { conflictWarning } from './conflicts';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 import { pinPicker } from './pin-picker';
 import { pwmReadout } from './pwm-readout';
 import { text } from './text';
 import { typedField } from './typed-field';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 type Red = { _(key: string, values?: Record<string, unknown>): string };
 
 const NS = '@modular-device/node-red/io-output:io-output.';

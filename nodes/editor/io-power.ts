@@ -4,11 +4,9 @@
  * the table as the node stores it. The registerType literal stays in the html.
  */
 import { LIMITS, Check, checkPowerConfig, checkValue, currentLimitFor, entryField, isEnvReference, parseInteger } from '../lib/pure/limits';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 import { text } from './text';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 type Red = { _(key: string, values?: Record<string, unknown>): string };
 type Entry = { rail?: string; current?: unknown };
 

@@ -9,11 +9,9 @@ import { LIMITS, check, describe, parseInteger } from '../lib/pure/limits';
 import { listSetting } from '../lib/pure/list-setting';
 import { conflictWarning } from './conflicts';
 import { fieldName } from './field-name';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 import { text } from './text';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 type Red = { _(key: string, values?: Record<string, unknown>): string };
 type Node = { id: string; type?: unknown; pins?: unknown; alerts?: unknown };
 

@@ -6,6 +6,13 @@
 declare const RED: unknown;
 declare const $: unknown;
 
+/**
+ * A jQuery object: typed loosely here, once, for every dialog and the sidebar (jQuery's API is
+ * large and the editor ships no types of it).
+ */
+/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
+export type JQ = any;
+
 /** Node-RED's editor API, as the caller types the part it uses; undefined outside the editor. */
 export function editorRed<T>(): T | undefined {
   return typeof RED === 'undefined' ? undefined : (RED as T);

@@ -5,7 +5,7 @@
  * value typed in, since the others are known only when a msg arrives.
  */
 import { current } from './current';
-import { editorRed, jquery } from './page';
+import { editorRed, jquery, JQ } from './page';
 
 /** The types a value may come from besides the one typed in. */
 export const ELSEWHERE = ['msg', 'flow', 'global', 'env'];
@@ -17,8 +17,6 @@ export function typedIn(node: Record<string, unknown>, prop: string): boolean {
 }
 
 type TypeSpec = string | { value: string; label?: string; options?: Array<{ value: string; label: string }> };
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-type JQ = any;
 interface PropertyDef {
   required?: boolean;
   label?: string;

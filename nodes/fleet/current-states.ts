@@ -6,7 +6,7 @@
  */
 import type { DeviceNode } from '../lib/config-node/device-settings';
 import type { HealthEvent } from '../lib/config-node/health';
-import { connectionCause } from '../lib/config-node/module-health';
+import { connectionCause, connectionDetail } from '../lib/config-node/module-health';
 import type { NodeAPI } from '../lib/base/node-red';
 
 export function currentStates(RED: NodeAPI): HealthEvent[] {
@@ -16,8 +16,13 @@ export function currentStates(RED: NodeAPI): HealthEvent[] {
     const connection = (RED.nodes.getNode(def.id) as DeviceNode | null)?.connection;
     if (!connection) return;
     const state = connection.state;
-    const detail = state.state === 'connected' ? { state: state.state, apiVersion: state.apiVersion } : { state: state.state };
-    events.push({ kind: 'connection', module: connection.healthModule, cause: connectionCause(state), time: new Date().toISOString(), detail });
+    events.push({
+      kind: 'connection',
+      module: connection.healthModule,
+      cause: connectionCause(state),
+      time: new Date().toISOString(),
+      detail: connectionDetail(state),
+    });
   });
   return events;
 }

@@ -75,13 +75,13 @@ export class FleetPublisher {
     const time = event.time;
     if (event.kind === 'connection') {
       const lastReset = this.states.get(keyText(key))?.payload.lastReset;
-      this.setState(key, { device, state: String(event.detail?.state ?? 'unknown'), cause: event.cause, time, ...(lastReset ? { lastReset } : {}) });
+      this.setState(key, { device, state: event.detail.state, cause: event.cause, time, ...(lastReset ? { lastReset } : {}) });
     } else if (event.kind === 'reset') {
       const current = this.states.get(keyText(key))?.payload ?? { state: 'connected', cause: event.cause, time };
       this.setState(key, { ...current, device, state: 'reset', cause: event.cause, time, lastReset: { cause: event.cause, time } });
       this.event(this.scheme.module(key, 'event/reset'), { device, cause: event.cause, time });
     } else if (event.kind === 'notifications-lost') {
-      this.event(this.scheme.module(key, 'notifications-lost'), { device, ...(event.detail ?? {}), reason: event.cause, time });
+      this.event(this.scheme.module(key, 'notifications-lost'), { device, ...event.detail, reason: event.cause, time });
     } else {
       this.event(this.scheme.module(key, `event/${event.kind}`), { device, cause: event.cause, time, ...(event.detail ?? {}) });
     }

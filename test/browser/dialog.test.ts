@@ -12,7 +12,7 @@
 import should from 'should';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
-import { SimControl } from '../helpers/sim-control';
+import { SimHarness } from '../helpers/sim-control';
 import { catalogsReady } from '../helpers/i18n';
 import { makePki, startTlsFront, TlsFront } from '../helpers/tls';
 import { launchChromium } from '../helpers/browser/chromium';
@@ -87,12 +87,12 @@ describe('dialogs in a browser: config dialog, pin picker, typedInput (Node-RED 
   this.timeout(180000);
   // What the tests run against, each set once it has started (and stopped, if so, at the end).
   const up: { sim?: Simulator; red?: NodeRedServer; browser?: Browser; tls?: TlsFront } = {};
-  let sim: Simulator, ctl: SimControl, red: NodeRedServer, browser: Browser;
+  let sim: Simulator, ctl: SimHarness, red: NodeRedServer, browser: Browser;
 
   before(async function () {
     await catalogsReady;
     sim = up.sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-    ctl = new SimControl(sim);
+    ctl = new SimHarness(sim);
     // The simulator behind HTTPS whose certificate's CA the dialog is not given.
     const pki = await makePki();
     up.tls = await startTlsFront(sim.url, { key: pki.leaf.private, cert: pki.leaf.cert });

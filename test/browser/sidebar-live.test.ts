@@ -16,7 +16,7 @@
 import path from 'path';
 import should from 'should';
 import type { Page } from 'playwright-core';
-import { httpJson, SimControl, startSimulator, Simulator } from '../helpers/sim-control';
+import { httpJson, SimHarness, startSimulator, Simulator } from '../helpers/sim-control';
 import { editorPage, nodeRedAndChromium, Running } from '../helpers/browser/editor-suite';
 import { POWER_PINS, sidebarLiveFlow } from '../helpers/browser/sidebar-live-flow';
 import * as editor from '../helpers/browser/editor';
@@ -181,15 +181,15 @@ describe('device sidebar, live parts (Node-RED 4.1, simulators on API 0.9 and 1.
       (await open.page.locator(`${card(flow.io)} .md-live-note`).textContent())!.should.match(/limits no answer reports/);
       (await open.page.locator(`${card(flow.io)} .md-live-over, ${card(flow.io)} .md-live-bar`).count()).should.equal(0);
       // The device took that configuration (API 1.0 would have denied one its daemon refused).
-      const sent = (await new SimControl(sim10).wireLog()).filter((e) => e.method === 'POST' && e.path.endsWith('/power-management'));
+      const sent = (await new SimHarness(sim10).wireLog()).filter((e) => e.method === 'POST' && e.path.endsWith('/power-management'));
       sent.length.should.be.above(0);
       sent.every((e) => e.status === 200).should.be.true();
       await shot(open.page, flow.io, 'budget-en-US');
     });
 
     it("stops reading the device once the tab is hidden: after the lease's DELETE, no sidebar read beyond one already on the wire", async function () {
-      const ctl09 = new SimControl(sim09);
-      const ctl10 = new SimControl(sim10);
+      const ctl09 = new SimHarness(sim09);
+      const ctl10 = new SimHarness(sim10);
       const currentReads = async () => (await ctl10.wireLog()).filter((e) => e.path.endsWith('/input/values/current')).length;
       // Reading while shown.
       const before = await currentReads();

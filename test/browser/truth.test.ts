@@ -15,7 +15,7 @@ import path from 'path';
 import 'should';
 import type { Page } from 'playwright-core';
 import { startSimulator, Simulator } from '../../simulator';
-import { httpJson, SimControl } from '../helpers/sim-control';
+import { httpJson, SimHarness } from '../helpers/sim-control';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
 import { editorPage, nodeRedAndChromium } from '../helpers/browser/editor-suite';
 import { DIMMER, truthFlow } from '../helpers/browser/truth-flow';
@@ -107,13 +107,13 @@ describe('the editor tells the truth: pin modes, conflicts, refused settings (No
       ['t09', sim09],
       ['t10', sim10],
     ] as const) {
-      const ctl = new SimControl(sim);
+      const ctl = new SimHarness(sim);
       const deadline = Date.now() + SEEN.timeout;
       for (const [inject, pin, mode] of [
         [`${p}-i-lamp`, 1, 'output'],
         [`${p}-i-dim`, 2, 'pwm'],
       ] as const) {
-        while ((await ctl.pin(2, pin)).mode !== mode) {
+        while ((await ctl.pinState(2, pin)).mode !== mode) {
           if (Date.now() > deadline) throw new Error(`${inject}: pin ${pin} never became ${mode}`);
           await httpJson('POST', `${running.red.url}inject/${inject}`);
           await new Promise((r) => setTimeout(r, 300));
@@ -137,15 +137,15 @@ describe('the editor tells the truth: pin modes, conflicts, refused settings (No
           [flow.io09, sim09],
           [flow.io10, sim10],
         ] as const) {
-          const ctl = new SimControl(sim);
+          const ctl = new SimHarness(sim);
           await open.page
             .waitForFunction((s) => document.querySelector(s)?.getAttribute('data-source') === 'flows', `${pinRow(config, 2)} .md-live-pin-mode`, SEEN)
             .catch(async () => {
               throw new Error(
-                `${config} pin 2 shows ${JSON.stringify(await pinShown(open.page, config, 2))}; the simulator has ${JSON.stringify(await ctl.pin(2, 2))}`,
+                `${config} pin 2 shows ${JSON.stringify(await pinShown(open.page, config, 2))}; the simulator has ${JSON.stringify(await ctl.pinState(2, 2))}`,
               );
             });
-          const state = await Promise.all([1, 2, 4].map((n) => ctl.pin(2, n)));
+          const state = await Promise.all([1, 2, 4].map((n) => ctl.pinState(2, n)));
           state.map((p) => p.mode).should.eql(['output', 'pwm', 'digital']);
           (await pinShown(open.page, config, 1)).should.eql({ mode: L.output, source: 'flows', value: state[0].output === 'high' ? L.high : 'LOW' });
           const pwm = state[1].pwm!;

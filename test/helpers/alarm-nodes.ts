@@ -18,7 +18,7 @@ import type { AlarmRecord } from '../../nodes/alarms/alarm-record';
 import type { ListPayload } from '../../nodes/alarms/alarm-list';
 import { helper, NodeModule, waitFor } from './node-red';
 import { ActionDef, CaughtMsg, IO_NODE_MODULES, Outcomes, raiseAlert, send } from './io-nodes';
-import type { SimControl } from './sim-control';
+import type { SimHarness } from './sim-control';
 
 export const ALARM_MODULES: NodeModule[] = [...IO_NODE_MODULES, deviceAlarm as NodeModule, deviceAlarmList as NodeModule];
 
@@ -84,7 +84,7 @@ export function alarmUserDir(): { readonly dir: string; readonly journal: string
  * A cause on the device that stays until stopped: the alert raised every 100 ms (the
  * device latches a flag until read, so notification-poll sees it at each round).
  */
-export function cause(ctl: SimControl, pin: number, flag: string): { stop(): Promise<void> } {
+export function cause(ctl: SimHarness, pin: number, flag: string): { stop(): Promise<void> } {
   let running = true;
   const loop = (async () => {
     while (running) {

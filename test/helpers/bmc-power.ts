@@ -23,7 +23,7 @@ import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { ActionDef, CaughtMsg, lastSeq, Outcomes, send } from './io-nodes';
 import { actionFlow, deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
-import { httpJson, isProbe, LogEntry, SimControl } from './sim-control';
+import { httpJson, isProbe, LogEntry, SimHarness } from './sim-control';
 
 /** dist/test/helpers → the English catalogs, whose words the refusals quote. */
 const LOCALES = path.resolve(__dirname, '..', '..', '..', 'locales', 'en-US');
@@ -62,7 +62,7 @@ export interface BmcPowerLoadOptions {
  * Loads a flow with one config node `dev` for the module of `service` and the given action
  * nodes; waits until connected and clears the log (unless told otherwise).
  */
-export async function loadBmcPower(ctl: SimControl, service: BmcPowerService, actions: ActionDef[], options: BmcPowerLoadOptions = {}): Promise<Outcomes> {
+export async function loadBmcPower(ctl: SimHarness, service: BmcPowerService, actions: ActionDef[], options: BmcPowerLoadOptions = {}): Promise<Outcomes> {
   const devices = [deviceNode({ id: 'dev', url: ctl.url, service, slot: SLOTS[service] })];
   await helper.load(BMC_POWER_MODULES, actionFlow(actions, devices, { device: 'dev', label: 'bmc and power nodes' }));
   const outcomes = new Outcomes();
@@ -79,12 +79,12 @@ export async function loadBmcPower(ctl: SimControl, service: BmcPowerService, ac
 }
 
 /** Device requests after seq `since` (the config node's probes left out). */
-export async function deviceRequests(ctl: SimControl, since = 0): Promise<LogEntry[]> {
+export async function deviceRequests(ctl: SimHarness, since = 0): Promise<LogEntry[]> {
   return (await ctl.log(since)).filter((e) => !isProbe(e));
 }
 
 /** Device requests after `since` as [method, path, body] rows. */
-export async function wireSince(ctl: SimControl, since = 0): Promise<Array<[string, string, unknown]>> {
+export async function wireSince(ctl: SimHarness, since = 0): Promise<Array<[string, string, unknown]>> {
   return (await deviceRequests(ctl, since)).map((e) => [e.method, e.path, e.body] as [string, string, unknown]);
 }
 
@@ -110,7 +110,7 @@ export async function sendOne(outcomes: Outcomes, id: string, msg: NodeMessage, 
  * Catch (code INVALID_INPUT, message matching `message`, from this node, with the msg's
  * own properties), no output, and nothing on the wire.
  */
-export async function expectRefused(ctl: SimControl, outcomes: Outcomes, id: string, msg: NodeMessage, message: string | RegExp): Promise<CaughtMsg> {
+export async function expectRefused(ctl: SimHarness, outcomes: Outcomes, id: string, msg: NodeMessage, message: string | RegExp): Promise<CaughtMsg> {
   const since = await lastSeq(ctl);
   msg.marker ??= `refused-${Math.random()}`;
   const caught = await send(outcomes, id, msg);
@@ -175,39 +175,39 @@ export async function expectFailed(outcomes: Outcomes, id: string, msg: NodeMess
 
 // ---- simulator control (bmc and power parts) -------------------------------------------
 
-async function control(ctl: SimControl, method: string, path: string, body?: unknown): Promise<any> {
+async function control(ctl: SimHarness, method: string, path: string, body?: unknown): Promise<any> {
   const answer = await httpJson(method, `${ctl.url}${path}`, body);
   if (answer.status !== 200) throw new Error(`simulator ${method} ${path}: ${answer.status} ${answer.text}`);
   return answer.body;
 }
 
 /** The module in `slot` from /sim/state, plus the device-wide reset count. */
-export async function simModule(ctl: SimControl, service: BmcPowerService): Promise<any> {
+export async function simModule(ctl: SimHarness, service: BmcPowerService): Promise<any> {
   const state = await ctl.state();
   const module = state.modules.find((m: { slot: number }) => m.slot === SLOTS[service]);
   return { ...module, resets: state.resets, lastReset: state.lastReset };
 }
 
 /** Sets the bmc's board readings (they drift a little around these). */
-export function setBmcWorld(ctl: SimControl, world: { ntc_0?: number; ntc_1?: number; voltage_1v8?: number; voltage_rtc?: number }): Promise<void> {
+export function setBmcWorld(ctl: SimHarness, world: { ntc_0?: number; ntc_1?: number; voltage_1v8?: number; voltage_rtc?: number }): Promise<void> {
   return control(ctl, 'POST', `/sim/bmc/${SLOTS.bmc}`, world);
 }
 
 /** Sets the power module's temperatures and rail loads (mA). */
 export function setPowerWorld(
-  ctl: SimControl,
+  ctl: SimHarness,
   world: { on_board_temp?: number; pmc_temp?: number; load_3v3?: number; load_5v0?: number; load_12v?: number },
 ): Promise<void> {
   return control(ctl, 'POST', `/sim/power/${SLOTS.power}`, world);
 }
 
 /** Counts one protection event on the power module (e.g. `ovp_3v3`). */
-export function protectionEvent(ctl: SimControl, event: string): Promise<void> {
+export function protectionEvent(ctl: SimHarness, event: string): Promise<void> {
   return control(ctl, 'POST', `/sim/power/${SLOTS.power}/protection`, { event });
 }
 
 /** The simulator's configuration (`fan_apply_delay_ms`). */
-export function simConfig(ctl: SimControl, config?: { fan_apply_delay_ms: number }): Promise<{ fan_apply_delay_ms: number }> {
+export function simConfig(ctl: SimHarness, config?: { fan_apply_delay_ms: number }): Promise<{ fan_apply_delay_ms: number }> {
   return config ? control(ctl, 'POST', '/sim/config', config) : control(ctl, 'GET', '/sim/config');
 }
 

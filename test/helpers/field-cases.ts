@@ -18,7 +18,7 @@ import { expectRefused, sendOne, wireSince } from './bmc-power';
 import { lastSeq } from './io-nodes';
 import { deviceNode, waitConnected } from './node-red';
 import { loadCollect, reliabilityFlow, SLOT } from './reliability';
-import { SimControl, simulatorSuite } from './sim-control';
+import { SimHarness, simulatorSuite } from './sim-control';
 
 export type Service = 'io' | 'bmc' | 'power';
 
@@ -31,7 +31,7 @@ export interface NodeUnderTest {
   /** The node's dialog settings, as the editor saves them. */
   settings: Record<string, unknown>;
   /** Device state the node's requests need (e.g. a power configuration before outputs). */
-  prepare?(ctl: SimControl): Promise<void>;
+  prepare?(ctl: SimHarness): Promise<void>;
 }
 
 /** A refusal whose words are not the field's own range (another field's rule, another API's bound). */
@@ -146,7 +146,7 @@ function specPath(service: Service, endpoint: string): string {
 }
 
 /** Runs every value of a case through one node on a fresh flow; `ctl` is read when the test runs. */
-export async function runCase(ctl: SimControl, c: FieldCase): Promise<void> {
+export async function runCase(ctl: SimHarness, c: FieldCase): Promise<void> {
   const { node } = c;
   const device = deviceNode({ id: 'dev', url: ctl.url, service: node.service, slot: SLOT[node.service] });
   const outcomes = await loadCollect(reliabilityFlow([{ id: 'n', type: node.type, device: 'dev', ...node.settings }], [device]));
@@ -175,7 +175,7 @@ export function title(c: FieldCase): string {
 export function fieldSuite(name: string, cases: FieldCase[]): void {
   describe(name, function () {
     this.timeout(30000);
-    let ctl: SimControl;
+    let ctl: SimHarness;
     simulatorSuite(
       (_s, c) => {
         ctl = c;

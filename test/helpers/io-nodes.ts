@@ -21,7 +21,7 @@ import notificationPoll = require('../../nodes/notification-poll');
 import deviceInfo = require('../../nodes/device-info');
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { actionFlow, CaughtError, DeviceOptions, deviceNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
-import { httpJson, LogEntry, SimControl } from './sim-control';
+import { httpJson, LogEntry, SimHarness } from './sim-control';
 import { wireRequest } from './api';
 
 export const IO_NODE_MODULES: NodeModule[] = [
@@ -88,7 +88,7 @@ export async function loadIo(url: string, actions: ActionDef[], options: LoadOpt
 }
 
 /** loadIo, then the simulator's log cleared: a test reads back only what its own msgs sent. */
-export async function loadIoQuiet(ctl: SimControl, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
+export async function loadIoQuiet(ctl: SimHarness, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
   const outcomes = await loadIo(ctl.url, actions, options);
   await ctl.clearLog();
   return outcomes;
@@ -128,7 +128,7 @@ export async function send(outcomes: Outcomes, id: string, msg: NodeMessage, tim
 
 /** The outside world at one io pin (control API). */
 export async function setPin(
-  ctl: SimControl,
+  ctl: SimHarness,
   slot: number,
   pin: number,
   world: { voltage_mV?: number; level?: 0 | 1; frequency_hz?: number; load_mA?: number },
@@ -138,7 +138,7 @@ export async function setPin(
 }
 
 /** Raises one alert flag of an io pin (control API). */
-export async function raiseAlert(ctl: SimControl, slot: number, pin: number, alert: string): Promise<void> {
+export async function raiseAlert(ctl: SimHarness, slot: number, pin: number, alert: string): Promise<void> {
   const answer = await httpJson('POST', `${ctl.url}/sim/io/${slot}/pins/${pin}/alert`, { alert });
   if (answer.status !== 200) throw new Error(`alert: ${answer.status} ${answer.text}`);
 }
@@ -147,7 +147,7 @@ export async function raiseAlert(ctl: SimControl, slot: number, pin: number, ale
  * A device API call made by the test itself (not by a node), e.g. to prepare a pin mode.
  * Given in the spec's form (`/api/io/0.9/...`), sent in the wire form of the API under test.
  */
-export async function deviceCall(ctl: SimControl, method: string, path: string, body?: unknown): Promise<any> {
+export async function deviceCall(ctl: SimHarness, method: string, path: string, body?: unknown): Promise<any> {
   const wire = wireRequest({ method, path, body });
   const answer = await httpJson(wire.method, `${ctl.url}${wire.path}`, wire.body);
   if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
@@ -155,23 +155,23 @@ export async function deviceCall(ctl: SimControl, method: string, path: string, 
 }
 
 /** The io module in `slot` from /sim/state. */
-export async function ioModule(ctl: SimControl, slot = 2): Promise<any> {
+export async function ioModule(ctl: SimHarness, slot = 2): Promise<any> {
   const state = await ctl.state();
   return state.modules.find((m: { slot: number }) => m.slot === slot);
 }
 
 /** Device requests (version-record probes left out) as [method, path, body] rows. */
-export async function wire(ctl: SimControl): Promise<Array<[string, string, unknown]>> {
+export async function wire(ctl: SimHarness): Promise<Array<[string, string, unknown]>> {
   return (await ctl.requests()).map((e) => [e.method, e.path, e.body] as [string, string, unknown]);
 }
 
 /** Log entries whose path ends with `suffix`, optionally only after seq `since`. */
-export async function requestsTo(ctl: SimControl, suffix: string, since = 0): Promise<LogEntry[]> {
+export async function requestsTo(ctl: SimHarness, suffix: string, since = 0): Promise<LogEntry[]> {
   return (await ctl.log(since)).filter((e) => e.path.endsWith(suffix));
 }
 
 /** Waits until at least `count` requests to `suffix` were answered after seq `since`. */
-export async function waitRequests(ctl: SimControl, suffix: string, count: number, since = 0, timeoutMs = 5000): Promise<LogEntry[]> {
+export async function waitRequests(ctl: SimHarness, suffix: string, count: number, since = 0, timeoutMs = 5000): Promise<LogEntry[]> {
   let found: LogEntry[] = [];
   await waitFor(
     async () => (found = await requestsTo(ctl, suffix, since)).length >= count,
@@ -183,7 +183,7 @@ export async function waitRequests(ctl: SimControl, suffix: string, count: numbe
 }
 
 /** The highest seq in the request log so far (0 when empty). */
-export async function lastSeq(ctl: SimControl): Promise<number> {
+export async function lastSeq(ctl: SimHarness): Promise<number> {
   const entries = await ctl.log();
   return entries.length ? entries[entries.length - 1].seq : 0;
 }
@@ -201,7 +201,7 @@ export const SETTING_ACTIONS: ActionDef[] = [
 ];
 
 /** Whether SETTING_ACTIONS' settings are on the io module in slot 2 (pin 1 high only when `output`). */
-export async function settingsInPlace(ctl: SimControl, output = true): Promise<boolean> {
+export async function settingsInPlace(ctl: SimHarness, output = true): Promise<boolean> {
   const io = await ioModule(ctl);
   const pin = (n: number) => io.pins[n - 1];
   return (

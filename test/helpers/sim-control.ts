@@ -68,8 +68,12 @@ export function isProbe(e: Pick<LogEntry, 'method' | 'path'>): boolean {
   return /^\/api\/[a-z]+\/\d+\.\d+(\/\d+\/descriptor)?$/.test(e.path) && e.method === 'GET';
 }
 
-/** The control API of one running simulator. */
-export class SimControl {
+/**
+ * The runtime tests' handle on one in-process simulator: drives it through its control API
+ * (faults, services down, restart, reset) and reads back what it holds and what reached the
+ * wire. Not the kit's DeviceControl (`t.device`), which a user's test drives.
+ */
+export class SimHarness {
   constructor(readonly sim: Simulator) {}
 
   get url(): string {
@@ -121,8 +125,8 @@ export class SimControl {
     return this.call('GET', '/sim/state');
   }
 
-  /** Pin record of an io module from /sim/state. */
-  async pin(slot: number, pin: number): Promise<{ mode: string; output: string; pwm: { prescaler: number; period: number; timeOn: number } | null }> {
+  /** Reads an io pin's record (mode, output, pwm) from /sim/state; changes nothing. */
+  async pinState(slot: number, pin: number): Promise<{ mode: string; output: string; pwm: { prescaler: number; period: number; timeOn: number } | null }> {
     const state = await this.state();
     const module = state.modules.find((m: { slot: number }) => m.slot === slot);
     return module.pins.find((p: { pin: number }) => p.pin === pin);
@@ -235,19 +239,19 @@ export function closedPort(): Promise<number> {
  * the device and change its config) and no Node-RED (`nodeRed: false`).
  */
 export function simulatorSuite(
-  use: (sim: Simulator, ctl: SimControl) => void,
+  use: (sim: Simulator, ctl: SimHarness) => void,
   options: {
     server?: boolean;
     simulator?: Parameters<typeof startSimulator>[0];
-    reset?: (sim: Simulator, ctl: SimControl) => Promise<void>;
+    reset?: (sim: Simulator, ctl: SimHarness) => Promise<void>;
     nodeRed?: boolean;
   } = {},
 ): void {
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   before(async () => {
     sim = await startSimulator({ port: 0, api: TEST_API, ...options.simulator });
-    ctl = new SimControl(sim);
+    ctl = new SimHarness(sim);
     use(sim, ctl);
     if (options.server) await helper.startServer();
   });

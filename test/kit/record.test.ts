@@ -10,7 +10,7 @@ import path from 'path';
 import should from 'should';
 import http from 'http';
 import { RECORD_LIMITS, startRecorder, startSimulator } from '../../simulator';
-import { KitError, SimControl, startFlows } from '../../testing';
+import { DeviceControl, KitError, startFlows } from '../../testing';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const SIM_CLI = path.join(root, 'dist', 'simulator', 'cli.js');
@@ -51,7 +51,7 @@ describe('record and replay', function () {
     const { child, url } = await startRecording(sim.url, out);
     const t = await startFlows({ flows: alarmFlowWithAuth(), credentials, deviceUrl: url });
     try {
-      const device = new SimControl(sim.url); // the control API, beside the proxy: not part of the session
+      const device = new DeviceControl(sim.url); // the control API, beside the proxy: not part of the session
       await t.until(async () => (await device.module(2)).pins[2].threshold !== null, { what: 'pin 3 armed' });
       await device.pin(2, 3, { voltage_mV: 4000 });
       await t.nextMsg('ALARM', { where: { topic: 'pin/3' } });

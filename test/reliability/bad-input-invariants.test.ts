@@ -22,7 +22,7 @@ import { deviceRequests } from '../helpers/bmc-power';
 import { lastSeq, send, waitRequests } from '../helpers/io-nodes';
 import { deviceNode, waitConnected } from '../helpers/node-red';
 import { Counted, loadCollect, reliabilityFlow, SLOT } from '../helpers/reliability';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 
 const RUNS = Number(process.env.FC_RUNS ?? 60);
 const SEED = Number(process.env.FC_SEED ?? 20261121);
@@ -41,7 +41,7 @@ interface Subject {
   always?: 'refused' | 'accepted';
   /** Outputs per msg are not one (notification-poll sends one per raised pin, none for "stop"). */
   anyOutputs?: boolean;
-  prepare?(ctl: SimControl): Promise<void>;
+  prepare?(ctl: SimHarness): Promise<void>;
 }
 
 const SIX = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
@@ -275,7 +275,7 @@ function show(msg: NodeMessage): string {
 
 describe('reliability: bad input, invariants over random msgs (fast-check, runtime, simulator)', function () {
   this.timeout(120000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_s, c) => {
       ctl = c;

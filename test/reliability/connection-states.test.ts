@@ -9,7 +9,7 @@
 import net from 'net';
 import 'should';
 import { deviceNode, FlowNode, helper, NodeModule, waitFor, withHealthInterval } from '../helpers/node-red';
-import { closedPort, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { closedPort, SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
 import { TEST_API } from '../helpers/api';
 import { ALL_MODULES, fire, loadCollect, reliabilityFlow, serverSuite, settle, TLS_MODULE } from '../helpers/reliability';
 import { makePki, startTlsFront, TlsFront, tlsConfigNode, tlsCredentials } from '../helpers/tls';
@@ -76,14 +76,14 @@ describe(`reliability: connection states in metrics, and down or unreachable at 
   // The health check never comes within a test: what moves a state here is the request path.
   withHealthInterval(HEALTH_CHECK.maxMs);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   let guarded: Simulator;
   let front: TlsFront;
   let silent: { url: string; close(): Promise<void> };
 
   before(async () => {
     sim = await startSimulator({ port: 0, api: TEST_API, nginx: true });
-    ctl = new SimControl(sim);
+    ctl = new SimHarness(sim);
     guarded = await startSimulator({ port: 0, api: TEST_API, nginx: true, auth: { username: 'plant', password: 'right' } });
     const pki = await makePki();
     // Its certificate's CA is not given: TLS refuses it.

@@ -16,7 +16,7 @@ import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/action/poller';
 import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
 import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { subscribe } from '../../nodes/lib/config-node/health';
 import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
@@ -50,7 +50,7 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
   this.timeout(60000);
   guardProcess();
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   const figures: string[] = [];
 
   simulatorSuite(
@@ -368,7 +368,7 @@ describe(`reliability: an outage with the queue full ends with every setting bac
   this.timeout(60000);
   guardProcess();
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

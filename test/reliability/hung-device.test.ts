@@ -20,7 +20,7 @@ import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { TEST_API } from '../helpers/api';
 import { lastSeq } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, lastStatus, sleep, statusHistory, waitFor } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { fire, guardProcess, isGreen, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
@@ -56,7 +56,7 @@ describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simu
   this.timeout(90000);
   guardProcess();
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (s, c) => {
       sim = s;

@@ -12,7 +12,7 @@
  */
 import should from 'should';
 import { FlowNode, helper, sleep, waitConnected, waitFor } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
 import { specView, TEST_API } from '../helpers/api';
 import {
   ALL_MODULES,
@@ -36,12 +36,12 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
   this.timeout(180000);
   guardProcess();
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   const figures: string[] = [];
 
   before(async () => {
     sim = await startSimulator({ port: 0, logCapacity: 20000, api: TEST_API });
-    ctl = new SimControl(sim);
+    ctl = new SimHarness(sim);
     await helper.startServer();
   });
   after(async () => {
@@ -115,7 +115,7 @@ describe(`reliability: ordering, load, memory and redeploys (runtime, simulator,
     log.every((e) => e.status === 200).should.be.true();
     for (let pin = 1; pin <= 6; pin++) {
       const last = [...plan].reverse().find((p) => p.pin === pin)!;
-      (await ctl.pin(2, pin)).output.should.equal(last.state, `pin ${pin}`);
+      (await ctl.pinState(2, pin)).output.should.equal(last.state, `pin ${pin}`);
     }
     figures.push(`10,000 alternating writes in order in ${(ms / 1000).toFixed(1)} s (${Math.round(N / (ms / 1000))} msgs/s)`);
   });

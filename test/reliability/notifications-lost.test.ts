@@ -11,7 +11,7 @@ import should from 'should';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import { raiseAlert } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, NodeModule, waitFor } from '../helpers/node-red';
-import { httpJson, SimControl, simulatorSuite } from '../helpers/sim-control';
+import { httpJson, SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { ALL_MODULES, deploy, guardProcess } from '../helpers/reliability';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
@@ -48,7 +48,7 @@ class Seen {
 }
 
 /** Flags still pending on the device, read directly (this read clears them: the end). */
-async function stillOnDevice(ctl: SimControl): Promise<Set<string>> {
+async function stillOnDevice(ctl: SimHarness): Promise<Set<string>> {
   const left = new Set<string>();
   for (const pin of PINS) {
     const path = IS_API10 ? `/api/io/1.0/2/notification/${pin}` : '/api/io/0.9/2/notification';
@@ -75,7 +75,7 @@ function conserved(raised: string[], seen: Seen, left: Set<string>): { delivered
 
 describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
   this.timeout(30000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });

@@ -9,7 +9,7 @@ import https from 'https';
 import should from 'should';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { deviceNode, FlowNode, helper, statusHistory, waitConnected } from '../helpers/node-red';
-import { closedPort, SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { closedPort, SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
 import {
   ALL_MODULES,
   attach,
@@ -221,7 +221,7 @@ describe('reliability: security, credentials and HTTPS (runtime, simulator)', fu
       const sim = await startSimulator({ port: 0, auth: { username: 'operator', password: MARKER } });
       const down = await closedPort();
       try {
-        const ctl = new SimControl(sim);
+        const ctl = new SimHarness(sim);
         await ctl.powerConfig(2).catch(() => undefined); // refused without credentials: fine
         const devices = [
           { ...deviceNode({ id: 'dev', url: sim.url, auth: 'basic' }), credentials: { username: 'operator', password: MARKER } },

@@ -7,7 +7,7 @@ import { DeviceClient } from '../../nodes/lib/device/client';
 import { DeviceError } from '../../nodes/lib/base/errors';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { helper, sleep, waitConnected } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
 import { deploy, fire, kindDevices, kindNode, KINDS, loadCollect, reliabilityFlow, serverSuite, settle } from '../helpers/reliability';
 
 describe('reliability: security, dangerous operations and path segments (runtime, simulator)', function () {
@@ -16,10 +16,10 @@ describe('reliability: security, dangerous operations and path segments (runtime
 
   describe('dangerous operations and path segments', () => {
     let sim: Simulator;
-    let ctl: SimControl;
+    let ctl: SimHarness;
     before(async () => {
       sim = await startSimulator({ port: 0 });
-      ctl = new SimControl(sim);
+      ctl = new SimHarness(sim);
     });
     after(async () => {
       await sim.close();

@@ -19,7 +19,7 @@ import {
 } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath } from '../helpers/api';
 
 const VOLTAGE = apiPath('bmc', 'voltage');
@@ -27,7 +27,7 @@ const TEMPERATURE = apiPath('bmc', 'temperature');
 
 describe('bmc-readings (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

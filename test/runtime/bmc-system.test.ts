@@ -20,7 +20,7 @@ import {
   wireSince,
 } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath } from '../helpers/api';
 
 const BUZZER = apiPath('bmc', 'buzzer');
@@ -31,7 +31,7 @@ const CONFIRM = 'Allow this node to hard reset the device, to reset the bmc modu
 
 describe('bmc-system (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

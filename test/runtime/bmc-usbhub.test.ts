@@ -20,7 +20,7 @@ import {
   wireSince,
 } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, wirePath, wireRequest } from '../helpers/api';
 
 const HUB = apiPath('bmc', 'usbhub');
@@ -39,7 +39,7 @@ const FACTORY = {
 
 describe('bmc-usbhub (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

@@ -20,7 +20,7 @@ import {
 } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const WD = apiPath('bmc', 'watchdog');
@@ -28,7 +28,7 @@ const WD = apiPath('bmc', 'watchdog');
 describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (s, c) => {
       sim = s;

@@ -14,7 +14,7 @@ import should from 'should';
 import { apiPath, loadBmcPower, simModule, watchdogNode as watchdog } from '../helpers/bmc-power';
 import { requestsTo, waitRequests } from '../helpers/io-nodes';
 import { sleep, statusHistory, helper, waitFor } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath } from '../helpers/api';
 
 const TIMEOUT_MS = 2000;
@@ -25,7 +25,7 @@ function readings(): Record<string, unknown> & { id: string; type: string } {
 }
 
 /** Largest gap (ms) between consecutive alives after `since`, and how many there were. */
-async function aliveGaps(ctl: SimControl, since: number): Promise<{ count: number; largest: number }> {
+async function aliveGaps(ctl: SimHarness, since: number): Promise<{ count: number; largest: number }> {
   const alives = await requestsTo(ctl, '/watchdog/alive', since);
   let largest = 0;
   for (let i = 1; i < alives.length; i++) largest = Math.max(largest, alives[i].time - alives[i - 1].time);
@@ -34,7 +34,7 @@ async function aliveGaps(ctl: SimControl, since: number): Promise<{ count: numbe
 
 describe('bmc-watchdog keep-alive lane (runtime, simulator)', function () {
   this.timeout(30000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });

@@ -25,7 +25,7 @@ import {
   wireSince,
 } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const WD = apiPath('bmc', 'watchdog');
@@ -33,7 +33,7 @@ const OPS = 'read, timeout, alive, save, shutdown, sw_shutdown_timeout';
 
 describe('bmc-watchdog (runtime, simulator)', function () {
   this.timeout(30000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_s, c) => {
       ctl = c;

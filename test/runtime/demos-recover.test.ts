@@ -10,7 +10,7 @@ import should from 'should';
 import { TEST_API } from '../helpers/api';
 import { loadExamples } from '../helpers/demos';
 import { helper, waitFor } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { BACKOFF, HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 
 /**
@@ -28,7 +28,7 @@ const REBOOT_MS = 3000;
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(WATCHDOG_MS + REBOOT_MS + 2 * BACK_WITHIN_MS + 20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_s, c) => {
       ctl = c;
@@ -73,6 +73,6 @@ describe(`demos recover after the keep-alive demo's reset (runtime, simulator, A
     await waitFor(async () => (await successes('/output/state', after)).length > 1, 'io-output tab: pin 1 toggles again', BACK_WITHIN_MS);
     await waitFor(async () => (await successes('/input/analog/threshold', beforeStop)).length > 0, 'alarm tab: the threshold set again', BACK_WITHIN_MS);
     // And it is on the pin now: the reset cleared the pins, so it was put back after it.
-    should((await ctl.pin(2, 3)) as unknown as { threshold: unknown }).have.property('threshold', { mv: 3000, trigger: 'rising' });
+    should((await ctl.pinState(2, 3)) as unknown as { threshold: unknown }).have.property('threshold', { mv: 3000, trigger: 'rising' });
   });
 });

@@ -8,7 +8,7 @@
  */
 import should from 'should';
 import { sleep, waitStatus, withHealthInterval } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { loadIo, Outcomes, raiseAlert } from '../helpers/io-nodes';
 import { ALARM_MODULES, alarmNode, alarmUserDir, cause, listNode, listNow, pollNode, statesOf, waitTransition } from '../helpers/alarm-nodes';
 
@@ -18,7 +18,7 @@ const LINK = 'link.unreachable';
 describe('device-alarm while the module is away (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

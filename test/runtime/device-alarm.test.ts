@@ -14,7 +14,7 @@
 import fs from 'fs';
 import should from 'should';
 import { helper, statusHistory, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { loadIo, Outcomes } from '../helpers/io-nodes';
 import {
   ALARM_MODULES,
@@ -36,7 +36,7 @@ const ID = 'pump.p3.high_voltage_alert';
 describe('device-alarm on notifications (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

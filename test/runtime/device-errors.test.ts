@@ -21,7 +21,7 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { closedPort, SimControl, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
+import { closedPort, SimHarness, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
 import { TEST_API, wirePath } from '../helpers/api';
 
 /** Where io-output's request goes on the wire for the API under test. */
@@ -31,7 +31,7 @@ const ROOT = `/api/io/${TEST_API}`;
 describe('io-output device errors (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (s, c) => {
       sim = s;
@@ -144,7 +144,7 @@ describe('io-output device errors (runtime, simulator)', function () {
       // The next msg goes through again.
       inject({ payload: false });
       await waitFor(() => received.sent.length === 1, 'the msg after the service came back');
-      (await ctl.pin(2, 1)).output.should.equal('low');
+      (await ctl.pinState(2, 1)).output.should.equal('low');
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import { ActionDef, httpStatus, loadIo, send } from '../helpers/io-nodes';
 
@@ -15,7 +15,7 @@ const API = { major: MAJOR, minor: MINOR, patch: 0 };
 describe('device-info (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

@@ -16,8 +16,8 @@ import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
-import { httpJson, isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
+import { httpJson, isProbe, SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
 const ACTIONS: ActionDef[] = [
@@ -32,7 +32,7 @@ const SETTINGS = /\/(power-management|input\/mode|input\/digital\/interrupt|inpu
 
 describe(`each event told once, as what it is (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });
@@ -56,7 +56,7 @@ describe(`each event told once, as what it is (runtime, simulator, API ${TEST_AP
     stop = subscribe((e) => events.push(e));
     return { since: await lastSeq(ctl), outcomes };
   }
-  const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const told = <K extends HealthKind>(kind: K) => events.filter(ofKind(kind));
   const writes = async (since: number) =>
     (await ctl.log(since))
       .filter((e) => e.method === 'POST' && SETTINGS.test(e.path) && e.status === 200)

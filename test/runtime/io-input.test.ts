@@ -6,7 +6,7 @@
  */
 import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from '../helpers/io-nodes';
 
@@ -29,7 +29,7 @@ function input(settings: Record<string, unknown> = {}): ActionDef {
 describe('io-input (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

@@ -5,13 +5,13 @@
  */
 import should from 'should';
 import { expectCode, helper, inject, ioFlow, loadFlow, Received, sleep, statusHistory, waitConnected, waitOutcomes, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wireRequest } from '../helpers/api';
 
 describe('io-output (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (s, c) => {
       sim = s;
@@ -48,7 +48,7 @@ describe('io-output (runtime, simulator)', function () {
       received.caught.should.have.length(0);
       const log = await ctl.requests();
       log.map((e) => [e.method, e.path, e.body, e.status]).should.eql([['POST', '/api/io/0.9/2/output/state', { pin: 3, state: 'high' }, 200]]);
-      const pin = await ctl.pin(2, 3);
+      const pin = await ctl.pinState(2, 3);
       pin.mode.should.equal('output');
       pin.output.should.equal('high');
     });
@@ -64,7 +64,7 @@ describe('io-output (runtime, simulator)', function () {
       received.sent.should.have.length(payloads.length);
       const log = await ctl.requests();
       log.map((e) => e.body).should.eql(['high', 'low', 'high', 'low', 'high', 'low', 'high'].map((state) => ({ pin: 2, state })));
-      (await ctl.pin(2, 2)).output.should.equal('high');
+      (await ctl.pinState(2, 2)).output.should.equal('high');
     });
 
     it('msg.payload {pin, state} overrides the configured values; {pin} alone keeps the configured state', async () => {
@@ -85,7 +85,7 @@ describe('io-output (runtime, simulator)', function () {
       await sendEach(received, [{ payload: '' }]);
       received.caught.should.have.length(0);
       (await ctl.requests()).map((e) => [e.path, e.body]).should.eql([['/api/io/0.9/2/output/pwm', { pin: 6, prescaler: 47, period: 1000, time_on: 250 }]]);
-      const pin = await ctl.pin(2, 6);
+      const pin = await ctl.pinState(2, 6);
       pin.mode.should.equal('pwm');
       should(pin.pwm).eql({ prescaler: 47, period: 1000, timeOn: 250 });
       await waitStatus('out', 'green', 'dot', 'pin 6 PWM 25 %');

@@ -6,7 +6,7 @@
  */
 import should from 'should';
 import { device, expectCode, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, withinSimBudget, wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from '../helpers/io-nodes';
 
@@ -37,7 +37,7 @@ function power(settings: Record<string, unknown> = {}): ActionDef {
 describe('io-power (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

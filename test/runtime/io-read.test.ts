@@ -9,7 +9,7 @@
  */
 import should from 'should';
 import { device, expectCode, helper, sleep, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, lastSeq, loadIoQuiet, requestsTo, send, setPin, waitRequests, wire } from '../helpers/io-nodes';
 
@@ -25,7 +25,7 @@ const volts = (pin: number, value: number) => ({ pin, pin_type: 'voltage_mV', va
 describe('io-read (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

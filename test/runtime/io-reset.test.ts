@@ -5,7 +5,7 @@
  */
 import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
 
@@ -18,7 +18,7 @@ function reset(settings: Record<string, unknown> = {}): ActionDef {
 describe('io-reset (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

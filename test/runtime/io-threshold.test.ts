@@ -7,7 +7,7 @@
  */
 import should from 'should';
 import { expectCode, helper, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, loadIoQuiet, send, setPin, wire } from '../helpers/io-nodes';
 
@@ -21,7 +21,7 @@ function threshold(settings: Record<string, unknown> = {}): ActionDef {
 describe('io-threshold (runtime, simulator)', function () {
   this.timeout(15000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

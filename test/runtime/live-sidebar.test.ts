@@ -14,7 +14,7 @@ import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';
 import { adminAuthOff, adminAuthOn, ALL_MODULES, guardedByRealAuth, SLOT, withRealAuth } from '../helpers/reliability';
-import { isProbe, LogEntry, SimControl, simulatorSuite } from '../helpers/sim-control';
+import { isProbe, LogEntry, SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { raiseAlert } from '../helpers/io-nodes';
 import { READS } from '../../nodes/sidebar/runtime/module-reads';
 
@@ -63,7 +63,7 @@ function listen(): { snapshots: Array<{ data: LiveSnapshot; retain: boolean; at:
 
 const sidebarReads = (log: LogEntry[]) => log.filter((e) => !isProbe(e) && e.method === 'GET' && SIDEBAR_PATH.test(e.path));
 /** A connection health check: a version root read after the first of its module. */
-async function nextHealthCheck(ctl: SimControl, after: number): Promise<void> {
+async function nextHealthCheck(ctl: SimHarness, after: number): Promise<void> {
   await waitFor(async () => (await ctl.log()).some((e) => e.time > after && /^\/api\/io\/\d\.\d$/.test(e.path)), 'a connection health check', 20000, 100);
 }
 
@@ -73,7 +73,7 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
   this.timeout(60000);
   // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
   after(() => sidebarPlugin.close());
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_sim, c) => (ctl = c), { server: true });
   before(() => adminAuthOn());
   after(() => adminAuthOff());

@@ -21,7 +21,7 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { closedPort, SimControl, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
+import { closedPort, SimHarness, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, TEST_API } from '../helpers/api';
 
 const ROOT = `/api/io/${TEST_API}`;
@@ -31,7 +31,7 @@ const [MAJOR, MINOR] = TEST_API.split('.').map(Number);
 describe('modular-device config node (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (s, c) => {
       sim = s;
@@ -107,7 +107,7 @@ describe('modular-device config node (runtime, simulator)', function () {
       inject({ payload: false, n: 2 });
       await waitOutcomes(received, 2);
       received.sent.map((m) => m.n).should.eql([2]);
-      (await ctl.pin(2, 1)).output.should.equal('low');
+      (await ctl.pinState(2, 1)).output.should.equal('low');
       const history = statusHistory(helper.getNode('out'));
       const red = history.findIndex((s) => s.fill === 'red' && /^unreachable/.test(s.text ?? ''));
       const green = history.findIndex((s, i) => i > red && s.fill === 'green' && s.shape === 'ring');

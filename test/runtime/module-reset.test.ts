@@ -22,7 +22,7 @@ import {
 import { waitStatus } from '../helpers/node-red';
 import { deviceCall } from '../helpers/io-nodes';
 import { IS_API10, wireRequest } from '../helpers/api';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 
 interface Case {
   service: BmcPowerService;
@@ -33,7 +33,7 @@ interface Case {
   /** Another node of the same module, with a msg that succeeds on both APIs. */
   other: { settings: Record<string, unknown>; request: [string, string, unknown] };
   /** Changes a setting the module reset puts back, straight on the device. */
-  change(ctl: SimControl): Promise<void>;
+  change(ctl: SimHarness): Promise<void>;
   /** Whether the module shows that change (from /sim/state). */
   changed(module: any): boolean;
 }
@@ -61,7 +61,7 @@ const CASES: Case[] = [
 
 describe('module reset of bmc and power modules (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

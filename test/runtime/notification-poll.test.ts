@@ -11,7 +11,7 @@
  */
 import should from 'should';
 import { device, expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { httpJson, SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { httpJson, SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { IS_API10, wirePath } from '../helpers/api';
 import { ActionDef, ioModule, lastSeq, loadIo, Outcomes, raiseAlert, requestsTo, send, waitRequests } from '../helpers/io-nodes';
 
@@ -28,7 +28,7 @@ function poller(settings: Record<string, unknown> = {}): ActionDef {
 describe('notification-poll (runtime, simulator)', function () {
   this.timeout(20000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;

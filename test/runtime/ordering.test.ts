@@ -5,12 +5,12 @@
  */
 import 'should';
 import { expectCode, inject, ioFlow, loadFlow, waitConnected, waitOutcomes } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 
 describe('io-output ordering and queue (runtime, simulator)', function () {
   this.timeout(30000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (s, c) => {
       sim = s;
@@ -43,7 +43,7 @@ describe('io-output ordering and queue (runtime, simulator)', function () {
     log.should.have.length(N);
     log.map((e) => (e.body as { state: string }).state).should.eql(states, 'requests on the wire in msg order');
     log.every((e) => e.status === 200 && e.path === '/api/io/0.9/2/output/state' && (e.body as { pin: number }).pin === 4).should.be.true();
-    const pin = await ctl.pin(2, 4);
+    const pin = await ctl.pinState(2, 4);
     pin.output.should.equal('high');
   });
 

@@ -18,8 +18,8 @@ import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS } from '../helpers/io-nodes';
 import { loadBmcPower, simModule, watchdogNode } from '../helpers/bmc-power';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
-import { httpJson, SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
+import { httpJson, SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
 import { FleetPublisher, MqttMsg } from '../../nodes/fleet/publisher';
 import { Scheme } from '../../nodes/fleet/scheme';
@@ -34,7 +34,7 @@ const REBOOT_MS = 3000;
 describe(`after an outage: read back, then reset or nothing (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
   let sim: Simulator;
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((s, c) => {
     sim = s;
     ctl = c;
@@ -68,7 +68,7 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
   });
   afterEach(() => stop());
 
-  const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const told = <K extends HealthKind>(kind: K) => events.filter(ofKind(kind));
   const writes = async (since: number) =>
     (await ctl.log(since))
       .filter((e) => e.method === 'POST' && SETTINGS.test(e.path) && e.status === 200)
@@ -169,7 +169,7 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
     told('reset').should.have.length(1);
     told('reset')[0].cause.should.match(IS_API10 ? /device_session changed/ : /^Power config missing$/);
     (await writes(since)).should.eql(['power-management', 'input/mode', 'input/analog/threshold', 'output/state']);
-    (await ctl.pin(2, 1)).output.should.equal('high');
+    (await ctl.pinState(2, 1)).output.should.equal('high');
   });
 
   it(`where nothing can tell (power configuration, threshold): ${IS_API10 ? 'the sessions do, nothing is sent' : 'everything goes back, a reapplied and no reset'}`, async () => {
@@ -188,7 +188,7 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
 
 describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, reboot ${REBOOT_MS} ms)`, function () {
   this.timeout(40000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_s, c) => {
       ctl = c;
@@ -208,7 +208,7 @@ describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, 
     };
   });
   afterEach(() => stop());
-  const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const told = <K extends HealthKind>(kind: K) => events.filter(ofKind(kind));
   const KEEP_ALIVE = watchdogNode({ keepAlive: true, confirm: true, timeout: '10000', interval: '1000' });
 
   it('a network outage shorter than the timeout: no reset, no reapplied, the timeout not sent again', async () => {

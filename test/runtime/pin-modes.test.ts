@@ -9,7 +9,7 @@
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, waitConnected, waitFor, waitStatus } from '../helpers/node-red';
 import { ALL_MODULES, SLOT } from '../helpers/reliability';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { pwmOutputHz } from '../../simulator/facts';
 import type { LivePin } from '../../nodes/lib/pure/snapshot';
 import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
@@ -57,7 +57,7 @@ describe(`the live view's pin modes against the simulator's state (runtime, API 
   this.timeout(30000);
   // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
   after(() => sidebarPlugin.close());
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });
@@ -80,7 +80,7 @@ describe(`the live view's pin modes against the simulator's state (runtime, API 
     live.collector.start();
     try {
       const shown = await pins();
-      const sim = await Promise.all([1, 2, 3, 4].map((n) => ctl.pin(SLOT.io, n)));
+      const sim = await Promise.all([1, 2, 3, 4].map((n) => ctl.pinState(SLOT.io, n)));
       // The simulator's own state, and what the live view says of each pin.
       sim.map((p) => p.mode).should.eql(['output', 'pwm', 'analog', 'digital']);
       shown[0].should.match({ type: 'voltage_mV', driven: { kind: 'output', level: sim[0].output } });
@@ -98,9 +98,9 @@ describe(`the live view's pin modes against the simulator's state (runtime, API 
       // (the digital input comes back by itself: io-input re-applies it).
       helper.getNode('reset').receive({ payload: {} });
       await waitStatus('reset', 'green', 'dot', /./, 10000);
-      await waitFor(async () => (await ctl.pin(SLOT.io, 1)).mode === 'analog', 'pin 1 analog on the device', 10000);
+      await waitFor(async () => (await ctl.pinState(SLOT.io, 1)).mode === 'analog', 'pin 1 analog on the device', 10000);
       const after = await pins();
-      (await ctl.pin(SLOT.io, 2)).mode.should.equal('analog');
+      (await ctl.pinState(SLOT.io, 2)).mode.should.equal('analog');
       (after[0].driven === undefined && after[1].driven === undefined).should.be.true(JSON.stringify(after.slice(0, 2)));
     } finally {
       live.collector.stop();

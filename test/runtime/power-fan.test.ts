@@ -21,7 +21,7 @@ import {
 } from '../helpers/bmc-power';
 import { send } from '../helpers/io-nodes';
 import { expectCode, helper, statusHistory, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const FAN = apiPath('power', 'fan');
@@ -30,7 +30,7 @@ const DELAY = 1000;
 
 describe('power-fan (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

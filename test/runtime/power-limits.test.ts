@@ -18,7 +18,7 @@ import {
   wireSince,
 } from '../helpers/bmc-power';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const LIMITS = apiPath('power', 'limits');
@@ -26,7 +26,7 @@ const STATS = apiPath('power', 'stats');
 
 describe('power-limits (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

@@ -19,7 +19,7 @@ import {
 } from '../helpers/bmc-power';
 import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { wirePath } from '../helpers/api';
 
 const SOURCE_FIELDS = ['source_3v3', 'source_5v0', 'source_12v', 'source_total', 'efficiency_factor_3v3', 'efficiency_factor_5v0', 'efficiency_factor_12v'];
@@ -42,7 +42,7 @@ const TEMPERATURE_FIELDS = ['on_board_temp', 'pmc_temp'];
 
 describe('power-readings (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite(
     (_sim, c) => {
       ctl = c;

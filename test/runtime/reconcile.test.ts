@@ -10,7 +10,7 @@ import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, loadIo, Outcomes, send } from '../helpers/io-nodes';
 import { helper, statusHistory, waitFor } from '../helpers/node-red';
-import { SimControl, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
@@ -28,7 +28,7 @@ const SETTING_PATHS = /\/(power-management|input\/mode|input\/digital\/interrupt
 
 describe(`reconciliation: settings come back after the module forgot them (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });
@@ -114,7 +114,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
 
 describe(`reconciliation: an output's last state, where asked (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimControl;
+  let ctl: SimHarness;
   simulatorSuite((_s, c) => {
     ctl = c;
   });
@@ -134,6 +134,6 @@ describe(`reconciliation: an output's last state, where asked (runtime, simulato
     // The last state a msg set (the refused msg set nothing), after the power configuration.
     writes.map(([path]) => path).should.eql(['power-management', 'output/state']);
     should(writes[1][1]).eql({ pin: 1, state: 'high' });
-    (await ctl.pin(2, 1)).output.should.equal('high');
+    (await ctl.pinState(2, 1)).output.should.equal('high');
   });
 });

@@ -6,7 +6,7 @@
  */
 import should from 'should';
 import { expectCode, helper, lastStatus, MODULES } from '../helpers/node-red';
-import { SimControl, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
 import { ActionDef, IO_NODE_MODULES, loadIoQuiet, Outcomes, send, setPin, wire } from '../helpers/io-nodes';
 
 const STATE = '/api/io/0.9/2/output/state';
@@ -18,7 +18,7 @@ function output(settings: Record<string, unknown>): ActionDef {
 
 describe('typed settings: pin and state from msg, flow, global, env; io-read output property (runtime, simulator)', function () {
   this.timeout(20000);
-  const io = {} as { sim: Simulator; ctl: SimControl };
+  const io = {} as { sim: Simulator; ctl: SimHarness };
   simulatorSuite((sim, ctl) => Object.assign(io, { sim, ctl }));
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {

@@ -9,7 +9,7 @@ import { DeviceError, mayHaveReachedDevice } from '../../nodes/lib/base/errors';
 import { perform } from '../../nodes/lib/action/operation';
 import { readOperation } from '../../nodes/lib/action/readings';
 import { ChangeFilter } from '../../nodes/lib/action/change';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
 import { inLanguage, speak } from '../helpers/i18n';
 
 const TIMEOUT_MS = 300;
@@ -26,13 +26,13 @@ async function failure(p: Promise<unknown>): Promise<DeviceError> {
 for (const api of ['0.9', '1.0'] as const) {
   describe(`DeviceClient deadlines against a ${api} simulator (loopback)`, function () {
     let sim: Simulator;
-    let ctl: SimControl;
+    let ctl: SimHarness;
     let client: DeviceClient;
     const root = `/api/io/${api}/2`;
     before(async () => {
       await speak();
       sim = await startSimulator({ port: 0, api });
-      ctl = new SimControl(sim);
+      ctl = new SimHarness(sim);
     });
     after(async () => {
       await sim.close();

@@ -12,7 +12,7 @@ import should from 'should';
 import { readSettings } from '../../nodes/lib/config-node/device-settings';
 import { DeviceClient } from '../../nodes/lib/device/client';
 import type { ExchangeInfo } from '../../nodes/lib/device/exchange-info';
-import { SimControl, Simulator, startSimulator, startStub } from '../helpers/sim-control';
+import { SimHarness, Simulator, startSimulator, startStub } from '../helpers/sim-control';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -46,12 +46,12 @@ describe('client defaults: one place, read by the runtime and the editor', funct
 for (const api of ['0.9', '1.0'] as const) {
   describe(`DeviceClient against a ${api} simulator (loopback)`, function () {
     let sim: Simulator;
-    let ctl: SimControl;
+    let ctl: SimHarness;
     let client: DeviceClient;
     const root = `/api/io/${api}`;
     before(async () => {
       sim = await startSimulator({ port: 0, api });
-      ctl = new SimControl(sim);
+      ctl = new SimHarness(sim);
     });
     after(async () => {
       await sim.close();

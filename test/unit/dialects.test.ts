@@ -14,7 +14,7 @@ import { DeviceError } from '../../nodes/lib/base/errors';
 import { DeviceClient } from '../../nodes/lib/device/client';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 import { device, helper, waitFor, waitStatus } from '../helpers/node-red';
-import { SimControl, Simulator, startSimulator } from '../helpers/sim-control';
+import { SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
 import { loadIo, Outcomes, send } from '../helpers/io-nodes';
 import { speak } from '../helpers/i18n';
 
@@ -336,12 +336,12 @@ describe('API dialects (real §0)', function () {
 describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
   this.timeout(30000);
   const sims: Record<'0.9' | '1.0', Simulator> = {} as never;
-  const ctls: Record<'0.9' | '1.0', SimControl> = {} as never;
+  const ctls: Record<'0.9' | '1.0', SimHarness> = {} as never;
 
   before(async () => {
     for (const api of ['0.9', '1.0'] as const) {
       sims[api] = await startSimulator({ port: 0, api });
-      ctls[api] = new SimControl(sims[api]);
+      ctls[api] = new SimHarness(sims[api]);
     }
   });
   after(async () => {

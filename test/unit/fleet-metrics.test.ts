@@ -44,12 +44,12 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
   });
 
   it('turns health events into the connection state, resets, re-applies, lost notifications and keep-alive lateness; alerts from tallies', async function () {
-    publish('connection', io2, 'connected (API 0.9)', { state: 'connected' });
+    publish('connection', io2, 'connected (API 0.9)', { state: 'connected', apiVersion: '0.9' });
     publish('connection', io2, 'unreachable: connection refused', { state: 'unreachable' });
     publish('reset', io2, 'driver_session changed');
     publish('reapplied', io2, '2 settings', { settings: 2, failed: 0 });
-    publish('notifications-lost', io2, 'read failed', { pins: [1] });
-    publish('keepalive-late', bmc0, 'no alive for 7000 ms', { since_ms: 7000 });
+    publish('notifications-lost', io2, 'read failed', { pins: [1], from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T00:00:01.000Z' });
+    publish('keepalive-late', bmc0, 'no alive for 7000 ms', { since_ms: 7000, timeout_ms: 10000, reset_in_ms: 3000 });
     tally(io2, { kind: 'alerts', count: 3 });
     const f = await families();
     const states = f('modular_device_connection_state').metrics.filter((m) => m.labels!.service === 'io');
@@ -64,6 +64,17 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     f('modular_device_alerts_delivered_total').metrics[0].value!.should.equal('3');
     f('modular_device_keepalive_late_total').metrics[0].should.containEql({ value: '1' });
     f('modular_device_keepalive_lateness_seconds').metrics[0].value!.should.equal('7');
+  });
+
+  it("shows every connection state of the states' own list, so a state added there appears here too", async function () {
+    for (const state of CONNECTION_STATES) {
+      publish('connection', io2, state, state === 'connected' ? { state, apiVersion: '1.0' } : { state });
+      const f = await families();
+      f('modular_device_connection_state')
+        .metrics.filter((m) => m.labels!.service === 'io' && m.value === '1')
+        .map((m) => m.labels!.state)
+        .should.eql([state]);
+    }
   });
 
   it('stops hearing when stopped', async function () {

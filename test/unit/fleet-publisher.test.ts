@@ -10,13 +10,15 @@ import os from 'os';
 import path from 'path';
 
 const io2 = { config: 'c1', service: 'io', slot: 2, device: '127.0.0.1:1' };
-const event = (kind: HealthEvent['kind'], cause: string, detail?: Record<string, unknown>): HealthEvent => ({
-  kind,
-  module: io2,
-  cause,
-  time: '2026-01-01T00:00:00.000Z',
-  ...(detail ? { detail } : {}),
-});
+// The publisher's own view of an event, its facts trimmed to what each case reads (hence the cast).
+const event = (kind: HealthEvent['kind'], cause: string, detail?: Record<string, unknown>): HealthEvent =>
+  ({
+    kind,
+    module: io2,
+    cause,
+    time: '2026-01-01T00:00:00.000Z',
+    ...(detail ? { detail } : {}),
+  }) as HealthEvent;
 
 function publisher(allowed = ['io-output']) {
   const mqtt: MqttMsg[] = [];
@@ -237,7 +239,7 @@ describe('fleet publisher: retained commands, topics that name no module, severa
     module: m,
     cause: 'connected',
     time: 't',
-    detail: { state: 'connected' },
+    detail: { state: 'connected', apiVersion: '0.9' },
   });
 
   it('refuses a retained command with a sentence saying why, and nothing is sent', function () {

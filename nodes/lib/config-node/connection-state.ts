@@ -3,6 +3,7 @@
  * (action nodes, health) at each change; `restarted` and `moduleReset` are news told once.
  */
 import type { ApiVersion } from '../pure/limits';
+import type { Same } from '../pure/same-type';
 
 /**
  * Every state a module can be in, the type's own list: whoever shows one series or row per
@@ -38,7 +39,6 @@ export type ConnectionState =
   | { state: 'invalid'; reason: string };
 
 /** Fails to compile when ConnectionState gains a state CONNECTION_STATES lacks, or the list one the type lacks. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const EVERY_STATE_LISTED: Same<ConnectionState['state'], ConnectionStateName> = true;
 void EVERY_STATE_LISTED;
 

@@ -8,15 +8,9 @@
  */
 import type { Connection, ConnectionState, ConnectionUser } from './connection';
 import type { ExchangeInfo } from '../device/exchange-info';
-import { counting, HealthModule, publish, tally } from './health';
+import { counting, HealthDetails, HealthModule, publish, tally } from './health';
 import { QUEUE_HEALTH } from '../pure/limits';
-import { HEALTH_KINDS } from '../pure/facts';
-import type { HealthKind } from './health';
 import { say, t, textOf } from '../base/i18n';
-
-/** Fails to compile when health.ts gains a kind that limits.ts (the dialog's list) lacks. */
-const EVERY_KIND_LISTED: Exclude<HealthKind, (typeof HEALTH_KINDS)[number]> extends never ? true : never = true;
-void EVERY_KIND_LISTED;
 
 /** The slice of a Node-RED node that emits metrics: `metric()` says whether they are on. */
 export interface MetricNode {
@@ -36,6 +30,11 @@ export function connectionCause(state: ConnectionState): string {
   }
   // A fixed status (connecting) is its message id: the cause is words for every listener.
   return textOf(say(`status.${state.state}`, 'reason' in state ? { reason: state.reason } : undefined));
+}
+
+/** A connection state's facts for a health event: the state, and the API version once connected. */
+export function connectionDetail(state: ConnectionState): HealthDetails['connection'] {
+  return state.state === 'connected' ? { state: state.state, apiVersion: state.apiVersion } : { state: state.state };
 }
 
 /**
@@ -69,7 +68,7 @@ export class ModuleHealth implements ConnectionUser {
     if (!this.module) return;
     // Each failed retry tells the users again (its reason may differ: refused, then a
     // timeout); a fleet wants the change of state, not the echo. A restart is a change.
-    const detail = state.state === 'connected' ? { state: state.state, apiVersion: state.apiVersion } : { state: state.state };
+    const detail = connectionDetail(state);
     const key = JSON.stringify(detail);
     if (key === this.lastState && !(state.state === 'connected' && state.restarted)) return;
     this.lastState = key;
@@ -104,7 +103,7 @@ export class ModuleHealth implements ConnectionUser {
     }
   }
 
-  private queueDetail(queued: number): Record<string, number> {
+  private queueDetail(queued: number): HealthDetails['queue'] {
     return { queued, limit: this.queueLimit, ...this.edges };
   }
 }

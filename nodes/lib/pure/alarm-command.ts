@@ -13,6 +13,7 @@ import { check } from './limits';
 import { Check, describe } from './checks';
 import { phrase, Phrase } from './phrase';
 import type { Act } from './alarm-model';
+import type { Same } from './same-type';
 
 export const ALARM_ACTIONS = ['acknowledge', 'shelve', 'unshelve', 'remove-from-service', 'return-to-service', 'acknowledge-all', 'list'] as const;
 export type AlarmAction = (typeof ALARM_ACTIONS)[number];
@@ -26,7 +27,12 @@ export type AlarmCommand =
   | { readonly action: 'list' };
 
 /** The fields a command may carry: anything else is refused, so a typo is not silently ignored. */
-const FIELDS = new Set(['action', 'alarm', 'duration', 'user', 'comment', 'device', 'area']);
+const FIELD_LIST = ['action', 'alarm', 'duration', 'user', 'comment', 'device', 'area'] as const;
+const FIELDS: ReadonlySet<string> = new Set(FIELD_LIST);
+/** Fails to compile when AlarmCommand gains a field FIELD_LIST lacks (it would be refused), or the list one no command has. */
+type FieldOf<T> = T extends unknown ? keyof T : never;
+const EVERY_FIELD_LISTED: Same<FieldOf<AlarmCommand>, (typeof FIELD_LIST)[number]> = true;
+void EVERY_FIELD_LISTED;
 
 /** A filter's text (device, area): short text, as an id is. */
 function filterCheck(value: unknown, field: string): Check {

@@ -25,8 +25,8 @@ export interface LimitSet {
 }
 
 /** Where a value is: HiHi, Hi, normal, Lo, LoLo (each a separate alarm in ISA-18.2's terms). */
-export type Level = 'hihi' | 'hi' | 'normal' | 'lo' | 'lolo';
-export const LEVELS: readonly Level[] = ['hihi', 'hi', 'normal', 'lo', 'lolo'];
+export const LEVELS = ['hihi', 'hi', 'normal', 'lo', 'lolo'] as const;
+export type Level = (typeof LEVELS)[number];
 
 const ORDER: ReadonlyArray<keyof LimitSet> = ['lolo', 'lo', 'hi', 'hihi'];
 const NAMES: Record<string, string> = { hihi: 'HiHi', hi: 'Hi', lo: 'Lo', lolo: 'LoLo' };

@@ -3,10 +3,10 @@
  * editor's API is large and has no types of its own), instead of in every file. The
  * browser's own objects (document, window, timers) come typed from the DOM library.
  */
-import { editorRed, jquery } from '../../editor/page';
+import { editorRed, jquery, JQ } from '../../editor/page';
 
-/* eslint-disable-next-line @typescript-eslint/no-explicit-any -- jQuery's API, untyped */
-export type JQ = any;
+// A jQuery object, as page.ts types it for the dialogs too.
+export type { JQ };
 /* eslint-disable-next-line @typescript-eslint/no-explicit-any -- Node-RED's editor API, untyped */
 type EditorApi = any;
 
