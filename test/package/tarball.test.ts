@@ -161,10 +161,14 @@ describe('the npm-packed package', function () {
             plugins: Array<{ type: string }>;
           }>
         ).filter((p) => p.module === MODULE);
-        ours.length.should.equal(1, list.text);
-        ours[0].should.containDeep({ enabled: true, editor: true, runtime: true });
-        should(ours[0].err).not.be.ok();
-        ours[0].plugins.map((p) => p.type).should.containDeep(PLUGINS);
+        // One set per plugin file: the sidebar (runtime and editor parts) and the metrics (runtime only).
+        ours.length.should.equal(PLUGINS.length, list.text);
+        for (const set of ours) should(set.err).not.be.ok();
+        ours.flatMap((set) => set.plugins.map((p) => p.type)).should.containDeep(PLUGINS);
+        const sidebar = ours.find((set) => set.plugins.some((p) => p.type === 'modular-device-sidebar'));
+        should(sidebar).containDeep({ enabled: true, editor: true, runtime: true });
+        const metrics = ours.find((set) => set.plugins.some((p) => p.type === 'modular-device-metrics'));
+        should(metrics).containDeep({ enabled: true, runtime: true });
         (await get(`${red.url}plugins`, 'text/html')).text.should.containEql(`resources/${MODULE}/sidebar.js`);
         for (const bundle of ['editor.js', 'sidebar.js']) (await get(`${red.url}resources/${MODULE}/${bundle}`, '*/*')).status.should.equal(200, bundle);
       });
