@@ -7,6 +7,7 @@
  * starts it, and fleet-publish counts the commands it refuses into it (when it runs).
  */
 import type { NodeAPI, Request, Response } from '../lib/base/node-red';
+import { t, useRuntimeLanguage } from '../lib/base/i18n';
 import { ModuleMetrics } from './metrics';
 
 /** What the plugin reads beyond a node's API: its registration and settings.js. */
@@ -26,7 +27,7 @@ export function metricsOn(RED: MetricsAPI): boolean {
   const value = RED.settings?.modularDevice?.metrics;
   if (value === undefined || value === true) return true;
   if (value === false) return false;
-  RED.log?.warn(`modular-device metrics: modularDevice.metrics must be true or false, got ${JSON.stringify(value)}; metrics stay on`);
+  RED.log?.warn(t('modular-device.metricsSettingRefused', { got: JSON.stringify(value)?.slice(0, 80) ?? String(value) }));
   return true;
 }
 
@@ -35,6 +36,7 @@ export function metricsOn(RED: MetricsAPI): boolean {
  * it) and serves it on this RED's admin app; with the setting off, stops it and serves nothing.
  */
 export function serveMetrics(RED: MetricsAPI): void {
+  useRuntimeLanguage(RED);
   if (!metricsOn(RED)) {
     metrics?.stop();
     metrics = undefined;

@@ -39,6 +39,16 @@ describe('metrics plugin (runtime, simulator)', function () {
       text.should.match(/# TYPE modular_device_requests_total counter/);
     });
 
+    it('a setting neither true nor false: said in the log (its value), the metrics stay on', async () => {
+      helper.settings({ ...saved, modularDevice: { metrics: 'no' } });
+      await load();
+      await waitConnected();
+      (await helper.request().get(ROUTE)).status.should.equal(200);
+      const warned = (helper.log().args as unknown[][]).map((a) => String((a[0] as { msg?: unknown }).msg)).filter((m) => m.includes('modularDevice.metrics'));
+      warned.should.have.length(1);
+      warned[0].should.containEql('"no"');
+    });
+
     it('serves nothing (404) with settings.js modularDevice: { metrics: false }', async () => {
       helper.settings({ ...saved, modularDevice: { metrics: false } });
       await load();
