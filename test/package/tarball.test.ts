@@ -21,6 +21,8 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const MODULE = pkg.name as string;
 const TYPES = Object.keys(pkg['node-red'].nodes);
 const PLUGINS = Object.keys(pkg['node-red'].plugins);
+/** The plugin with no editor part: the Prometheus metrics route (nodes/modular-device-metrics.ts). */
+const RUNTIME_ONLY_PLUGIN = 'modular-device-metrics';
 /** Lifecycle scripts npm runs when the package is installed as a dependency (npm 11 warns about each). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 
@@ -65,10 +67,15 @@ describe('the npm-packed package', function () {
   after(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it('holds every file Node-RED loads: each node and plugin with its .html, icons, both catalogues, the editor bundles, the examples', function () {
-    for (const file of [...Object.values(pkg['node-red'].nodes), ...Object.values(pkg['node-red'].plugins)] as string[]) {
+    // The metrics plugin is runtime only (an admin route): no .html, so the editor loads nothing of it.
+    const plugins = pkg['node-red'].plugins as Record<string, string>;
+    const withEditor = Object.entries(plugins).filter(([id]) => id !== RUNTIME_ONLY_PLUGIN);
+    for (const file of [...Object.values(pkg['node-red'].nodes), ...withEditor.map(([, file]) => file)] as string[]) {
       files.should.containEql(file);
       files.should.containEql(file.replace(/\.js$/, '.html'));
     }
+    files.should.containEql(plugins[RUNTIME_ONLY_PLUGIN]);
+    files.should.not.containEql(plugins[RUNTIME_ONLY_PLUGIN].replace(/\.js$/, '.html'));
     for (const lang of ['en-US', 'de']) files.should.containEql(`dist/nodes/locales/${lang}/modular-device.json`);
     files.should.containEql('resources/editor.js');
     files.should.containEql('resources/sidebar.js');
@@ -167,8 +174,8 @@ describe('the npm-packed package', function () {
         ours.flatMap((set) => set.plugins.map((p) => p.type)).should.containDeep(PLUGINS);
         const sidebar = ours.find((set) => set.plugins.some((p) => p.type === 'modular-device-sidebar'));
         should(sidebar).containDeep({ enabled: true, editor: true, runtime: true });
-        const metrics = ours.find((set) => set.plugins.some((p) => p.type === 'modular-device-metrics'));
-        should(metrics).containDeep({ enabled: true, runtime: true });
+        const metrics = ours.find((set) => set.plugins.some((p) => p.type === RUNTIME_ONLY_PLUGIN));
+        should(metrics).containDeep({ enabled: true, editor: false, runtime: true });
         (await get(`${red.url}plugins`, 'text/html')).text.should.containEql(`resources/${MODULE}/sidebar.js`);
         for (const bundle of ['editor.js', 'sidebar.js']) (await get(`${red.url}resources/${MODULE}/${bundle}`, '*/*')).status.should.equal(200, bundle);
       });
