@@ -3,10 +3,11 @@
  * between our nodes and core mqtt nodes: health events of every module become retained
  * states and events, our nodes' msgs readings by exception and alerts; commands from an mqtt
  * in node leave on output 2 (allow-listed) towards the action nodes, and their answers come
- * back in as replies. Loading it also serves the Prometheus metrics (nodes/fleet/metrics-route.ts).
+ * back in as replies. Refused commands are counted in the Prometheus metrics the plugin
+ * modular-device-metrics serves (nodes/fleet/metrics-route.ts), when they are on.
  */
 import { FleetPublisher } from './fleet/publisher';
-import { registerMetricsRoute } from './fleet/metrics-route';
+import { servedMetrics } from './fleet/metrics-route';
 import { currentStates } from './fleet/current-states';
 import { ALLOWABLE_OPS, isLevel, readAllowList, Scheme } from './fleet/scheme';
 import { systemOf } from './alarms/userdir-system';
@@ -26,7 +27,6 @@ function deviceName(RED: NodeAPI, node: Node, setting: string): string {
 
 export = function (RED: NodeAPI) {
   useRuntimeLanguage(RED);
-  const metrics = registerMetricsRoute(RED);
   function FleetPublishNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -92,7 +92,7 @@ export = function (RED: NodeAPI) {
           return done();
         }
         // A refused command (already answered on its reply topic): on the node (its start: a status fits 60 characters), in the metrics, at Catch.
-        metrics.refusedCommand(command && 'alarm' in command ? 'alarm' : 'module');
+        servedMetrics()?.refusedCommand(command && 'alarm' in command ? 'alarm' : 'module');
         refusedShown = true;
         node.status({ fill: 'yellow', shape: 'ring', text: t('fleet-publish.refusedStatus', { reason: refused.slice(0, 40) }) });
         done(invalidInput(refused));

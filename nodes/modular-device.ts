@@ -3,15 +3,21 @@
  * connection to it. Action nodes look it up by id and use its client and connection.
  */
 import { DeviceClient } from './lib/device/client';
-import { Connection } from './lib/config-node/connection';
+import { Connection, healthInterval } from './lib/config-node/connection';
+import { ModuleSessions } from './lib/config-node/sessions';
 import { DeviceNode, moduleLabel, readSettings, resolveTls } from './lib/config-node/device-settings';
 import { registerAdminRoutes } from './lib/config-node/admin-routes';
-import { t, useRuntimeLanguage } from './lib/base/i18n';
+import { spoken, t, useRuntimeLanguage } from './lib/base/i18n';
 import { LIMITS } from './lib/pure/limits';
 import { MetricNode, ModuleHealth } from './lib/config-node/module-health';
 import type { NodeAPI, NodeDef } from './lib/base/node-red';
 
+/** settings.js, as far as the config node reads it. */
+type Settings = NodeAPI['settings'] & { modularDevice?: { healthIntervalMs?: unknown } };
+
 export = function (RED: NodeAPI) {
+  // The modules of this Node-RED: config nodes naming the same module share its own writes (sessions.ts).
+  const modules = new ModuleSessions();
   function ModularDeviceNode(this: DeviceNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -22,10 +28,12 @@ export = function (RED: NodeAPI) {
       const options = readSettings(def, node.credentials ?? {});
       options.tls = resolveTls(RED, def.tls);
       const client = new DeviceClient(options);
+      const pace = healthInterval((RED.settings as Settings)?.modularDevice?.healthIntervalMs);
+      if (pace.refused) node.warn(t('modular-device.healthIntervalRefused', { problem: spoken(pace.refused), ms: pace.ms }));
       // Who hears the client (device/client-events.ts): the connection (reachability, settings
       // lost, renewing writes; it listens itself) and the module's health events and metrics
       // (config-node/module-health.ts), each exchange.
-      const connection = new Connection(client, moduleLabel(options, client.location), node.id);
+      const connection = new Connection(client, moduleLabel(options, client.location), node.id, { modules, healthIntervalMs: pace.ms });
       const health = new ModuleHealth(node as unknown as MetricNode, options.queueLimit ?? LIMITS.queue_limit.default);
       client.listen({ exchange: health.onExchange });
       node.connection = connection;

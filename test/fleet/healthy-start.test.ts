@@ -49,7 +49,7 @@ for (const api of ['0.9', '1.0'] as const) {
       modules = [...new Set(flow.filter((n) => n.type === 'modular-device').map((n) => `${n.service}/${n.slot}`))].sort();
       const flowFile = path.join(work, 'flows.json');
       fs.writeFileSync(flowFile, JSON.stringify(flow));
-      red = new NodeRedInstance(`demos-${api}`, flowFile, { MD_HEALTH_INTERVAL_MS: String(HEALTH_MS) });
+      red = new NodeRedInstance(`demos-${api}`, flowFile, {}, `modularDevice: { healthIntervalMs: ${HEALTH_MS} },`);
       red.port = port;
       // The demos of other modules npm start deploys (the dashboard), linked as it links them.
       // Once per module: several demos may need the same one (the dashboard's two pages).

@@ -71,7 +71,7 @@ export function alarmUserDir(): { readonly dir: string; readonly journal: string
     saved = h._settings;
     at.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md-alarm-'));
     at.journal = path.join(at.dir, 'modular-device-alarms.json');
-    helper.settings({ userDir: at.dir });
+    helper.settings({ ...saved, userDir: at.dir });
   });
   afterEach(() => {
     h._settings = saved;

@@ -265,7 +265,8 @@ export class NodeRedInstance {
 };
 `,
     );
-    const red = require.resolve('node-red/red.js', { paths: [root] });
+    // MD_NODE_RED's Node-RED when set (the runtime-3.1/5.0 steps), else the devDependency.
+    const red = process.env.MD_NODE_RED ? path.join(path.resolve(process.env.MD_NODE_RED), 'red.js') : require.resolve('node-red/red.js', { paths: [root] });
     const child = spawn(process.execPath, [red, '--userDir', this.userDir, '--settings', path.join(this.userDir, 'settings.js')], {
       cwd: this.userDir,
       env: { ...process.env, ...this.env },

@@ -244,17 +244,16 @@ export async function waitStatus(id: string, fill: string, shape: string, text: 
 }
 
 /**
- * Shortens the config nodes' health check for the enclosing describe (MD_HEALTH_INTERVAL_MS,
- * read each time a check is scheduled), and puts the setting back after it.
+ * Sets the config nodes' health check for the enclosing describe, as settings.js
+ * `modularDevice.healthIntervalMs` does (read by each config node as it starts: set before
+ * the flows load), beside the helper's other settings, and puts the settings back after it.
  */
 export function withHealthInterval(ms: number): void {
-  let saved: string | undefined;
+  let saved: Record<string, unknown>;
   before(() => {
-    saved = process.env.MD_HEALTH_INTERVAL_MS;
-    process.env.MD_HEALTH_INTERVAL_MS = String(ms);
+    saved = helper.settings();
+    const modularDevice = (saved.modularDevice ?? {}) as Record<string, unknown>;
+    helper.settings({ ...saved, modularDevice: { ...modularDevice, healthIntervalMs: ms } });
   });
-  after(() => {
-    if (saved === undefined) delete process.env.MD_HEALTH_INTERVAL_MS;
-    else process.env.MD_HEALTH_INTERVAL_MS = saved;
-  });
+  after(() => void helper.settings(saved));
 }

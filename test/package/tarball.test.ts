@@ -25,6 +25,8 @@ const LANGUAGES = ['en-US', 'de'];
 /** A plugin's catalogue in the repository (locales/<lang>/<plugin>.json), where it has one. */
 const catalogueOf = (plugin: string, lang: string) => path.join(root, 'locales', lang, `${plugin}.json`);
 const CATALOGUED = PLUGINS.filter((p) => LANGUAGES.every((lang) => fs.existsSync(catalogueOf(p, lang))));
+/** The plugin with no editor part: the Prometheus metrics route (nodes/modular-device-metrics.ts). */
+const RUNTIME_ONLY_PLUGIN = 'modular-device-metrics';
 /** Lifecycle scripts npm runs when the package is installed as a dependency (npm 11 warns about each). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 
@@ -69,10 +71,15 @@ describe('the npm-packed package', function () {
   after(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it('holds every file Node-RED loads: each node and plugin with its .html, icons, both catalogues, the editor bundles, the examples', function () {
-    for (const file of [...Object.values(pkg['node-red'].nodes), ...Object.values(pkg['node-red'].plugins)] as string[]) {
+    // The metrics plugin is runtime only (an admin route): no .html, so the editor loads nothing of it.
+    const plugins = pkg['node-red'].plugins as Record<string, string>;
+    const withEditor = Object.entries(plugins).filter(([id]) => id !== RUNTIME_ONLY_PLUGIN);
+    for (const file of [...Object.values(pkg['node-red'].nodes), ...withEditor.map(([, file]) => file)] as string[]) {
       files.should.containEql(file);
       files.should.containEql(file.replace(/\.js$/, '.html'));
     }
+    files.should.containEql(plugins[RUNTIME_ONLY_PLUGIN]);
+    files.should.not.containEql(plugins[RUNTIME_ONLY_PLUGIN].replace(/\.js$/, '.html'));
     for (const lang of LANGUAGES) files.should.containEql(`dist/nodes/locales/${lang}/modular-device.json`);
     // Node-RED reads a plugin's catalogue beside its .js (the sidebar's is in dist/nodes/sidebar/).
     CATALOGUED.length.should.be.above(0);
@@ -172,10 +179,14 @@ describe('the npm-packed package', function () {
             plugins: Array<{ type: string }>;
           }>
         ).filter((p) => p.module === MODULE);
-        ours.length.should.equal(1, list.text);
-        ours[0].should.containDeep({ enabled: true, editor: true, runtime: true });
-        should(ours[0].err).not.be.ok();
-        ours[0].plugins.map((p) => p.type).should.containDeep(PLUGINS);
+        // One set per plugin file: the sidebar (runtime and editor parts) and the metrics (runtime only).
+        ours.length.should.equal(PLUGINS.length, list.text);
+        for (const set of ours) should(set.err).not.be.ok();
+        ours.flatMap((set) => set.plugins.map((p) => p.type)).should.containDeep(PLUGINS);
+        const sidebar = ours.find((set) => set.plugins.some((p) => p.type === 'modular-device-sidebar'));
+        should(sidebar).containDeep({ enabled: true, editor: true, runtime: true });
+        const metrics = ours.find((set) => set.plugins.some((p) => p.type === RUNTIME_ONLY_PLUGIN));
+        should(metrics).containDeep({ enabled: true, editor: false, runtime: true });
         (await get(`${red.url}plugins`, 'text/html')).text.should.containEql(`resources/${MODULE}/sidebar.js`);
         for (const bundle of ['editor.js', 'sidebar.js']) (await get(`${red.url}resources/${MODULE}/${bundle}`, '*/*')).status.should.equal(200, bundle);
       });

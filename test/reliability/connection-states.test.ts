@@ -14,17 +14,17 @@ import { TEST_API } from '../helpers/api';
 import { ALL_MODULES, fire, loadCollect, reliabilityFlow, serverSuite, settle, TLS_MODULE } from '../helpers/reliability';
 import { makePki, startTlsFront, TlsFront, tlsConfigNode, tlsCredentials } from '../helpers/tls';
 import { CONNECTION_STATES, ConnectionStateName } from '../../nodes/lib/config-node/connection-state';
-import { HEALTH_CHECK, LIMITS } from '../../nodes/lib/pure/limits';
+import { LIMITS } from '../../nodes/lib/pure/limits';
 import { subscribe } from '../../nodes/lib/config-node/health';
-import fleetPublish = require('../../nodes/fleet-publish');
+import metricsPlugin = require('../../nodes/modular-device-metrics');
 
 const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => Array<{
   name: string;
   metrics: Array<{ value?: string; labels?: Record<string, string> }>;
 }>;
 
-/** Loads the metrics route (fleet-publish registers it) beside the nodes. */
-const MODULES: NodeModule[] = [TLS_MODULE, ...ALL_MODULES, fleetPublish as NodeModule];
+/** Loads the metrics plugin (its route) beside the nodes. */
+const MODULES: NodeModule[] = [TLS_MODULE, ...ALL_MODULES, metricsPlugin as NodeModule];
 
 /** A server that takes connections and never answers: a probe to it stays on the wire. */
 function startSilent(): Promise<{ url: string; close(): Promise<void> }> {
@@ -74,7 +74,7 @@ describe(`reliability: connection states in metrics, and down or unreachable at 
   this.timeout(30000);
   serverSuite();
   // The health check never comes within a test: what moves a state here is the request path.
-  withHealthInterval(HEALTH_CHECK.maxMs);
+  withHealthInterval(LIMITS.health_interval_ms.max);
   let sim: Simulator;
   let ctl: SimHarness;
   let guarded: Simulator;

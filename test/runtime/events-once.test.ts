@@ -1,7 +1,7 @@
 /**
  * Each thing that happens to a module is told once, as what it is: a reset by
  * someone else, a re-plug, a restart of the device's service, and the package's own
- * power-management msg. The health interval is shortened (MD_HEALTH_INTERVAL_MS) so that
+ * power-management msg. The health interval is shortened (modularDevice.healthIntervalMs) so that
  * "once" is checked over many health checks after the settings are back.
  *  - reset, re-plug, the package's own io-reset: one `reset`, one `reapplied`, every setting
  *    back (pins, the output's last state); one `notifications-lost` where the package can

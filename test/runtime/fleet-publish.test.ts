@@ -5,6 +5,7 @@
  */
 import 'should';
 import fleetPublish = require('../../nodes/fleet-publish');
+import metricsPlugin = require('../../nodes/modular-device-metrics');
 import { deploy } from '../helpers/reliability';
 import { ALL_NODES, device, deviceNode, FlowNode, helper, lastStatus, loadFlow, NodeModule, TAB, waitConnected, waitFor } from '../helpers/node-red';
 import { Simulator, simulatorSuite } from '../helpers/sim-control';
@@ -17,7 +18,8 @@ const parsePrometheus = require('parse-prometheus-text-format') as (text: string
   metrics: Array<{ value?: string; labels?: Record<string, string> }>;
 }>;
 
-const NODES: NodeModule[] = [...ALL_NODES, fleetPublish as NodeModule];
+// The metrics plugin beside: fleet-publish counts the commands it refuses into its registry.
+const NODES: NodeModule[] = [...ALL_NODES, fleetPublish as NodeModule, metricsPlugin as NodeModule];
 
 function flow(url: string, settings: Record<string, unknown>): FlowNode[] {
   return [

@@ -4,7 +4,7 @@
  * `reset`, `reapplied` or `notifications-lost` event, and each io-power's configuration
  * POSTed once (on connect, or by the msg an example sends on deploy), never again: on API
  * 1.0 the new device_session that follows the package's own power-management is adopted,
- * not taken for a reset. The health interval is shortened for the test (MD_HEALTH_INTERVAL_MS).
+ * not taken for a reset. The health interval is shortened for the test (settings.js modularDevice.healthIntervalMs, withHealthInterval).
  */
 import should from 'should';
 import { TEST_API } from '../helpers/api';

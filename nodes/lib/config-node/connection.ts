@@ -12,28 +12,22 @@
 import type { ClientEvents, DeviceClient } from '../device/client';
 import { DeviceError, isGone, isRefused, isServiceDown, statusText } from '../base/errors';
 import { t } from '../base/i18n';
-import { API_VERSIONS, HEALTH_CHECK } from '../pure/limits';
+import { API_VERSIONS } from '../pure/limits';
 import { apiText, slotProblem, VersionRecord } from '../device/version-record';
 import { DesiredSetting, DesiredState } from './desired-state';
-import { Sessions } from './sessions';
+import { ModuleSessions, Sessions } from './sessions';
+import { ConnectionOptions, HEALTH_INTERVAL_MS } from './connection-options';
 import type { HealthModule } from './health';
 import type { ConnectionState, ConnectionUser } from './connection-state';
 
 export type { ConnectionState, ConnectionUser } from './connection-state';
+export { HEALTH_INTERVAL_MS, healthInterval } from './connection-options';
+export type { ConnectionOptions } from './connection-options';
 
 /** API versions of the version record this package speaks, as major.minor. */
 const SUPPORTED_API = new Set<string>(API_VERSIONS);
 
 export const BACKOFF = { firstMs: 1000, maxMs: 30000 } as const;
-/** While connected, the version record is read again this often: an idle flow learns of an outage or (API 1.0) new sessions. */
-export const HEALTH_INTERVAL_MS: number = HEALTH_CHECK.defaultMs;
-
-/** The health interval now: MD_HEALTH_INTERVAL_MS within its bounds (a test's shorter pace), else 10 s. */
-export function healthIntervalMs(): number {
-  const ms = Number(process.env[HEALTH_CHECK.env] ?? NaN);
-  return Number.isInteger(ms) && ms >= HEALTH_CHECK.minMs && ms <= HEALTH_CHECK.maxMs ? ms : HEALTH_INTERVAL_MS;
-}
-
 /** TLS refused the connection: its own state, retried (a certificate gets renewed, a clock set). */
 function tlsState(error: unknown): Extract<ConnectionState, { state: 'tls' }> | undefined {
   return error instanceof DeviceError && error.code === 'TLS' ? { state: 'tls', reason: error.brief ?? statusText(error) } : undefined;
@@ -55,6 +49,7 @@ export class Connection implements Pick<ClientEvents, 'reachability' | 'settings
   private healthTimer?: NodeJS.Timeout;
   /** API 1.0's sessions and the package's own writes that renew them (sessions.ts). */
   private readonly sessions: Sessions;
+  private readonly healthIntervalMs: number;
   /** The first connect applied the settings (a deploy while the device is away applies them when it is back). */
   private everConnected = false;
   /** What the package set on this module, put back whenever the module forgot it. */
@@ -79,10 +74,12 @@ export class Connection implements Pick<ClientEvents, 'reachability' | 'settings
     private readonly label: string,
     /** The config node's id, for health events. */
     readonly configId = '',
+    options: ConnectionOptions = {},
   ) {
+    this.healthIntervalMs = options.healthIntervalMs ?? HEALTH_INTERVAL_MS;
     this.healthModule = { config: configId, service: client.service, slot: client.slot, device: client.location };
     this.desired = new DesiredState(() => this.healthModule, BACKOFF);
-    this.sessions = new Sessions(`${client.location}|${client.service}|${client.slot}`, (phase) => {
+    this.sessions = (options.modules ?? new ModuleSessions()).open(`${client.location}|${client.service}|${client.slot}`, (phase) => {
       // Why pins are put back after the package's own power-management (real §3.2 step 5, §4).
       if (!this.closed) void this.desired.restore(t('common.cause.ownRenewal'), { noticed: false, from: phase + 1, join: true, quiet: true });
     });
@@ -274,7 +271,7 @@ export class Connection implements Pick<ClientEvents, 'reachability' | 'settings
     if (next.state === 'connected') {
       this.retryDelay = BACKOFF.firstMs;
       clearTimeout(this.healthTimer);
-      this.healthTimer = setTimeout(() => void this.probe(), healthIntervalMs());
+      this.healthTimer = setTimeout(() => void this.probe(), this.healthIntervalMs);
     } else {
       // Incompatible devices get updated too; keep looking, at the capped pace.
       this.scheduleRetry();

@@ -8,6 +8,9 @@
  *    config node of this Node-RED that names it (two config nodes may share a module), so
  *    the session that follows them is adopted; any other new one is the module reset by
  *    something else.
+ * Who shares what is owned, not global: ModuleSessions holds the modules of one Node-RED (the
+ * config node type makes one and hands it to every connection); each connection opens its
+ * own Sessions on it and closes it when its config node closes.
  * API 0.9 has no sessions: nothing changes here.
  */
 import type { VersionRecord } from '../device/version-record';
@@ -32,26 +35,42 @@ interface ModuleWrites {
   peers: Set<(phase: number) => void>;
 }
 
-const modules = new Map<string, ModuleWrites>();
+/** The modules of one Node-RED, by key (device location, service and slot), while a config node names them. */
+export class ModuleSessions {
+  private readonly modules = new Map<string, ModuleWrites>();
+
+  /** A config node's sessions of module `key`; `reenumerated` puts back what comes after a phase. */
+  open(key: string, reenumerated: (phase: number) => void): Sessions {
+    const writes = this.modules.get(key) ?? { onWire: 0, ended: 0, peers: new Set() };
+    this.modules.set(key, writes);
+    writes.peers.add(reenumerated);
+    return new Sessions(writes, () => {
+      writes.peers.delete(reenumerated);
+      // A second close, after another config node opened the key afresh, leaves that one's.
+      if (!writes.peers.size && this.modules.get(key) === writes) this.modules.delete(key);
+    });
+  }
+
+  /** Modules some open config node names (a closed one's own writes are forgotten with its last). */
+  get size(): number {
+    return this.modules.size;
+  }
+}
 
 export class Sessions {
   /** The last driver_session seen. */
   private session?: string;
   /** The last device_session of the module seen. */
   private deviceSession?: string;
-  private readonly writes: ModuleWrites;
   /** Own writes ended that a look already accounted for. */
   private seen: number;
 
+  /** Made by ModuleSessions.open: the module's writes shared with its peers, and how to leave them. */
   constructor(
-    /** The module: device location, service and slot. */
-    private readonly key: string,
-    private readonly reenumerated: (phase: number) => void,
+    private readonly writes: ModuleWrites,
+    private readonly leave: () => void,
   ) {
-    this.writes = modules.get(key) ?? { onWire: 0, ended: 0, peers: new Set() };
-    modules.set(key, this.writes);
-    this.writes.peers.add(reenumerated);
-    this.seen = this.writes.ended;
+    this.seen = writes.ended;
   }
 
   /** An own renewing write went on the wire ('sent') or ended ('ended'). */
@@ -73,9 +92,9 @@ export class Sessions {
     return this.writes.ended;
   }
 
+  /** The config node closed: its peers no longer put back its pins; the module is forgotten with its last. */
   close(): void {
-    this.writes.peers.delete(this.reenumerated);
-    if (!this.writes.peers.size) modules.delete(this.key);
+    this.leave();
   }
 
   /** Judges a version record read after `owned` own writes had ended. */

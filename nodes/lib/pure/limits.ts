@@ -66,6 +66,12 @@ export const LIMITS = {
   answer_limit: { kind: 'int', min: 1, max: 256, default: 64, unit: 'KiB', source: 'package setting (device records are a few KiB)' },
   /** Device requests per second of the live sidebar, all modules together (settings.js `modularDevice.sidebarReadsPerSecond`): low, the flows come first. */
   sidebar_reads_per_second: { kind: 'int', min: 1, max: 20, default: 4, unit: '/s', source: 'package setting (a low, settable rate)' },
+  /**
+   * How often a connected config node reads the version record again (config-node/connection.ts),
+   * settings.js `modularDevice.healthIntervalMs`: an idle flow learns of an outage or (API 1.0)
+   * new sessions within it. Shorter costs a request per module each time; tests use 200 ms.
+   */
+  health_interval_ms: { kind: 'int', min: 100, max: 600000, default: 10000, unit: 'ms', source: 'package setting (settings.js)' },
 
   // ---- io -------------------------------------------------------------------------------
   input_mode: { kind: 'word', values: ['analog', 'digital'], source: 'spec, io endpoints' },
@@ -203,9 +209,6 @@ export const FLEET_BOUNDS = {
   maxReadings: 200,
   source: 'package choice',
 } as const;
-
-/** The connection's health check (config-node/connection.ts): every 10 s; tests may shorten it with MD_HEALTH_INTERVAL_MS (docs/development.md, Testing). */
-export const HEALTH_CHECK = { defaultMs: 10_000, minMs: 100, maxMs: 600_000, env: 'MD_HEALTH_INTERVAL_MS', source: 'package choice' } as const;
 
 /**
  * Runtime texts said so far (base/i18n.ts), per message id and values: a status text is said
