@@ -116,6 +116,11 @@ function lostMsg(s: Settings, pins: number[], reason: string): NodeMessage {
   return { topic: 'notifications-lost', payload: { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString(), reason }, alerts: [] };
 }
 
+/** The announcement after the package's own suspend of the module (a msg's reason, not a status). */
+function suspendLost(s: Settings): NodeMessage {
+  return lostMsg(s, [...s.pins], t('notification-poll.lostSuspend'));
+}
+
 /**
  * A pin's alerts for the status: the first as the dialog names it, the rest counted, so the
  * text fits the workspace's status (about 60 characters) with all four raised.
@@ -170,7 +175,7 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   // Until an alert came, the operation's own status says it ("polling every N ms", made once).
   if (!raised && !unread?.length && !suspended) return (s.state.quiet ??= { msgs: NOTHING, status: s.state.lastAlert });
   const msgs: NodeMessage[] = [];
-  if (suspended) msgs.push(lostMsg(s, [...s.pins], t('notification-poll.lostSuspend')));
+  if (suspended) msgs.push(suspendLost(s));
   if (raised) {
     const last = raised[raised.length - 1];
     s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: clockText(new Date()) });
