@@ -20,6 +20,7 @@ import { boolSetting, intSetting } from './lib/action/setting-values';
 import type { NodeAPI, NodeDef, NodeMessage } from './lib/base/node-red';
 import { listSetting } from './lib/pure/list-setting';
 import { msgWith } from './lib/action/msg';
+import type { PinTrips } from './lib/config-node/pin-trips';
 
 /** What the node keeps between rounds while it runs: none of it is a setting. */
 interface PollState {
@@ -29,6 +30,10 @@ interface PollState {
   module?: () => HealthModule | undefined;
   /** The module's connection: the live sidebar shows the alerts delivered for it (sidebar/runtime/alerts.ts). */
   connection?: () => object | undefined;
+  /** The module's tripped pins and the package's own suspends of it (config-node/pin-trips.ts). */
+  trips?: () => PinTrips | undefined;
+  /** The own suspends already announced (or before this node ran). */
+  suspends?: number;
   /**
    * When each watched pin was last read whole (or its loss announced), by pin number: where
    * a loss window starts. An array, not a Map: every round of every module stores six.
@@ -111,6 +116,11 @@ function lostMsg(s: Settings, pins: number[], reason: string): NodeMessage {
   return { topic: 'notifications-lost', payload: { pins, from: new Date(from).toISOString(), to: new Date(now).toISOString(), reason }, alerts: [] };
 }
 
+/** The announcement after the package's own suspend of the module (a msg's reason, not a status). */
+function suspendLost(s: Settings): NodeMessage {
+  return lostMsg(s, [...s.pins], t('notification-poll.lostSuspend'));
+}
+
 /**
  * A pin's alerts for the status: the first as the dialog names it, the rest counted, so the
  * text fits the workspace's status (about 60 characters) with all four raised.
@@ -136,11 +146,19 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const now = Date.now();
   let raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> | undefined;
   for (const record of records as NotificationRecord[]) {
-    if (!record || !s.pins.has(record.pin)) continue;
-    s.state.readAt[record.pin] = now;
+    if (!record) continue;
+    const watched = s.pins.has(record.pin);
+    if (watched) s.state.readAt[record.pin] = now;
     // Most rounds find nothing raised: four reads of fixed names (not of a name from a
     // list, which V8 looks up the slow way) pass such a record, and no list is made for it.
     if (!anyFlag(record)) continue;
+    // A protection event switched the pin off, watched or not (a 0.9 read clears all six).
+    if (record.under_voltage_alert || record.high_voltage_alert || record.high_current_alert)
+      s.state.trips?.()?.seen(
+        record.pin,
+        ALERT_FLAGS.filter((f) => record[f] === true),
+      );
+    if (!watched) continue;
     let alerts: AlertFlag[] | undefined;
     for (const flag of ALERT_FLAGS) if (record[flag] === true && s.alerts.has(flag)) (alerts ??= []).push(flag);
     if (!alerts) continue;
@@ -149,9 +167,15 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   }
   // Pins whose read failed (API 1.0 reads each pin on its own).
   const unread = data.unread?.length ? data.unread.filter((u) => s.pins.has(u.pin)) : undefined;
+  // The package's own power-management suspended the module since the last round: the driver
+  // dropped the notification it held unread (real §5), which may have carried an alert.
+  const suspends = s.state.trips?.()?.suspends;
+  const suspended = suspends !== undefined && suspends !== s.state.suspends;
+  if (suspended) s.state.suspends = suspends;
   // Until an alert came, the operation's own status says it ("polling every N ms", made once).
-  if (!raised && !unread?.length) return (s.state.quiet ??= { msgs: NOTHING, status: s.state.lastAlert });
+  if (!raised && !unread?.length && !suspended) return (s.state.quiet ??= { msgs: NOTHING, status: s.state.lastAlert });
   const msgs: NodeMessage[] = [];
+  if (suspended) msgs.push(suspendLost(s));
   if (raised) {
     const last = raised[raised.length - 1];
     s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: clockText(new Date()) });
@@ -188,6 +212,8 @@ export = function (RED: NodeAPI) {
     start(node, s) {
       s.state.module = () => node.device?.connection?.healthModule;
       s.state.connection = () => node.device?.connection;
+      s.state.trips = () => node.device?.connection?.desired.trips;
+      s.state.suspends = s.state.trips()?.suspends;
       return undefined;
     },
     onRestart(node, s, what) {
@@ -197,6 +223,8 @@ export = function (RED: NodeAPI) {
       const text = t(what === 'service' ? 'notification-poll.lost' : 'notification-poll.lostReset');
       node.warn(text);
       node.send(lostMsg(s, [...s.pins], text));
+      // Own suspends so far are covered by this announcement.
+      s.state.suspends = s.state.trips?.()?.suspends;
     },
   });
 };

@@ -42,6 +42,8 @@ const routes: Array<[string, Route]> = [
       check: (b) => checkPowerConfig(b.config),
       handle: ok((ctx) => {
         const entries: PowerEntry[] = ctx.body.config.map((e: CheckedBody) => ({ pin: e.pin, rail: e.rail, currentMa: e.current }));
+        // The driver suspends the module for it (real §3.2 step 1): the pending notification is gone.
+        io(ctx).suspend();
         io(ctx).setPowerConfig(entries);
       }),
     },

@@ -90,6 +90,8 @@ const routes: Array<[string, Route]> = [
       checkAfterSlot: (b) => currentCaps(b.config),
       handle(ctx) {
         const entries: PowerEntry[] = ctx.body.config.map((e: CheckedBody, i: number) => ({ pin: i + 1, rail: e.rail, currentMa: e.current_milliampere }));
+        // The driver suspends the module first (step 1), whatever the budget says: the pending notification is gone (§5).
+        io(ctx).suspend();
         const over = overBudget(entries);
         if (over.rail_5v0_milliwatt > 0 || over.rail_12v_milliwatt > 0) return { status: 'denied', too_much_power: over };
         // The module re-enumerates after a new configuration: pins anew, a new device_session.

@@ -9,6 +9,8 @@
  *  - Digital interrupts fire on level edges; `pulse` = any edge. After a reported event,
  *    events within debounce ms are ignored. Thresholds and interrupts set custom_voltage_alert.
  *  - An output driving a load above its pin's configured current sets high_current_alert.
+ *  - A protection event (every flag but custom_voltage_alert) disables the pin (raise).
+ *  - A suspend discards the pending notification (suspend, reenumerate; real §5).
  *  - Input/mode resets the pin's functions (threshold, interrupt, counter, output).
  *  - Disabling a threshold/interrupt/counter is accepted in any mode (it is a no-op there).
  */
@@ -95,12 +97,18 @@ export class IoModel implements ModuleModel {
 
   /**
    * Accepted power-management (real §3.2): the driver suspends the module (as the reset of
-   * §3.1 does: initial state, so pins anew), sets the configuration and re-reads it (a new
-   * device_session, §4). The service's cache stays (§5's drop on suspend: not modelled). */
+   * §3.1 does: initial state, so pins anew, and the pending notification dropped, §5), sets
+   * the configuration and re-reads it (a new device_session, §4). The service's cache stays.
+   */
   reenumerate(entries: PowerEntry[]): void {
-    this.pins = this.pins.map((p) => ({ ...freshPin(), alerts: p.alerts }));
+    this.pins = Array.from({ length: PIN_COUNT }, freshPin);
     this.setPowerConfig(entries);
     this.session = newSession();
+  }
+
+  /** The driver suspends the module: the notification it holds unread and the kernel's are discarded (real §5). */
+  suspend(): void {
+    for (const p of this.pins) p.alerts = noAlerts();
   }
 
   nextDue(): DueEvent | null {
@@ -176,7 +184,9 @@ export class IoModel implements ModuleModel {
     this.cache = Array.from({ length: PIN_COUNT }, noAlerts);
   }
 
+  /** An alert; a protection event (not custom_voltage_alert) first switches the pin off: analog input, functions gone. */
   raise(pin: number, flag: AlertFlag): void {
+    if (flag !== 'custom_voltage_alert') this.pins[pin - 1] = { ...freshPin(), alerts: this.pin(pin).alerts };
     this.pin(pin).alerts[flag] = true;
   }
 
@@ -191,32 +201,20 @@ export class IoModel implements ModuleModel {
 
   setThreshold(pin: number, mv: number, trigger: 'disabled' | 'rising' | 'falling'): void {
     const p = this.pin(pin);
-    if (trigger === 'disabled') {
-      p.threshold = null;
-      return;
-    }
-    if (p.mode === 'digital') throw new ModelError('invalid_mode');
-    p.threshold = { mv, trigger };
+    if (trigger !== 'disabled' && p.mode === 'digital') throw new ModelError('invalid_mode');
+    p.threshold = trigger === 'disabled' ? null : { mv, trigger };
   }
 
   setInterrupt(pin: number, debounceMs: number, trigger: 'disabled' | 'rising' | 'falling' | 'pulse'): void {
     const p = this.pin(pin);
-    if (trigger === 'disabled') {
-      p.interrupt = null;
-      return;
-    }
-    if (p.mode !== 'digital') throw new ModelError('invalid_mode');
-    p.interrupt = { trigger, debounceMs, lastEventAt: null };
+    if (trigger !== 'disabled' && p.mode !== 'digital') throw new ModelError('invalid_mode');
+    p.interrupt = trigger === 'disabled' ? null : { trigger, debounceMs, lastEventAt: null };
   }
 
   setCounter(pin: number, enabled: boolean): void {
     const p = this.pin(pin);
-    if (!enabled) {
-      p.counter = false;
-      return;
-    }
-    if (p.mode !== 'digital') throw new ModelError('invalid_mode');
-    p.counter = true;
+    if (enabled && p.mode !== 'digital') throw new ModelError('invalid_mode');
+    p.counter = enabled;
   }
 
   /** Output state; from another mode the pin is reset and configured as output first. */

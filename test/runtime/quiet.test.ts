@@ -1,7 +1,8 @@
 /**
  * Quiet running tells nothing: every shipped example (npm start's demo tabs among
  * them) deployed against one simulator, then many health checks with no fault at all. No
- * `reset`, `reapplied` or `notifications-lost` event, and each io-power's configuration
+ * `reset`, `reapplied` or `notifications-lost` event (but the suspend of a power-management
+ * msg an example sends on deploy), and each io-power's configuration
  * POSTed once (on connect, or by the msg an example sends on deploy), never again: on API
  * 1.0 the new device_session that follows the package's own power-management is adopted,
  * not taken for a reset. The health interval is shortened for the test (settings.js modularDevice.healthIntervalMs, withHealthInterval).
@@ -57,7 +58,13 @@ describe(`quiet running: every example deployed, no fault, nothing to tell (runt
       const ioProbes = async () => (await ctl.log(since)).filter((e) => isProbe(e) && /^\/api\/io\/[\d.]+$/.test(e.path)).length;
       await waitFor(async () => (await ioProbes()) >= ROUNDS * ioConfigs, `${ROUNDS} health checks of each of the ${ioConfigs} io modules`, 40000);
       (await powerPosts()).length.should.equal(expected);
-      should(events.filter((e) => ['reset', 'reapplied', 'notifications-lost'].includes(e.kind)).map((e) => `${e.kind}: ${e.cause}`)).eql([]);
+      // A power-management msg (an inject on deploy) suspends the module, and the driver drops
+      // the notification it holds unread (issue #43): each notification-poll of that module may
+      // announce it once, with that reason. Nothing else is told.
+      const suspend = (e: HealthEvent) => e.kind === 'notifications-lost' && /power-management suspended the module/.test(e.cause);
+      const polls = flow.filter((n) => n.type === 'notification-poll').length;
+      events.filter(suspend).length.should.be.belowOrEqual(onDeploy.length * polls);
+      should(events.filter((e) => ['reset', 'reapplied', 'notifications-lost'].includes(e.kind) && !suspend(e)).map((e) => `${e.kind}: ${e.cause}`)).eql([]);
     } finally {
       stop();
     }

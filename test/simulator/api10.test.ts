@@ -95,6 +95,46 @@ describe('simulator API 1.0 (the released services)', function () {
       (await notification(2)).custom_voltage_alert.should.be.true();
     });
 
+    it('a power-management suspends the module: the pending notification is dropped, the cached flags stay; a denied one suspends too', async function () {
+      await alert(2, 'custom_voltage_alert');
+      await notification(3); // pin 2's flag into the service's cache
+      await alert(3, 'custom_voltage_alert'); // pending: held by the driver, not yet pulled
+      (await post(`${IO}/power-management`, six())).body.status.should.equal('success');
+      (await notification(3)).should.eql(NO_ALERTS, 'the pending notification went with the suspend');
+      (await notification(2)).custom_voltage_alert.should.be.true('the cache stays');
+      await alert(4, 'custom_voltage_alert');
+      (await post(`${IO}/power-management`, six('5_volt', 300))).body.status.should.equal('denied');
+      (await notification(4)).should.eql(NO_ALERTS, 'the driver suspended before the budget was asked');
+    });
+
+    it('a protection event (not the custom voltage alert) disables the pin: no output, no PWM, analog input, no threshold, interrupt or counter', async function () {
+      (await post(`${IO}/power-management`, six('12_volt', 100))).body.status.should.equal('success');
+      shouldSucceed(await post(`${IO}/output/state`, { pin: 5, state: 'high' }));
+      shouldSucceed(await post(`${IO}/output/pwm`, { pin: 6, prescaler: 47, time_on: 60, period: 100 }));
+      shouldSucceed(await post(`${IO}/input/analog/threshold`, { pin: 1, threshold_millivolt: 1000, trigger: 'rising' }));
+      shouldSucceed(await post(`${IO}/input/mode`, { pin: 2, mode: 'digital' }));
+      shouldSucceed(await post(`${IO}/input/digital/interrupt`, { pin: 2, debounce_time_milliseconds: 0, trigger: 'pulse' }));
+      shouldSucceed(await post(`${IO}/input/digital/counter`, { pin: 2, state: 'enabled' }));
+      shouldSucceed(await post(`${IO}/input/analog/threshold`, { pin: 3, threshold_millivolt: 1000, trigger: 'rising' }));
+      shouldSucceed(await post('/sim/io/2/pins/5/short', {}));
+      await alert(6, 'under_voltage_alert');
+      await alert(1, 'high_voltage_alert');
+      await alert(2, 'high_current_alert');
+      await alert(3, 'custom_voltage_alert'); // changes nothing
+      const pins = (await f.api.get(`${IO}/input/values`)).body.pins;
+      pins.map((p: { pin_type: string }) => p.pin_type).should.eql(Array(6).fill('voltage_millivolt'));
+      pins[4].value.should.equal(0, 'pin 5 no longer driven');
+      pins[5].value.should.equal(0, 'pin 6 no PWM');
+      const state = (await f.api.get('/sim/state')).body.modules.find((m: { slot: number; service: string }) => m.slot === 2 && m.service === 'io');
+      for (const pin of [1, 2, 5, 6]) state.pins[pin - 1].should.containEql({ mode: 'analog', threshold: null, interrupt: null, counter: false, pwm: null });
+      state.pins[2].threshold.should.eql({ mv: 1000, trigger: 'rising' });
+      (await notification(5)).high_current_alert.should.be.true();
+      (await notification(6)).under_voltage_alert.should.be.true();
+      (await notification(1)).high_voltage_alert.should.be.true();
+      (await notification(2)).high_current_alert.should.be.true();
+      (await notification(3)).should.eql({ ...NO_ALERTS, custom_voltage_alert: true });
+    });
+
     it('a re-plug (POST /sim/modules/<slot>/replug): a new device_session, the module at its defaults; 404 for an empty slot', async function () {
       const before = (await versionRecord(f.api, 'io')).devices;
       (await post(`${IO}/power-management`, six())).status.should.equal(200);

@@ -251,7 +251,8 @@ describe('simulator io service (API 0.9)', function () {
       shouldSucceed(await post('power-management', powerConfig('5_volt', 100)));
       shouldSucceed(await pinSet(2, { load_mA: 250 }));
       shouldSucceed(await post('output/state', { pin: 2, state: 'high' }));
-      (await values())[1].value.should.equal(5000);
+      // The module's protection switches the pin off: it reads as an analog input again.
+      (await values())[1].should.eql({ pin: 2, pin_type: 'voltage_mV', value: 0 });
       (await alertsOf(2)).high_current_alert.should.be.true();
     });
     it('limits messages and bad bodies', async function () {
@@ -303,6 +304,44 @@ describe('simulator io service (API 0.9)', function () {
       n[1].should.eql({ pin: 2, under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false });
       const again = await notifications();
       again.every((r) => !r.under_voltage_alert && !r.high_voltage_alert && !r.high_current_alert && !r.custom_voltage_alert).should.be.true();
+    });
+    it('a power-management suspends the module: flags raised before it are dropped, the pins stay', async function () {
+      shouldSucceed(await post('power-management', powerConfig()));
+      shouldSucceed(await post('output/state', { pin: 1, state: 'high' }));
+      shouldSucceed(await f.api.post('/sim/io/2/pins/3/alert', { alert: 'custom_voltage_alert' }));
+      shouldSucceed(await post('power-management', powerConfig()));
+      (await alertsOf(3)).custom_voltage_alert.should.be.false();
+      (await values())[0].value.should.equal(12000, 'the spec shows no re-enumeration: pin 1 still driven');
+    });
+    it('a short or a voltage alert disables the pin (analog input, nothing driven, functions gone); the custom voltage alert does not', async function () {
+      shouldSucceed(await post('power-management', powerConfig()));
+      shouldSucceed(await post('output/state', { pin: 5, state: 'high' }));
+      shouldSucceed(await post('output/pwm', { pin: 6, prescaler: 47, time_on: 60, period: 100 }));
+      shouldSucceed(await post('input/analog/threshold', { pin: 1, threshold_mV: 1000, trigger: 'rising' }));
+      shouldSucceed(await post('input/mode', { pin: 2, mode: 'digital' }));
+      shouldSucceed(await post('input/digital/counter', { pin: 2, state: 'enabled' }));
+      shouldSucceed(await post('output/state', { pin: 4, state: 'high' }));
+      shouldSucceed(await f.api.post('/sim/io/2/pins/5/short'));
+      shouldSucceed(await f.api.post('/sim/io/2/pins/6/alert', { alert: 'high_current_alert' }));
+      shouldSucceed(await f.api.post('/sim/io/2/pins/1/alert', { alert: 'high_voltage_alert' }));
+      shouldSucceed(await f.api.post('/sim/io/2/pins/2/alert', { alert: 'under_voltage_alert' }));
+      shouldSucceed(await f.api.post('/sim/io/2/pins/4/alert', { alert: 'custom_voltage_alert' }));
+      const pins = await values();
+      pins.map((p) => p.pin_type).should.eql(Array(6).fill('voltage_mV'));
+      pins[4].value.should.equal(0, 'pin 5 not driven');
+      pins[5].value.should.equal(0, 'pin 6 no PWM');
+      pins[3].value.should.equal(12000, 'pin 4 still driven');
+      const state = (await f.api.get('/sim/state')).body.modules.find((m: { slot: number; service: string }) => m.slot === 2 && m.service === 'io');
+      for (const pin of [1, 2, 5, 6])
+        state.pins[pin - 1].should.containEql({ mode: 'analog', threshold: null, interrupt: null, counter: false, pwm: null, output: 'low' });
+      const n = await notifications();
+      [n[4].high_current_alert, n[5].high_current_alert, n[0].high_voltage_alert, n[1].under_voltage_alert, n[3].custom_voltage_alert].should.eql([
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
     });
     it('404 for an unknown slot; version 400', async function () {
       shouldFail(await f.api.get('/api/io/0.9/1/notification'), 404, 'Slot not found');

@@ -21,6 +21,8 @@ import { inputHandler } from './input-handler';
 import { Poller } from './poller';
 import { PollingLifecycle } from './polling-lifecycle';
 import { NodeStatusDot } from './status-dot';
+import { TrippedPins } from './tripped-pins';
+import { maySuspend, pinsOf } from '../config-node/pin-trips';
 import type { NodeAPI, NodeDef, NodeMessage } from '../base/node-red';
 import type { ActionNode, ActionSpec } from './action-spec';
 
@@ -61,6 +63,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       const outcome = output(result, {}, settings as S, op);
       if (!fromPoll && spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
       node.device?.connection?.desired.driven.tookAll(asked);
+      tripped.set(asked);
       const status = outcome.status ?? op.status;
       // A poll round that ends after the poller was stopped still delivers, but the status
       // keeps saying "paused".
@@ -143,9 +146,20 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
             inPlace: spec.readBack && (() => (lastSet ? spec.readBack!(lastSet, client()!) : Promise.resolve(undefined))),
             ...(spec.readBackSends ? { sends: true as const } : {}),
             body: (endpoint) => (lastSet ? bodyOf(lastSet, endpoint) : undefined),
+            pin: () => pinsOf(lastSet)[0],
           }
         : undefined;
     const forget = setting && desired!.add(setting);
+    // The module's protection switched off a pin this node set: said at once, never undone.
+    const tripped = new TrippedPins(desired?.trips, (error) => {
+      if (closing) return;
+      node.report({ fill: 'red', shape: 'ring', text: error.brief });
+      node.error(error, {});
+    });
+    /** The package's own power-management suspended the module (pin-trips.ts): each notification-poll announces it. */
+    const suspended = () => {
+      if (spec.renewsSession && desired) desired.trips.suspends++;
+    };
     node.settingGone = (proof) => {
       if (setting) node.device?.connection?.settingGone(setting, proof);
     };
@@ -191,6 +205,10 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
         output: (result, msg, op) => output(result, msg, settings as S, op),
         applied: (op) => {
           node.device?.connection?.desired.driven.tookAll(op);
+          // A msg that sets a pin is the user's act: a pin the protection switched off is theirs again.
+          desired?.trips.release(pinsOf(op));
+          tripped.set(op);
+          suspended();
           // What a msg set is what the module must keep; a reset of the module wants it all back.
           if (remembers && forget) {
             lastSet = op;
@@ -201,6 +219,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
           if (spec.renewsSession) node.device?.connection?.ownRenewal(spec.phase ?? PHASE.pins);
           const reset = typeof spec.resetsModule === 'function' ? spec.resetsModule(op) : spec.resetsModule;
           if (reset) node.device?.connection?.ownReset(t('common.resetBy', { type }));
+        },
+        failed: (_op, error) => {
+          if (maySuspend(error)) suspended();
         },
         dot,
         polling,
@@ -217,6 +238,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       released?.();
       forget?.();
       unwitness?.();
+      tripped.close();
       node.device?.deregister(user);
       const finish = () => {
         dot.close();

@@ -21,6 +21,8 @@ export interface InputContext<X extends object> {
   output(result: DeviceResult, msg: NodeMessage, op: Operation<X>): Outcome;
   /** The msg's operation succeeded (the node may remember it as its setting). */
   applied?(op: Operation<X>): void;
+  /** The msg's operation failed on its way to or at the device (the device may have acted on it). */
+  failed?(op: Operation<X>, error: unknown): void;
   dot: NodeStatusDot;
   polling: PollingLifecycle;
 }
@@ -62,6 +64,7 @@ export function inputHandler<X extends object>(ctx: InputContext<X>) {
       },
       (error: unknown) => {
         ctx.dot.finished();
+        ctx.failed?.(asked, error);
         refused(ctx.dot, done, error, 'BAD_RESPONSE');
       },
     );

@@ -22,6 +22,7 @@ import { DeviceError, isGone, isRefused } from '../base/errors';
 import { t } from '../base/i18n';
 import { publish, HealthModule } from './health';
 import { DrivenPins } from './driven-pins';
+import { PinTrips } from './pin-trips';
 import { readBack, Readable, ReadBack } from './read-back';
 
 export type { ReadBack } from './read-back';
@@ -52,6 +53,8 @@ export interface DesiredSetting extends Readable {
   forget?(): void;
   /** The body the setting last sent to `endpoint` (e.g. 'power-management'), if it sends one: shown, never sent. */
   body?(endpoint: string): Record<string, unknown> | undefined;
+  /** The io pin the setting sets, if one: a pin the module's protection switched off keeps it off (pin-trips.ts). */
+  pin?(): number | undefined;
 }
 
 export interface RestoreOptions {
@@ -94,13 +97,17 @@ export class DesiredState {
   private closed = false;
   /** What the flows last drove on each pin (the live sidebar shows it). */
   readonly driven = new DrivenPins();
+  /** Pins the module's protection switched off, and the package's own suspends (pin-trips.ts). */
+  readonly trips = new PinTrips();
   /** Ends a backoff pause early (the module reconnected, or closed). */
   private wake?: () => void;
 
   constructor(
     private readonly module: () => HealthModule,
     private readonly backoff: { firstMs: number; maxMs: number },
-  ) {}
+  ) {
+    this.trips.watch((pin) => this.driven.forget(pin));
+  }
 
   /** Registers a setting; returns its removal (the node closed). */
   add(setting: DesiredSetting): () => void {
@@ -129,7 +136,11 @@ export class DesiredState {
   restore(cause: string, options: RestoreOptions = {}): Promise<void> {
     if (this.closed) return Promise.resolve();
     const from = options.from ?? 0;
-    const chosen = [...this.settings.entries()].filter(([s]) => s.phase >= from && !s.witness);
+    // A pin the module's protection switched off stays off: putting it back would undo the
+    // protection (drive into the short) without the user asking. It is not on the module.
+    const tripped = [...this.settings.entries()].filter(([s]) => this.trips.of(s.pin?.()));
+    for (const [, state] of tripped) state.placed = state.pending = false;
+    const chosen = [...this.settings.entries()].filter(([s]) => s.phase >= from && !s.witness && !this.trips.of(s.pin?.()));
     if (!options.pinsKept) this.driven.clear();
     // A witness is gone with the module's other settings: it proves nothing more.
     for (const setting of this.settings.keys()) if (setting.witness && setting.phase >= from) setting.forget?.();
@@ -208,8 +219,9 @@ export class DesiredState {
 
   /** The settings on the module (applied, or witnesses), in the spec's order: the ones to read back. */
   private applied(): DesiredSetting[] {
+    // A tripped pin reads as an analog input: no sign of a reset, and never sent again.
     return [...this.settings.entries()]
-      .filter(([, state]) => state.placed && !state.pending)
+      .filter(([setting, state]) => state.placed && !state.pending && !this.trips.of(setting.pin?.()))
       .map(([setting]) => setting)
       .sort((a, b) => a.phase - b.phase);
   }

@@ -46,6 +46,11 @@ export class DrivenPins {
     for (const r of op.requests) if (r.method === 'POST') this.took(r.endpoint, r.body);
   }
 
+  /** The module's protection switched the pin off (pin-trips.ts): nothing drives it now. */
+  forget(pin: number): void {
+    this.pins.delete(pin);
+  }
+
   /** The module forgot its settings. */
   clear(): void {
     this.pins.clear();

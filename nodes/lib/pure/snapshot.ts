@@ -60,6 +60,8 @@ export interface LivePin {
   current_mA?: number;
   /** Alerts the package's own notification reads saw (the sidebar never reads notifications: a read clears them). */
   alerts?: string[];
+  /** The module's protection switched the pin off: the device's flags (config-node/pin-trips.ts); a msg sets it again. */
+  tripped?: string[];
 }
 
 export interface LiveIo {

@@ -29,6 +29,11 @@ function pinRow(pin: LivePin, config: NonNullable<LiveIo['powerConfig']>[number]
     $('<span>', { class: 'md-live-pin-power' })
       .text(`${t(`rail.${config.rail}`)} ${withUnit(config.current, 'mA')}`)
       .appendTo(line);
+  // Switched off by the module's protection (issue #43): the device's flags, until a msg sets the pin.
+  if (pin.tripped?.length)
+    $('<span>', { class: 'md-live-tripped' })
+      .text(t('pin.tripped', { alerts: pin.tripped.join(', ') }))
+      .appendTo(line);
   for (const alert of pin.alerts ?? []) {
     // The alert's name as the notification-poll dialog says it (its catalogue, loaded with the nodes).
     $('<span>', { class: 'md-live-alert' })

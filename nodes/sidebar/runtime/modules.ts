@@ -102,7 +102,8 @@ function ioOf(connection: Connection, reading: Reading | undefined): LiveIo {
   // A pin the device shows as analog may be an output or a PWM the flows drive: said so.
   const pins = (reading?.io?.pins ?? []).map((p) => {
     const driven = p.type === 'voltage_mV' ? connection.desired.driven.get(p.pin) : undefined;
-    return driven ? { ...p, driven: { ...driven } } : { ...p };
+    const tripped = connection.desired.trips.of(p.pin);
+    return { ...p, ...(driven ? { driven: { ...driven } } : {}), ...(tripped ? { tripped: [...tripped] } : {}) };
   });
   for (const [pin, alerts] of alertsOf(connection)) {
     const entry = pins.find((p) => p.pin === pin) ?? pins[pins.push({ pin }) - 1];
