@@ -5,7 +5,7 @@
  * persists on the simulator (an alert flag is latched until read, so a cause that stays is
  * one raised again and again), and readers of what the alarm nodes sent.
  *
- * Built on io-nodes.ts (loadIo, send, Outcomes: one Catch and one Complete for every node)
+ * Built on io-nodes.ts (loadActions, send, Outcomes: one Catch and one Complete for every node)
  * and the real Node-RED through the test helper; nothing is mocked.
  */
 import fs from 'fs';
@@ -54,7 +54,7 @@ export function listNode(settings: Record<string, unknown> = {}): ActionDef {
   return { id: 'list', type: 'device-alarm-list', area: '', journal: '50', shelveFor: '3600000', ...settings };
 }
 
-/** notification-poll every 100 ms, wired to the alarm nodes by loadIo's `wires`. */
+/** notification-poll every 100 ms, wired to the alarm nodes by loadActions's `wires`. */
 export function pollNode(): ActionDef {
   return { id: 'np', type: 'notification-poll', interval: '100', pins: '', alerts: '', combined: false };
 }

@@ -14,9 +14,10 @@
  */
 import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
-import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
+import { ActionDef, deviceCall, lastSeq, loadActions, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
-import { httpJson, isProbe, SimControl, simulatorSuite } from '../helpers/sim-control';
+import { httpJson, isProbe } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
@@ -32,10 +33,7 @@ const SETTINGS = /\/(power-management|input\/mode|input\/digital\/interrupt|inpu
 
 describe(`each event told once, as what it is (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimControl;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   withHealthInterval(INTERVAL_MS);
   /** Health events since the settings were first in place. */
   let events: HealthEvent[] = [];
@@ -49,7 +47,7 @@ describe(`each event told once, as what it is (runtime, simulator, API ${TEST_AP
     await waitFor(async () => (await probes()) >= ROUNDS, `${ROUNDS} health checks`, 20000);
   }
   async function start(): Promise<{ since: number; outcomes: Outcomes }> {
-    const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES });
+    const outcomes = await loadActions(ctl.url, ACTIONS, { modules: ALL_MODULES });
     should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
     await settled(0);
     events = [];
