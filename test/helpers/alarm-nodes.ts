@@ -19,35 +19,11 @@ import type { ListPayload } from '../../nodes/alarms/alarm-list';
 import { helper, NodeModule, waitFor } from './node-red';
 import { ActionDef, CaughtMsg, IO_NODE_MODULES, Outcomes, raiseAlert, send } from './io-nodes';
 import type { SimControl } from './sim-control';
+import { alarmNode } from './alarm-node';
 
 export const ALARM_MODULES: NodeModule[] = [...IO_NODE_MODULES, deviceAlarm as NodeModule, deviceAlarmList as NodeModule];
 
-/** A device-alarm node as its dialog saves it (numbers as text, lists as text); override any. */
-export function alarmNode(id: string, settings: Record<string, unknown> = {}): ActionDef {
-  return {
-    id,
-    type: 'device-alarm',
-    alarmId: id,
-    priority: '2',
-    message: '',
-    area: '',
-    device: 'dev',
-    source: 'condition',
-    property: 'payload',
-    hihi: '',
-    hi: '',
-    lo: '',
-    lolo: '',
-    deadband: '',
-    onDelay: '0',
-    offDelay: '0',
-    clearAfter: '1000',
-    pins: '',
-    flags: '',
-    kinds: '',
-    ...settings,
-  };
-}
+export { alarmNode };
 
 /** The device-alarm-list node `list`. */
 export function listNode(settings: Record<string, unknown> = {}): ActionDef {
