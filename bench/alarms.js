@@ -24,6 +24,7 @@ const lib = require('./lib');
 const { Journal, journalFile, JOURNAL_DEFAULTS } = lib.requireDist('nodes/alarms/journal.js');
 const { alarmSystems } = lib.requireDist('nodes/alarms/alarm-system.js');
 const { listPayload } = lib.requireDist('nodes/alarms/alarm-list.js');
+const { alarmNode: deviceAlarm } = lib.requireDist('test/helpers/alarm-node.js');
 
 function args() {
   return {
@@ -35,34 +36,17 @@ function args() {
 
 const alarmId = (i) => `bench-${i}`;
 
+/** Alarm `i`: the runtime tests' device-alarm (test/helpers/alarm-node.ts), on no module, wired to the sink. */
 function alarmNode(i) {
-  return {
-    id: `alarm-${i}`,
-    type: 'device-alarm',
-    z: lib.TAB,
-    x: 300,
-    y: 40 + i * 40,
-    name: '',
+  const settings = {
     alarmId: alarmId(i),
     priority: String(1 + (i % 4)),
     message: `Tank ${i} level high`,
     area: `area-${i % 10}`,
     device: '',
-    source: 'condition',
-    property: 'payload',
-    hihi: '',
-    hi: '',
-    lo: '',
-    lolo: '',
-    deadband: '',
-    onDelay: '0',
-    offDelay: '0',
     clearAfter: '5000',
-    pins: '',
-    flags: '',
-    kinds: '',
-    wires: [['transitions']],
   };
+  return { ...deviceAlarm(`alarm-${i}`, settings), z: lib.TAB, x: 300, y: 40 + i * 40, name: '', wires: [['transitions']] };
 }
 
 function flow(opt, withList) {

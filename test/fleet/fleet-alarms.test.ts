@@ -10,11 +10,10 @@
  */
 import 'should';
 import fs from 'fs';
-import os from 'os';
 import path from 'path';
 import { startSimulator } from '../../simulator';
 import type { Simulator } from '../../simulator';
-import { Broker, MOSQUITTO, Mosquitto, NodeRedInstance, Subscriber, TestBroker, waitFor } from '../helpers/fleet-harness';
+import { Broker, instanceSuite, MOSQUITTO, Mosquitto, Subscriber, TestBroker, waitFor } from '../helpers/fleet-harness';
 import { getText } from '../helpers/http';
 import { TEST_API } from '../helpers/api';
 
@@ -95,41 +94,29 @@ function alarmCases(broker: TestBroker) {
   describe(`fleet: alarms on MQTT and in the metrics (${broker.name})`, function () {
     this.timeout(90_000);
     let sim: Simulator;
-    let red: NodeRedInstance;
-    let work: string;
-    const central = new Subscriber();
+    before(async function () {
+      sim = await startSimulator({ port: 0, api: TEST_API });
+    });
+    after(async function () {
+      await central.publishRaw(`${TOPIC}/command`, '', true).catch(() => undefined);
+    });
+    const { central, red } = instanceSuite(broker, {
+      name: 'alarms',
+      clientId: 'central-alarms',
+      topic: '#',
+      // Retained before Node-RED subscribes: the broker hands it out (retain flag set) on the subscribe.
+      beforeStart: (c) => c.publish(`${TOPIC}/command`, { id: 'retained-ack', op: 'alarm-acknowledge', payload: { user: 'nobody' } }, true),
+      flow: () => alarmFlow(sim.url, broker.port, broker.protocol),
+    });
+    after(async function () {
+      await sim?.close();
+    });
+    before(async function () {
+      await waitFor('the io module connected', WAIT, () => central.last.get('plant/cell-a/io/2/state')?.state === 'connected');
+    });
     const on = (topic: string) => central.all.filter((m) => m.topic === topic);
     const reply = (id: string) => waitFor(`the reply ${id}`, WAIT, () => on(`${TOPIC}/reply`).find((m) => m.payload.id === id)?.payload);
     const shown = () => central.last.get(`${TOPIC}/state`)?.shown;
-
-    before(async function () {
-      sim = await startSimulator({ port: 0, api: TEST_API });
-      await broker.start();
-      await central.connect(broker.port, 'central-alarms', '#');
-      // Retained before Node-RED subscribes: the broker hands it out (retain flag set) on the subscribe.
-      await central.publish(`${TOPIC}/command`, { id: 'retained-ack', op: 'alarm-acknowledge', payload: { user: 'nobody' } }, true);
-      work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-alarms-'));
-      const flowFile = path.join(work, 'flows.json');
-      fs.writeFileSync(flowFile, JSON.stringify(alarmFlow(sim.url, broker.port, broker.protocol)));
-      red = new NodeRedInstance('alarms', flowFile, {});
-      await red.start();
-      await waitFor('the io module connected', WAIT, () => central.last.get('plant/cell-a/io/2/state')?.state === 'connected');
-    });
-
-    after(async function () {
-      await central.publishRaw(`${TOPIC}/command`, '', true).catch(() => undefined);
-      await red?.stop();
-      red?.remove();
-      await central.close();
-      await broker.stop();
-      broker.remove();
-      await sim?.close();
-      if (work) fs.rmSync(work, { recursive: true, force: true });
-    });
-
-    afterEach(function () {
-      if (this.currentTest?.state === 'failed') console.log(`--- Node-RED\n${red.output().slice(-3000)}`);
-    });
 
     it('a retained command is never run: refused when Node-RED subscribes, the alarm unchanged', async function () {
       (await reply('retained-ack')).refused.should.match(/^a retained command is not run: the broker hands it out again on every \(re\)subscribe/);
@@ -163,7 +150,7 @@ function alarmCases(broker: TestBroker) {
         user: 'ann',
         comment: 'valve closed',
       });
-      const journal = path.join(red.userDir, 'modular-device-alarms.json');
+      const journal = path.join(red().userDir, 'modular-device-alarms.json');
       const entry = await waitFor('the acknowledge in the journal file', WAIT, () => {
         if (!fs.existsSync(journal)) return undefined;
         const entries = (JSON.parse(fs.readFileSync(journal, 'utf8')) as { entries: Array<Record<string, unknown>> }).entries;
@@ -185,7 +172,7 @@ function alarmCases(broker: TestBroker) {
     });
 
     it('the metrics carry the alarm system health: activations, flood, chattering, stale, the top alarms, states by priority, refusals', async function () {
-      const scrape = await getText(`${red.url}/modular-device/metrics`);
+      const scrape = await getText(`${red().url}/modular-device/metrics`);
       scrape.status.should.equal(200, scrape.body);
       const families = parsePrometheus(scrape.body);
       const values = (name: string) => families.find((f) => f.name === name)?.metrics ?? [];

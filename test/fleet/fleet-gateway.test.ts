@@ -7,11 +7,9 @@
  */
 import 'should';
 import fs from 'fs';
-import os from 'os';
-import path from 'path';
 import { startFleet } from '../../simulator';
 import type { Fleet } from '../../simulator';
-import { Broker, MOSQUITTO, Mosquitto, NodeRedInstance, Subscriber, TestBroker, waitFor } from '../helpers/fleet-harness';
+import { Broker, instanceSuite, MOSQUITTO, Mosquitto, TestBroker, waitFor } from '../helpers/fleet-harness';
 import { request } from '../helpers/http';
 import { TEST_API } from '../helpers/api';
 
@@ -125,35 +123,18 @@ function gatewaySuite(broker: TestBroker) {
   describe(`fleet: one Node-RED serving ${DEVICES} devices × 3 modules (a gateway), broker ${broker.name}`, function () {
     this.timeout(120_000);
     let fleet: Fleet;
-    let gateway: NodeRedInstance;
-    let work: string;
-    const central = new Subscriber();
-    const state = (device: string, module: string) => central.last.get(`plant/${device}/${module}/state`);
-
     before(async function () {
       fleet = await startFleet({ devices: DEVICES, namePrefix: 'cell', api: TEST_API });
-      await broker.start();
-      await central.connect(broker.port, 'central-gateway');
-      work = fs.mkdtempSync(path.join(os.tmpdir(), 'md-fleet-gateway-'));
-      const flowFile = path.join(work, 'flows.json');
-      fs.writeFileSync(flowFile, JSON.stringify(gatewayFlow(fleet, broker.port, broker.protocol)));
-      gateway = new NodeRedInstance('gateway', flowFile, {});
-      await gateway.start();
     });
-
+    const { central } = instanceSuite(broker, {
+      name: 'gateway',
+      clientId: 'central-gateway',
+      flow: () => gatewayFlow(fleet, broker.port, broker.protocol),
+    });
     after(async function () {
-      await gateway?.stop();
-      gateway?.remove();
-      await central.close();
-      await broker.stop();
-      broker.remove();
       await fleet?.close();
-      if (work) fs.rmSync(work, { recursive: true, force: true });
     });
-
-    afterEach(function () {
-      if (this.currentTest?.state === 'failed') console.log(`--- gateway\n${gateway.output().slice(-3000)}`);
-    });
+    const state = (device: string, module: string) => central.last.get(`plant/${device}/${module}/state`);
 
     it("publishes each of the 60 modules under its own device, the device in its payload; nothing under the instance's name", async function () {
       const names = fleet.devices.map((d) => d.name);

@@ -5,7 +5,7 @@
  * persists on the simulator (an alert flag is latched until read, so a cause that stays is
  * one raised again and again), and readers of what the alarm nodes sent.
  *
- * Built on io-nodes.ts (loadIo, send, Outcomes: one Catch and one Complete for every node)
+ * Built on io-nodes.ts (loadActions, send, Outcomes: one Catch and one Complete for every node)
  * and the real Node-RED through the test helper; nothing is mocked.
  */
 import fs from 'fs';
@@ -19,42 +19,18 @@ import type { ListPayload } from '../../nodes/alarms/alarm-list';
 import { helper, NodeModule, waitFor } from './node-red';
 import { ActionDef, CaughtMsg, IO_NODE_MODULES, Outcomes, raiseAlert, send } from './io-nodes';
 import type { SimHarness } from './sim-control';
+import { alarmNode } from './alarm-node';
 
 export const ALARM_MODULES: NodeModule[] = [...IO_NODE_MODULES, deviceAlarm as NodeModule, deviceAlarmList as NodeModule];
 
-/** A device-alarm node as its dialog saves it (numbers as text, lists as text); override any. */
-export function alarmNode(id: string, settings: Record<string, unknown> = {}): ActionDef {
-  return {
-    id,
-    type: 'device-alarm',
-    alarmId: id,
-    priority: '2',
-    message: '',
-    area: '',
-    device: 'dev',
-    source: 'condition',
-    property: 'payload',
-    hihi: '',
-    hi: '',
-    lo: '',
-    lolo: '',
-    deadband: '',
-    onDelay: '0',
-    offDelay: '0',
-    clearAfter: '1000',
-    pins: '',
-    flags: '',
-    kinds: '',
-    ...settings,
-  };
-}
+export { alarmNode };
 
 /** The device-alarm-list node `list`. */
 export function listNode(settings: Record<string, unknown> = {}): ActionDef {
   return { id: 'list', type: 'device-alarm-list', area: '', journal: '50', shelveFor: '3600000', ...settings };
 }
 
-/** notification-poll every 100 ms, wired to the alarm nodes by loadIo's `wires`. */
+/** notification-poll every 100 ms, wired to the alarm nodes by loadActions's `wires`. */
 export function pollNode(): ActionDef {
   return { id: 'np', type: 'notification-poll', interval: '100', pins: '', alerts: '', combined: false };
 }

@@ -5,77 +5,31 @@
  * Built on the shared helpers: the flow shape, outcome collectors and `send` of
  * io-nodes.ts (every action node → its own helper `<id>-out`, one core Catch → `caught`,
  * one core Complete → `completed`), the runtime and waits of node-red.ts, the simulator
- * control of sim-control.ts. Adds: the node modules of this family, a loader for a bmc
- * (slot 0) or power (slot 1) module, "refused with nothing sent" and "ok" assertions, and
+ * control of sim-control.ts. A flow of these nodes loads with io-nodes.ts's loadActions and
+ * `service: 'bmc'` (slot 0) or `'power'` (slot 1). Adds: "refused with nothing sent" and "ok" assertions, and
  * wrappers around the bmc/power parts of the simulator's control API. Nothing is mocked.
  */
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import modularDevice = require('../../nodes/modular-device');
-import bmcWatchdog = require('../../nodes/bmc-watchdog');
-import bmcReadings = require('../../nodes/bmc-readings');
-import bmcUsbhub = require('../../nodes/bmc-usbhub');
-import bmcSystem = require('../../nodes/bmc-system');
-import powerFan = require('../../nodes/power-fan');
-import powerLimits = require('../../nodes/power-limits');
-import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
-import { ActionDef, CaughtMsg, lastSeq, Outcomes, send } from './io-nodes';
-import { actionFlow, deviceNode, expectCode, helper, NodeModule, waitConnected } from './node-red';
+import { ActionDef, BMC_POWER_MODULES, CaughtMsg, lastSeq, MODULE_SLOTS, Outcomes, send } from './io-nodes';
+import { expectCode } from './node-red';
 import { httpJson, isProbe, LogEntry, SimHarness } from './sim-control';
 
 /** dist/test/helpers → the English catalogs, whose words the refusals quote. */
 const LOCALES = path.resolve(__dirname, '..', '..', '..', 'locales', 'en-US');
 
 export type { ActionDef, CaughtMsg };
-export { Outcomes };
-
-export const BMC_POWER_MODULES: NodeModule[] = [
-  modularDevice as NodeModule,
-  bmcWatchdog as NodeModule,
-  bmcReadings as NodeModule,
-  bmcUsbhub as NodeModule,
-  bmcSystem as NodeModule,
-  powerFan as NodeModule,
-  powerLimits as NodeModule,
-  powerReadings as NodeModule,
-];
+export { Outcomes, BMC_POWER_MODULES };
 
 /** The simulator's default modules: bmc in slot 0, power in slot 1. */
-export const SLOTS = { bmc: 0, power: 1 } as const;
+export const SLOTS = { bmc: MODULE_SLOTS.bmc, power: MODULE_SLOTS.power } as const;
 export type BmcPowerService = keyof typeof SLOTS;
 
 /** Spec path of a module endpoint, e.g. apiPath('bmc', 'watchdog/alive') → /api/bmc/0.9/0/watchdog/alive (the request log is read in the spec's terms; wirePath() in api.ts gives the wire path). */
 export function apiPath(service: BmcPowerService, endpoint: string): string {
   return `/api/${service}/0.9/${SLOTS[service]}/${endpoint}`;
-}
-
-export interface BmcPowerLoadOptions {
-  /** Clear the request log once connected (default true). Off to see what a node sends on connect. */
-  clearLog?: boolean;
-  /** Wait for the config node to connect (default true). */
-  waitConnected?: boolean;
-}
-
-/**
- * Loads a flow with one config node `dev` for the module of `service` and the given action
- * nodes; waits until connected and clears the log (unless told otherwise).
- */
-export async function loadBmcPower(ctl: SimHarness, service: BmcPowerService, actions: ActionDef[], options: BmcPowerLoadOptions = {}): Promise<Outcomes> {
-  const devices = [deviceNode({ id: 'dev', url: ctl.url, service, slot: SLOTS[service] })];
-  await helper.load(BMC_POWER_MODULES, actionFlow(actions, devices, { device: 'dev', label: 'bmc and power nodes' }));
-  const outcomes = new Outcomes();
-  for (const action of actions) {
-    const list: NodeMessage[] = [];
-    outcomes.out.set(action.id, list);
-    helper.getNode(`${action.id}-out`).on('input', (msg: NodeMessage) => list.push(msg));
-  }
-  helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
-  helper.getNode('completed').on('input', (msg: NodeMessage) => outcomes.completed.push(msg));
-  if (options.waitConnected !== false) await waitConnected('dev');
-  if (options.clearLog !== false) await ctl.clearLog();
-  return outcomes;
 }
 
 /** Device requests after seq `since` (the config node's probes left out). */

@@ -18,7 +18,8 @@ import { expectRefused, sendOne, wireSince } from './bmc-power';
 import { lastSeq } from './io-nodes';
 import { deviceNode, waitConnected } from './node-red';
 import { loadCollect, reliabilityFlow, SLOT } from './reliability';
-import { SimHarness, simulatorSuite } from './sim-control';
+import type { SimHarness } from './sim-control';
+import { runtimeSuite } from './runtime-suite';
 
 export type Service = 'io' | 'bmc' | 'power';
 
@@ -175,13 +176,7 @@ export function title(c: FieldCase): string {
 export function fieldSuite(name: string, cases: FieldCase[]): void {
   describe(name, function () {
     this.timeout(30000);
-    let ctl: SimHarness;
-    simulatorSuite(
-      (_s, c) => {
-        ctl = c;
-      },
-      { server: true },
-    );
+    const { ctl } = runtimeSuite({ server: true });
     for (const c of cases) it(title(c), () => runCase(ctl, c));
   });
 }

@@ -296,3 +296,47 @@ export class NodeRedInstance {
     fs.rmSync(this.userDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The fixture of a fleet suite with one Node-RED: `broker` started, a central subscriber
+ * (`clientId`, on `topic`) connected, then (after `beforeStart`, e.g. a retained command) one
+ * Node-RED child process on the flow `flow()` returns, written to a fresh flow file; all of
+ * it stopped and removed after the suite, and Node-RED's output printed when a test fails.
+ * Register the devices' `before` ahead of this (the flow names them) and their `after` behind it.
+ */
+export function instanceSuite(
+  broker: TestBroker,
+  options: { name: string; clientId: string; topic?: string; flow: () => unknown; beforeStart?: (central: Subscriber) => Promise<unknown> },
+): { central: Subscriber; red: () => NodeRedInstance } {
+  const central = new Subscriber();
+  let red: NodeRedInstance | undefined;
+  let work: string | undefined;
+  before(async function () {
+    await broker.start();
+    await central.connect(broker.port, options.clientId, options.topic);
+    await options.beforeStart?.(central);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), `md-fleet-${options.name}-`));
+    const flowFile = path.join(work, 'flows.json');
+    fs.writeFileSync(flowFile, JSON.stringify(options.flow()));
+    red = new NodeRedInstance(options.name, flowFile, {});
+    await red.start();
+  });
+  after(async function () {
+    await red?.stop();
+    red?.remove();
+    await central.close();
+    await broker.stop();
+    broker.remove();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') console.log(`--- ${options.name}\n${red?.output().slice(-3000)}`);
+  });
+  return {
+    central,
+    red: () => {
+      if (!red) throw new Error(`Node-RED ${options.name} is started in the suite's before hook`);
+      return red;
+    },
+  };
+}

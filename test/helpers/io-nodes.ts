@@ -1,8 +1,8 @@
 /**
- * Runtime-test harness for the io nodes (io-threshold, io-input, io-read, io-power,
- * io-reset, notification-poll, device-info): a flow builder that wires every action node
- * to its own helper node, one core Catch node and one core Complete node for all of them,
- * collectors for what arrives there, and small wrappers around the simulator's control API.
+ * Runtime-test harness for the action nodes: the one loader (loadActions) of a flow that wires
+ * every action node to its own helper node, one core Catch node and one core Complete node for
+ * all of them (io nodes by default; the bmc and power nodes with `service`), collectors for
+ * what arrives there, and small wrappers around the io parts of the simulator's control API.
  *
  * Built on the shared helpers (test/helpers/node-red.ts, sim-control.ts): the real
  * Node-RED 4.1 runtime through node-red-node-test-helper, the real core Catch/Complete
@@ -19,6 +19,13 @@ import ioPower = require('../../nodes/io-power');
 import ioReset = require('../../nodes/io-reset');
 import notificationPoll = require('../../nodes/notification-poll');
 import deviceInfo = require('../../nodes/device-info');
+import bmcWatchdog = require('../../nodes/bmc-watchdog');
+import bmcReadings = require('../../nodes/bmc-readings');
+import bmcUsbhub = require('../../nodes/bmc-usbhub');
+import bmcSystem = require('../../nodes/bmc-system');
+import powerFan = require('../../nodes/power-fan');
+import powerLimits = require('../../nodes/power-limits');
+import powerReadings = require('../../nodes/power-readings');
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import { actionFlow, CaughtError, DeviceOptions, deviceNode, helper, NodeModule, waitConnected, waitFor } from './node-red';
 import { httpJson, LogEntry, SimHarness } from './sim-control';
@@ -33,6 +40,17 @@ export const IO_NODE_MODULES: NodeModule[] = [
   ioReset as NodeModule,
   notificationPoll as NodeModule,
   deviceInfo as NodeModule,
+];
+
+export const BMC_POWER_MODULES: NodeModule[] = [
+  modularDevice as NodeModule,
+  bmcWatchdog as NodeModule,
+  bmcReadings as NodeModule,
+  bmcUsbhub as NodeModule,
+  bmcSystem as NodeModule,
+  powerFan as NodeModule,
+  powerLimits as NodeModule,
+  powerReadings as NodeModule,
 ];
 
 /** An action node as the editor saves it: id, type and settings (device defaults to 'dev'). */
@@ -58,23 +76,41 @@ export class Outcomes {
   }
 }
 
+/** The simulator's default modules: bmc in slot 0, power in slot 1, io in slot 2 (and 3). */
+export const MODULE_SLOTS = { io: 2, bmc: 0, power: 1 } as const;
+export type ModuleService = keyof typeof MODULE_SLOTS;
+
+/** The node types a flow of each module's action nodes loads, and the tab's label. */
+const FAMILIES: Record<ModuleService, { modules: NodeModule[]; label: string }> = {
+  io: { modules: IO_NODE_MODULES, label: 'io nodes' },
+  bmc: { modules: BMC_POWER_MODULES, label: 'bmc and power nodes' },
+  power: { modules: BMC_POWER_MODULES, label: 'bmc and power nodes' },
+};
+
 export interface LoadOptions {
-  /** Config nodes; default one io module in slot 2 with id 'dev'. */
+  /** The module of the default config node 'dev' (io in slot 2 unless told), and so the node types loaded. */
+  service?: ModuleService;
+  /** Config nodes; default one module of `service` in its slot, with id 'dev'. */
   devices?: DeviceOptions[];
   /** Wait until these config nodes are connected (default: every device). */
   waitFor?: string[];
-  /** Node modules to load (default: the io nodes). */
+  /** Node modules to load (default: the nodes of `service`'s module). */
   modules?: NodeModule[];
   /** More wires: an action node's id → the action nodes its output also goes to (e.g. notification-poll → device-alarm). */
   wires?: Record<string, string[]>;
 }
 
-/** Loads the flow and starts collecting; waits for the config nodes to connect. */
-export async function loadIo(url: string, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
-  const devices = (options.devices ?? [{ url }]).map((d) => deviceNode(d));
-  const flow = actionFlow(actions, devices, { device: 'dev', label: 'io nodes' });
+/**
+ * The one loader of the action-node tests (io, bmc and power nodes, alarms): loads the flow
+ * (test/helpers/node-red.ts actionFlow), starts collecting, waits for the config nodes to connect.
+ */
+export async function loadActions(url: string, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
+  const service = options.service ?? 'io';
+  const family = FAMILIES[service];
+  const devices = (options.devices ?? [{ url, service, slot: MODULE_SLOTS[service] }]).map((d) => deviceNode(d));
+  const flow = actionFlow(actions, devices, { device: 'dev', label: family.label });
   for (const node of flow) if (options.wires?.[node.id]) (node.wires as string[][])[0].push(...options.wires[node.id]);
-  await helper.load(options.modules ?? IO_NODE_MODULES, flow);
+  await helper.load(options.modules ?? family.modules, flow);
   const outcomes = new Outcomes();
   for (const action of actions) {
     const list: NodeMessage[] = [];
@@ -87,9 +123,9 @@ export async function loadIo(url: string, actions: ActionDef[], options: LoadOpt
   return outcomes;
 }
 
-/** loadIo, then the simulator's log cleared: a test reads back only what its own msgs sent. */
-export async function loadIoQuiet(ctl: SimHarness, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
-  const outcomes = await loadIo(ctl.url, actions, options);
+/** loadActions, then the simulator's log cleared: a test reads back only what its own msgs sent. */
+export async function loadActionsQuiet(ctl: SimHarness, actions: ActionDef[], options: LoadOptions = {}): Promise<Outcomes> {
+  const outcomes = await loadActions(ctl.url, actions, options);
   await ctl.clearLog();
   return outcomes;
 }

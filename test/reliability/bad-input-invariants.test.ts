@@ -22,7 +22,8 @@ import { deviceRequests } from '../helpers/bmc-power';
 import { lastSeq, send, waitRequests } from '../helpers/io-nodes';
 import { deviceNode, waitConnected } from '../helpers/node-red';
 import { Counted, loadCollect, reliabilityFlow, SLOT } from '../helpers/reliability';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 
 const RUNS = Number(process.env.FC_RUNS ?? 60);
 const SEED = Number(process.env.FC_SEED ?? 20261121);
@@ -275,13 +276,7 @@ function show(msg: NodeMessage): string {
 
 describe('reliability: bad input, invariants over random msgs (fast-check, runtime, simulator)', function () {
   this.timeout(120000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_s, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
   const protoKeys = Object.getOwnPropertyNames(Object.prototype).sort();
   const totals = { msgs: 0, refused: 0, polluting: 0 };
   after(() => {

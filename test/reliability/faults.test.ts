@@ -15,8 +15,8 @@
 import should from 'should';
 import { POLL_BACKOFF_MAX_MS } from '../../nodes/lib/action/poller';
 import { device, helper, sleep, waitFor, withHealthInterval } from '../helpers/node-red';
-import { ActionDef, lastSeq, loadIo, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { ActionDef, lastSeq, loadActions, raiseAlert, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { subscribe } from '../../nodes/lib/config-node/health';
 import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
@@ -49,17 +49,8 @@ const MODULE_PATHS = `/${TEST_API}/`;
 describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(60000);
   guardProcess();
-  let sim: Simulator;
-  let ctl: SimHarness;
+  const { sim, ctl } = runtimeSuite({ server: true });
   const figures: string[] = [];
-
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
   after(() => console.log(`      [reliability] faults: ${figures.join('; ')}`));
   afterEach(async () => {
     await ctl.clearFaults();
@@ -367,12 +358,7 @@ describe(`reliability: faults, every node kind (runtime, simulator, API ${TEST_A
 describe(`reliability: an outage with the queue full ends with every setting back (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(60000);
   guardProcess();
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   // A health check every 200 ms: a reset without an outage is seen at once.
   withHealthInterval(200);
   const SETTERS = ['pwr', 'in', 'thr', 'out'];
@@ -385,7 +371,7 @@ describe(`reliability: an outage with the queue full ends with every setting bac
   const inPlaceNoOutput = () => settingsInPlace(ctl, false);
 
   it("the device down and back at factory state while users' msgs fill the queue: every setting back, every node green", async () => {
-    const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES, devices: [{ url: ctl.url, queueLimit: QUEUE_LIMIT, timeout: 2000 }] });
+    const outcomes = await loadActions(ctl.url, ACTIONS, { modules: ALL_MODULES, devices: [{ url: ctl.url, queueLimit: QUEUE_LIMIT, timeout: 2000 }] });
     should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
     await waitFor(inPlace, 'the settings on the module', 10000);
     // Each users' read takes 300 ms on the device: a handful of msgs keeps the queue full.
@@ -418,7 +404,7 @@ describe(`reliability: an outage with the queue full ends with every setting bac
   });
 
   it('a setting that meets the outage is tried again with the backoff until the device takes it', async () => {
-    await loadIo(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
+    await loadActions(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
     await waitFor(inPlaceNoOutput, 'the settings on the module', 10000);
     // The threshold meets a dropped connection twice (no answer: the device did not decide), then is taken.
     await ctl.fault({ path: '/api/io/0.9/2/input/analog/threshold', reset: true, count: 2 });
@@ -435,7 +421,7 @@ describe(`reliability: an outage with the queue full ends with every setting bac
   });
 
   it("a setting the device refuses is shown on its node in the device's words, and not repeated", async () => {
-    const outcomes = await loadIo(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
+    const outcomes = await loadActions(ctl.url, ACTIONS.slice(0, 3), { modules: ALL_MODULES });
     await waitFor(inPlaceNoOutput, 'the settings on the module', 10000);
     await ctl.fault({ path: '/api/io/0.9/2/input/analog/threshold', status: 400, message: 'Invalid mode' });
     const since = await lastSeq(ctl);

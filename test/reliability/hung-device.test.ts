@@ -20,7 +20,7 @@ import { BACKOFF } from '../../nodes/lib/config-node/connection';
 import { TEST_API } from '../helpers/api';
 import { lastSeq } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, lastStatus, sleep, statusHistory, waitFor } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { fire, guardProcess, isGreen, loadCollect, reliabilityFlow, settle, waitAllStatus } from '../helpers/reliability';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
@@ -55,15 +55,7 @@ function flow(url: string): FlowNode[] {
 describe(`reliability: a hung device, writes every ${EVERY_MS} ms (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(90000);
   guardProcess();
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { sim, ctl } = runtimeSuite({ server: true });
 
   it('no write reaches the device after its msg timed out, the msgs behind a silent request end at once, all green again after', async () => {
     const outcomes = await loadCollect(flow(sim.url));

@@ -11,7 +11,8 @@ import should from 'should';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
 import { raiseAlert } from '../helpers/io-nodes';
 import { deviceNode, FlowNode, helper, NodeModule, waitFor } from '../helpers/node-red';
-import { httpJson, SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { httpJson, SimHarness } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { ALL_MODULES, deploy, guardProcess } from '../helpers/reliability';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
@@ -75,10 +76,7 @@ function conserved(raised: string[], seen: Seen, left: Set<string>): { delivered
 
 describe(`reliability: notifications conserved (API ${TEST_API})`, function () {
   this.timeout(30000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   guardProcess();
   const modules: NodeModule[] = ALL_MODULES;
 

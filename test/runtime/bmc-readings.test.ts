@@ -5,21 +5,10 @@
  * on change" with a deadband, device errors, and one Catch msg per polling outage.
  */
 import should from 'should';
-import {
-  apiPath,
-  deviceErrorStatus,
-  SERVICE_DOWN_STATUS,
-  expectFailed,
-  expectRefused,
-  loadBmcPower,
-  sendOk,
-  sendOne,
-  setBmcWorld,
-  wireSince,
-} from '../helpers/bmc-power';
-import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
+import { apiPath, deviceErrorStatus, SERVICE_DOWN_STATUS, expectFailed, expectRefused, sendOk, sendOne, setBmcWorld, wireSince } from '../helpers/bmc-power';
+import { lastSeq, loadActions, loadActionsQuiet, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath } from '../helpers/api';
 
 const VOLTAGE = apiPath('bmc', 'voltage');
@@ -27,13 +16,7 @@ const TEMPERATURE = apiPath('bmc', 'temperature');
 
 describe('bmc-readings (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   const readings = (settings: Record<string, unknown> = {}) => ({
     id: 'rd',
@@ -50,7 +33,7 @@ describe('bmc-readings (runtime, simulator)', function () {
   describe('on a msg', () => {
     it('both records: GET voltage then temperature, one merged record of numbers, msg properties kept', async () => {
       await setBmcWorld(ctl, { voltage_1v8: 1750, voltage_rtc: 2950, ntc_0: 61.5, ntc_1: 24 });
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings()]);
+      const outcomes = await loadActionsQuiet(ctl, [readings()], { service: 'bmc' });
       const out = await sendOne(outcomes, 'rd', { payload: 'tick', topic: 'board', keep: { a: 1 } });
       const record = out.payload as Record<string, number>;
       Object.keys(record).should.eql(['voltage_1v8', 'voltage_rtc', 'ntc_0', 'ntc_1']);
@@ -74,7 +57,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     });
 
     it('voltage only: only GET voltage, only its fields', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ temperature: false })]);
+      const outcomes = await loadActionsQuiet(ctl, [readings({ temperature: false })], { service: 'bmc' });
       const out = await sendOne(outcomes, 'rd', { payload: true });
       Object.keys(out.payload as object).should.eql(['voltage_1v8', 'voltage_rtc']);
       (await wireSince(ctl)).should.eql([['GET', VOLTAGE, null]]);
@@ -83,7 +66,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     });
 
     it('temperature only, per field: one msg per field, topic = field, payload a number', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ voltage: false, output: 'per-field' })]);
+      const outcomes = await loadActionsQuiet(ctl, [readings({ voltage: false, output: 'per-field' })], { service: 'bmc' });
       const out = await sendOk(outcomes, 'rd', { payload: true, keep: 7 });
       out.map((m) => m.topic).should.eql(['ntc_0', 'ntc_1']);
       out.forEach((m) => {
@@ -98,13 +81,15 @@ describe('bmc-readings (runtime, simulator)', function () {
 
   describe('settings refused at deploy (status red, every msg fails, nothing sent)', () => {
     it('neither voltage nor temperature', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ voltage: false, temperature: false })]);
+      const outcomes = await loadActionsQuiet(ctl, [readings({ voltage: false, temperature: false })], { service: 'bmc' });
       await waitStatus('rd', 'red', 'ring', 'choose voltage, temperature or both');
       await expectRefused(ctl, outcomes, 'rd', { payload: true }, 'choose voltage, temperature or both');
     });
 
     it('an interval below 20 ms and a negative deadband', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ id: 'fast', interval: '10' }), readings({ id: 'band', interval: '0', deadband: '-1' })]);
+      const outcomes = await loadActionsQuiet(ctl, [readings({ id: 'fast', interval: '10' }), readings({ id: 'band', interval: '0', deadband: '-1' })], {
+        service: 'bmc',
+      });
       const interval = 'Poll every (interval) must be 0 or an integer from 20 to 86400000 ms, got 10';
       await waitStatus('fast', 'red', 'ring', 'Poll every (interval) must be 0 or an integer from 20');
       await expectRefused(ctl, outcomes, 'fast', { payload: true }, interval);
@@ -115,7 +100,7 @@ describe('bmc-readings (runtime, simulator)', function () {
 
   describe('polling', () => {
     it('polls every interval without a msg and sends each round', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '100' })], { clearLog: false });
+      const outcomes = await loadActions(ctl.url, [readings({ interval: '100' })], { service: 'bmc' });
       await waitFor(() => outcomes.sent('rd').length >= 4, '4 polled msgs', 5000);
       outcomes.sent('rd').forEach((m) => Object.keys(m.payload as object).should.eql(['voltage_1v8', 'voltage_rtc', 'ntc_0', 'ntc_1']));
       (await requestsTo(ctl, '/voltage')).length.should.be.aboveOrEqual(4);
@@ -125,7 +110,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     it('never overlaps: with a voltage latency (600 ms) above the interval (100 ms) one round waits for the other', async () => {
       const LATENCY = 600;
       await ctl.fault({ path: VOLTAGE, latency_ms: LATENCY });
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '100' })], { clearLog: false });
+      const outcomes = await loadActions(ctl.url, [readings({ interval: '100' })], { service: 'bmc' });
       const since = await lastSeq(ctl);
       const start = Date.now();
       await waitRequests(ctl, '/voltage', 3, since, 8000);
@@ -147,7 +132,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     it('"only on change" with a deadband above the drift sends nothing while steady, then the change', async () => {
       // The simulator drifts voltages by at most ±6 mV and temperatures by ±0.4 °C: a deadband
       // of 20 is above every field's whole swing, so a steady board never passes it.
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '50', onlyOnChange: true, deadband: '20' })], { clearLog: false });
+      const outcomes = await loadActions(ctl.url, [readings({ interval: '50', onlyOnChange: true, deadband: '20' })], { service: 'bmc' });
       await waitFor(() => outcomes.sent('rd').length >= 1, 'the first reading', 5000);
       let since = await lastSeq(ctl);
       await waitRequests(ctl, '/voltage', 10, since, 8000);
@@ -165,9 +150,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     });
 
     it('per field with "only on change": only the field that moved past the deadband is sent', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '50', onlyOnChange: true, deadband: '20', output: 'per-field' })], {
-        clearLog: false,
-      });
+      const outcomes = await loadActions(ctl.url, [readings({ interval: '50', onlyOnChange: true, deadband: '20', output: 'per-field' })], { service: 'bmc' });
       await waitFor(() => outcomes.sent('rd').length >= 4, 'the first round (4 fields)', 5000);
       await waitRequests(ctl, '/voltage', 10, await lastSeq(ctl), 8000);
       outcomes
@@ -187,7 +170,7 @@ describe('bmc-readings (runtime, simulator)', function () {
     });
 
     it('a polling outage gives one Catch msg, and polling recovers', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings({ interval: '50' })], { clearLog: false });
+      const outcomes = await loadActions(ctl.url, [readings({ interval: '50' })], { service: 'bmc' });
       await waitFor(() => outcomes.sent('rd').length >= 1, 'a first reading', 5000);
       const since = await lastSeq(ctl);
       await ctl.serviceDown('bmc');
@@ -210,7 +193,7 @@ describe('bmc-readings (runtime, simulator)', function () {
 
   describe('device errors', () => {
     it('bmc down: DEVICE_ERROR 502 for the msg; a 500 on temperature fails the whole msg', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [readings()]);
+      const outcomes = await loadActionsQuiet(ctl, [readings()], { service: 'bmc' });
       await ctl.serviceDown('bmc');
       const down = await expectFailed(outcomes, 'rd', { payload: true });
       expectCode(down.error, 'DEVICE_ERROR');

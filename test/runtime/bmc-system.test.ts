@@ -11,7 +11,6 @@ import {
   deviceErrorStatus,
   expectFailed,
   expectRefused,
-  loadBmcPower,
   needsConfirm,
   operationFixed,
   sendOk,
@@ -19,8 +18,9 @@ import {
   simModule,
   wireSince,
 } from '../helpers/bmc-power';
+import { loadActionsQuiet } from '../helpers/io-nodes';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath } from '../helpers/api';
 
 const BUZZER = apiPath('bmc', 'buzzer');
@@ -31,13 +31,7 @@ const CONFIRM = 'Allow this node to hard reset the device, to reset the bmc modu
 
 describe('bmc-system (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   const system = (settings: Record<string, unknown> = {}) => ({
     id: 'sys',
@@ -53,7 +47,7 @@ describe('bmc-system (runtime, simulator)', function () {
 
   describe('buzzer', () => {
     it('sends {mode, duration} for every mode, 0 and 1 included; payload fields override the settings', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system()]);
+      const outcomes = await loadActionsQuiet(ctl, [system()], { service: 'bmc' });
       const out = await sendOne(outcomes, 'sys', { payload: 1732170000000, topic: 'beep' });
       out.payload!.should.eql({ status: 'success' });
       should(out.topic).equal('beep');
@@ -73,7 +67,7 @@ describe('bmc-system (runtime, simulator)', function () {
     });
 
     it('refuses modes outside 0..5 and durations outside 1..1000, also for modes 0 and 1', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system(), system({ id: 'nodur', mode: '0', duration: '0' })]);
+      const outcomes = await loadActionsQuiet(ctl, [system(), system({ id: 'nodur', mode: '0', duration: '0' })], { service: 'bmc' });
       const mode = 'Mode (mode) must be an integer from 0 to 5';
       const duration = 'Duration (duration) must be an integer from 1 to 1000 ms';
       await expectRefused(ctl, outcomes, 'sys', { payload: { mode: 6, duration: 100 } }, `${mode}, got 6`);
@@ -92,7 +86,9 @@ describe('bmc-system (runtime, simulator)', function () {
 
   describe('USB bootloader', () => {
     it('sends {enabled, timeout}; 0 and 3600000 pass, the device arms the bootloader', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '60000', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [system({ operation: 'usb_bootloader', enabled: true, timeout: '60000', confirm: true })], {
+        service: 'bmc',
+      });
       await sendOk(outcomes, 'sys', { payload: true });
       await sendOk(outcomes, 'sys', { payload: { timeout: 3600000 } });
       await sendOk(outcomes, 'sys', { payload: { enabled: false, timeout: 0 } });
@@ -107,7 +103,9 @@ describe('bmc-system (runtime, simulator)', function () {
     });
 
     it('refuses timeouts above 3600000 or below 0 and a non-boolean enabled', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '1000', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [system({ operation: 'usb_bootloader', enabled: true, timeout: '1000', confirm: true })], {
+        service: 'bmc',
+      });
       const range = 'Timeout (timeout) must be an integer from 0 to 3600000 ms';
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: 3600001 } }, `${range}, got 3600001`);
       await expectRefused(ctl, outcomes, 'sys', { payload: { timeout: -1 } }, `${range}, got -1`);
@@ -125,10 +123,11 @@ describe('bmc-system (runtime, simulator)', function () {
 
   describe('hard reset', () => {
     it('is refused without "confirm" (nothing sent, no reset), sent as {reset: "yes"} with it', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [
-        system({ id: 'no', operation: 'hard_reset' }),
-        system({ id: 'yes', operation: 'hard_reset', confirm: true }),
-      ]);
+      const outcomes = await loadActionsQuiet(
+        ctl,
+        [system({ id: 'no', operation: 'hard_reset' }), system({ id: 'yes', operation: 'hard_reset', confirm: true })],
+        { service: 'bmc' },
+      );
       await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('bmc-system', 'hard_reset', CONFIRM));
       await expectRefused(
         ctl,
@@ -151,7 +150,7 @@ describe('bmc-system (runtime, simulator)', function () {
 
   describe('which operation a msg may choose', () => {
     it('a buzzer node refuses usb_bootloader with a one-hour window and hard_reset by msg, even with confirm ticked', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [system({ confirm: true })], { service: 'bmc' });
       await expectRefused(
         ctl,
         outcomes,
@@ -170,7 +169,9 @@ describe('bmc-system (runtime, simulator)', function () {
     });
 
     it('"from msg.operation": msg.operation required; buzzer without confirm; bootloader and hard reset only with it', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ id: 'no', operation: 'msg' }), system({ id: 'yes', operation: 'msg', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [system({ id: 'no', operation: 'msg' }), system({ id: 'yes', operation: 'msg', confirm: true })], {
+        service: 'bmc',
+      });
       const ops = 'buzzer, usb_bootloader, hard_reset, module_reset';
       await expectRefused(ctl, outcomes, 'no', { payload: true }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
       await expectRefused(ctl, outcomes, 'no', { operation: 'beep' }, `Operation (msg.operation) must be one of ${ops}, got "beep"`);
@@ -197,7 +198,7 @@ describe('bmc-system (runtime, simulator)', function () {
     });
 
     it('the USB bootloader set in the dialog is refused without "confirm": nothing sent', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system({ operation: 'usb_bootloader', enabled: true, timeout: '3600000' })]);
+      const outcomes = await loadActionsQuiet(ctl, [system({ operation: 'usb_bootloader', enabled: true, timeout: '3600000' })], { service: 'bmc' });
       await expectRefused(ctl, outcomes, 'sys', { payload: true }, needsConfirm('bmc-system', 'usb_bootloader', CONFIRM));
       await expectRefused(ctl, outcomes, 'sys', { payload: { enabled: false, timeout: 0 } }, needsConfirm('bmc-system', 'usb_bootloader', CONFIRM));
       await waitStatus('sys', 'red', 'ring', '"USB bootloader" refused: tick');
@@ -207,7 +208,7 @@ describe('bmc-system (runtime, simulator)', function () {
 
   describe('device errors', () => {
     it('DEVICE_ERROR with statusCode and message: 422 from the buzzer, 502 with the bmc down', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [system()]);
+      const outcomes = await loadActionsQuiet(ctl, [system()], { service: 'bmc' });
       await ctl.fault({ path: BUZZER, status: 422, message: 'duration out of range', count: 1 });
       const refused = await expectFailed(outcomes, 'sys', { payload: true });
       expectCode(refused.error, 'DEVICE_ERROR');

@@ -11,7 +11,6 @@ import {
   deviceErrorStatus,
   expectFailed,
   expectRefused,
-  loadBmcPower,
   needsConfirm,
   operationFixed,
   sendOk,
@@ -19,8 +18,9 @@ import {
   simModule,
   wireSince,
 } from '../helpers/bmc-power';
+import { loadActionsQuiet } from '../helpers/io-nodes';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { IS_API10, wirePath, wireRequest } from '../helpers/api';
 
 const HUB = apiPath('bmc', 'usbhub');
@@ -39,13 +39,7 @@ const FACTORY = {
 
 describe('bmc-usbhub (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   const usbhub = (settings: Record<string, unknown> = {}) => ({
     id: 'hub',
@@ -58,7 +52,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('read: GET usbhub, the record as the device sends it', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub()]);
+    const outcomes = await loadActionsQuiet(ctl, [usbhub()], { service: 'bmc' });
     const out = await sendOne(outcomes, 'hub', { payload: 1, topic: 'usb' });
     out.payload!.should.eql(FACTORY);
     should(out.topic).equal('usb');
@@ -67,7 +61,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('hub and port settings stay pending until the reset; read through the node before and after', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg', confirm: true })]);
+    const outcomes = await loadActionsQuiet(ctl, [usbhub({ operation: 'msg', confirm: true })], { service: 'bmc' });
     await sendOk(outcomes, 'hub', { operation: 'port', payload: { port: 3, state: false } });
     await sendOk(outcomes, 'hub', { operation: 'port', payload: { port: 7, state: false } });
     await sendOk(outcomes, 'hub', { operation: 'hub', payload: { state: false } });
@@ -96,10 +90,11 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('bare msgs use the settings: port 5 off, hub on', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [
-      usbhub({ id: 'port', operation: 'port', port: '5', state: false }),
-      usbhub({ id: 'on', operation: 'hub', state: true }),
-    ]);
+    const outcomes = await loadActionsQuiet(
+      ctl,
+      [usbhub({ id: 'port', operation: 'port', port: '5', state: false }), usbhub({ id: 'on', operation: 'hub', state: true })],
+      { service: 'bmc' },
+    );
     await sendOk(outcomes, 'port', { payload: 1732170000000 });
     await sendOk(outcomes, 'on', { payload: '' });
     (await wireSince(ctl)).should.eql([
@@ -109,7 +104,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('ports 2..8 are accepted (2..7 on API 1.0); 1, 9, 0, text and fractions are refused with nothing sent', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'port' })]);
+    const outcomes = await loadActionsQuiet(ctl, [usbhub({ operation: 'port' })], { service: 'bmc' });
     const ports = IS_API10 ? [2, 3, 4, 5, 6, 7] : [2, 3, 4, 5, 6, 7, 8];
     for (const port of ports) await sendOk(outcomes, 'hub', { payload: { port, state: port % 2 === 0 } });
     (await wireSince(ctl)).should.eql(ports.map((port) => ['POST', `${HUB}/port/${port}`, { state: port % 2 === 0 }]));
@@ -136,7 +131,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('state must be a boolean; msg.operation is required with "from msg.operation" and must be one of the node\'s', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg' })]);
+    const outcomes = await loadActionsQuiet(ctl, [usbhub({ operation: 'msg' })], { service: 'bmc' });
     await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 'off' } }, 'State (state) must be true or false, got "off"');
     await expectRefused(ctl, outcomes, 'hub', { operation: 'hub', payload: { state: 0 } }, 'State (state) must be true or false, got 0');
     await expectRefused(ctl, outcomes, 'hub', { operation: 'port', payload: { port: 4, state: 'yes' } }, 'State (state) must be true or false, got "yes"');
@@ -146,7 +141,9 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it("a msg.operation other than the dialog's is refused, even reset with confirm ticked: nothing sent", async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ id: 'read', confirm: true }), usbhub({ id: 'port', operation: 'port', confirm: true })]);
+    const outcomes = await loadActionsQuiet(ctl, [usbhub({ id: 'read', confirm: true }), usbhub({ id: 'port', operation: 'port', confirm: true })], {
+      service: 'bmc',
+    });
     await expectRefused(ctl, outcomes, 'read', { operation: 'reset' }, operationFixed('bmc-usbhub', '"reset"', 'read'));
     await expectRefused(ctl, outcomes, 'read', { operation: 'hub', payload: { state: false } }, operationFixed('bmc-usbhub', '"hub"', 'read'));
     await expectRefused(ctl, outcomes, 'port', { operation: 'reset' }, operationFixed('bmc-usbhub', '"reset"', 'port'));
@@ -159,11 +156,15 @@ describe('bmc-usbhub (runtime, simulator)', function () {
   });
 
   it('the hub reset is refused without "confirm", from the dialog and from a msg: nothing sent, settings stay pending; sent with it', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [
-      usbhub({ operation: 'reset', confirm: false }),
-      usbhub({ id: 'msg', operation: 'msg', confirm: false }),
-      usbhub({ id: 'yes', operation: 'reset', confirm: true }),
-    ]);
+    const outcomes = await loadActionsQuiet(
+      ctl,
+      [
+        usbhub({ operation: 'reset', confirm: false }),
+        usbhub({ id: 'msg', operation: 'msg', confirm: false }),
+        usbhub({ id: 'yes', operation: 'reset', confirm: true }),
+      ],
+      { service: 'bmc' },
+    );
     // Storing a setting is no reset: it needs no confirm.
     await sendOk(outcomes, 'msg', { operation: 'hub', payload: { state: false } });
     await ctl.clearLog();
@@ -182,7 +183,7 @@ describe('bmc-usbhub (runtime, simulator)', function () {
 
   if (IS_API10) {
     it('API 1.0: devices lists the USB devices of enabled ports (GET usbhub/devices)', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'devices' })]);
+      const outcomes = await loadActionsQuiet(ctl, [usbhub({ operation: 'devices' })], { service: 'bmc' });
       const out = await sendOne(outcomes, 'hub', { topic: 'usb' });
       const devices = (out.payload as { devices: Array<Record<string, unknown>> }).devices;
       devices.length.should.be.above(0);
@@ -193,13 +194,13 @@ describe('bmc-usbhub (runtime, simulator)', function () {
     });
   } else {
     it('API 0.9: devices is refused before sending (the spec has no USB device list)', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'devices' })]);
+      const outcomes = await loadActionsQuiet(ctl, [usbhub({ operation: 'devices' })], { service: 'bmc' });
       await expectRefused(ctl, outcomes, 'hub', { topic: 'usb' }, 'the USB device list needs a device with API 1.0 (this one speaks 0.9)');
     });
   }
 
   it('device errors: 500 from the hub reset, 502 with the service down', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [usbhub({ operation: 'msg', confirm: true })]);
+    const outcomes = await loadActionsQuiet(ctl, [usbhub({ operation: 'msg', confirm: true })], { service: 'bmc' });
     await ctl.fault({ path: `${HUB}/reset`, status: 500, message: 'Failed setting usb hub state', count: 1 });
     const failed = await expectFailed(outcomes, 'hub', { operation: 'reset', payload: true });
     expectCode(failed.error, 'DEVICE_ERROR');

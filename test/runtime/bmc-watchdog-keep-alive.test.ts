@@ -11,34 +11,25 @@ import {
   SERVICE_DOWN_STATUS,
   deviceRequests,
   expectRefused,
-  loadBmcPower,
   needsConfirm,
   simModule,
   WATCHDOG_CONFIRM,
   watchdogNode as watchdog,
   wireSince,
 } from '../helpers/bmc-power';
-import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
+import { lastSeq, loadActions, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const WD = apiPath('bmc', 'watchdog');
 
 describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   this.timeout(30000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { sim, ctl } = runtimeSuite({ server: true });
 
   it('without "confirm" it is a settings problem: red status at deploy, nothing sent on connect or later, every msg refused', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, timeout: '2000', interval: '200' })], { clearLog: false });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, timeout: '2000', interval: '200' })], { service: 'bmc' });
     const message = needsConfirm('bmc-watchdog', 'keep-alive', WATCHDOG_CONFIRM);
     await waitStatus('wd', 'red', 'ring', '"keep-alive" refused: tick "Allow this node');
     // Several intervals: neither the on-connect timeout nor any alive round went out.
@@ -49,14 +40,14 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
     // With confirm the same node arms the watchdog on connect and keeps it alive.
     await helper.unload();
     await ctl.clearLog();
-    await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '20000', interval: '200' })], { clearLog: false });
+    await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '20000', interval: '200' })], { service: 'bmc' });
     await waitRequests(ctl, '/watchdog/alive', 2);
     (await wireSince(ctl))[0].should.eql(['POST', WD, { timeout: 20000 }]);
     (await simModule(ctl, 'bmc')).watchdog.timeoutMs.should.equal(20000);
   });
 
   it('an interval above timeout / 2 is refused at deploy: red status, every msg fails, nothing sent', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '2000', interval: '1001' })], { clearLog: false });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '2000', interval: '1001' })], { service: 'bmc' });
     const message = 'Send alive every (interval) must be an integer from 100 to 1000 ms, got 1001';
     await waitStatus('wd', 'red', 'ring', 'Send alive every (interval) must be an integer');
     await expectRefused(ctl, outcomes, 'wd', { operation: 'read' }, message);
@@ -66,7 +57,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   });
 
   it('a timeout of 0 with keep-alive on is refused at deploy', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '0', interval: '500' })], { clearLog: false });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '0', interval: '500' })], { service: 'bmc' });
     await waitStatus('wd', 'red', 'ring', 'Timeout (timeout) must not be 0 (off) while keep-alive is on');
     await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, 'Timeout (timeout) must not be 0 (off) while keep-alive is on');
     (await wireSince(ctl)).should.eql([]);
@@ -74,9 +65,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
 
   it('sets the timeout on connect, keeps it armed over 3 timeouts, and the device resets once closed', async () => {
     const TIMEOUT = 2000;
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT), interval: '500' })], {
-      clearLog: false,
-    });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT), interval: '500' })], { service: 'bmc' });
     await waitRequests(ctl, '/watchdog/alive', 1);
     // The first request of the node sets the timeout; the alive rounds follow it.
     const first = (await deviceRequests(ctl))[0];
@@ -128,7 +117,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
 
   it('a failing keep-alive is reported at once, exactly once per outage, and recovers', async () => {
     // A long timeout so the device does not reset during the outages.
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '30000', interval: '200' })], { clearLog: false });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '30000', interval: '200' })], { service: 'bmc' });
     await waitStatus('wd', 'green', 'dot', /^alive every \d+ ms, timeout \d+ ms$/);
 
     for (let outage = 1; outage <= 2; outage++) {
@@ -164,7 +153,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   it('a failed on-connect timeout is set again by the keep-alive, which then runs', async () => {
     // The device refuses the first POST watchdog (a transient driver error); nothing else fails.
     await ctl.fault({ path: WD, method: 'POST', status: 500, message: 'Internal driver communication failed: failed', count: 1 });
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '20000', interval: '200' })], { clearLog: false });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '20000', interval: '200' })], { service: 'bmc' });
     await waitFor(() => outcomes.caught.length >= 1, 'the failed on-connect setting at Catch', 5000);
     outcomes.caught[0].error.cause!.should.containEql({ statusCode: 500, method: 'POST', path: wirePath(WD) });
     await waitFor(async () => (await simModule(ctl, 'bmc')).watchdog.timeoutMs === 20000, 'the watchdog to be armed after all', 5000, 50);
@@ -174,7 +163,7 @@ describe('bmc-watchdog keep-alive (runtime, simulator)', function () {
   });
 
   it('sets the timeout again when the device comes back after a restart', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: '20000', interval: '200' })], { clearLog: false });
+    const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '20000', interval: '200' })], { service: 'bmc' });
     await waitRequests(ctl, '/watchdog/alive', 1);
     await sim.pause();
     await waitStatus('wd', 'red', 'ring', /unreachable|connection refused/);

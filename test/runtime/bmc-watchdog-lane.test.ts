@@ -11,10 +11,11 @@
  * above the interval the gaps really show, so a busy machine does not flip it.
  */
 import should from 'should';
-import { apiPath, loadBmcPower, simModule, watchdogNode as watchdog } from '../helpers/bmc-power';
-import { requestsTo, waitRequests } from '../helpers/io-nodes';
+import { apiPath, simModule, watchdogNode as watchdog } from '../helpers/bmc-power';
+import { loadActionsQuiet, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { sleep, statusHistory, helper, waitFor } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath } from '../helpers/api';
 
 const TIMEOUT_MS = 2000;
@@ -34,13 +35,12 @@ async function aliveGaps(ctl: SimHarness, since: number): Promise<{ count: numbe
 
 describe('bmc-watchdog keep-alive lane (runtime, simulator)', function () {
   this.timeout(30000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
 
   it('a slow, flooded module: alives keep their pace, the device never resets', async () => {
-    await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT_MS), interval: String(INTERVAL_MS) }), readings()]);
+    await loadActionsQuiet(ctl, [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT_MS), interval: String(INTERVAL_MS) }), readings()], {
+      service: 'bmc',
+    });
     await waitRequests(ctl, '/watchdog/alive', 2);
     const resetsBefore = (await simModule(ctl, 'bmc')).resets;
     const since = (await ctl.log()).slice(-1)[0]?.seq ?? 0;
@@ -60,7 +60,9 @@ describe('bmc-watchdog keep-alive lane (runtime, simulator)', function () {
   });
 
   it('an alive late anyway: a yellow status and a keepalive-late msg before the device would reset', async () => {
-    const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT_MS), interval: String(INTERVAL_MS) })]);
+    const outcomes = await loadActionsQuiet(ctl, [watchdog({ keepAlive: true, confirm: true, timeout: String(TIMEOUT_MS), interval: String(INTERVAL_MS) })], {
+      service: 'bmc',
+    });
     await waitRequests(ctl, '/watchdog/alive', 2);
     // One alive answered after 1.6 s: late (after 1.15 s) but before the 2 s reset.
     await ctl.fault({ path: wirePath(apiPath('bmc', 'watchdog/alive')), latency_ms: 1600, count: 1 });

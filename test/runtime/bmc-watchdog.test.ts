@@ -14,7 +14,6 @@ import {
   deviceRequests,
   expectFailed,
   expectRefused,
-  loadBmcPower,
   needsConfirm,
   operationFixed,
   sendOk,
@@ -24,8 +23,9 @@ import {
   watchdogNode as watchdog,
   wireSince,
 } from '../helpers/bmc-power';
+import { loadActions, loadActionsQuiet } from '../helpers/io-nodes';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const WD = apiPath('bmc', 'watchdog');
@@ -33,17 +33,11 @@ const OPS = 'read, timeout, alive, save, shutdown, sw_shutdown_timeout';
 
 describe('bmc-watchdog (runtime, simulator)', function () {
   this.timeout(30000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_s, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   describe('operations', () => {
     it('"from msg.operation" with confirm: msg.operation and msg.payload.timeout choose timeout, read, alive, save, sw_shutdown_timeout, shutdown', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'msg', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog({ operation: 'msg', confirm: true })], { service: 'bmc' });
       const set = await sendOne(outcomes, 'wd', { operation: 'timeout', payload: { timeout: 5000 }, topic: 't1' });
       set.payload!.should.eql({ status: 'success' });
       should(set.topic).equal('t1');
@@ -84,12 +78,16 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('bare msgs use the settings: timeout, save, sw_shutdown_timeout (default 60000) with confirm; read by default', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [
-        watchdog({ id: 'set', operation: 'timeout', timeout: '3000', confirm: true }),
-        watchdog({ id: 'save', operation: 'save', confirm: true }),
-        watchdog({ id: 'sw', operation: 'sw_shutdown_timeout', confirm: true }),
-        watchdog({ id: 'plain', operation: '' }),
-      ]);
+      const outcomes = await loadActionsQuiet(
+        ctl,
+        [
+          watchdog({ id: 'set', operation: 'timeout', timeout: '3000', confirm: true }),
+          watchdog({ id: 'save', operation: 'save', confirm: true }),
+          watchdog({ id: 'sw', operation: 'sw_shutdown_timeout', confirm: true }),
+          watchdog({ id: 'plain', operation: '' }),
+        ],
+        { service: 'bmc' },
+      );
       await sendOk(outcomes, 'set', { payload: 1732170000000 });
       await sendOk(outcomes, 'save', { payload: 1732170000000 });
       await sendOk(outcomes, 'sw', { payload: '' });
@@ -105,10 +103,11 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('shutdown is refused without "confirm" and sent as {shutdown: "start"} with it', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [
-        watchdog({ id: 'no', operation: 'shutdown' }),
-        watchdog({ id: 'yes', operation: 'shutdown', confirm: true }),
-      ]);
+      const outcomes = await loadActionsQuiet(
+        ctl,
+        [watchdog({ id: 'no', operation: 'shutdown' }), watchdog({ id: 'yes', operation: 'shutdown', confirm: true })],
+        { service: 'bmc' },
+      );
       await expectRefused(ctl, outcomes, 'no', { payload: true }, needsConfirm('bmc-watchdog', 'shutdown', WATCHDOG_CONFIRM));
       await expectRefused(
         ctl,
@@ -132,7 +131,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
   describe('which operation a msg may choose', () => {
     it('a node set to read refuses timeout 1000 and save by msg: nothing reaches the device, no reset loop', async () => {
       // Even with confirm ticked: the dialog chose read, and a msg does not change that.
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog({ confirm: true })], { service: 'bmc' });
       await expectRefused(ctl, outcomes, 'wd', { operation: 'timeout', payload: { timeout: 1000 } }, operationFixed('bmc-watchdog', '"timeout"', 'read'));
       await expectRefused(ctl, outcomes, 'wd', { operation: 'save' }, operationFixed('bmc-watchdog', '"save"', 'read'));
       await expectRefused(ctl, outcomes, 'wd', { operation: 'shutdown' }, operationFixed('bmc-watchdog', '"shutdown"', 'read'));
@@ -155,7 +154,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('with "from msg.operation", msg.operation is required and must be one of the node\'s operations', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'msg', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog({ operation: 'msg', confirm: true })], { service: 'bmc' });
       await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, `Operation (msg.operation) must be one of ${OPS}, got nothing`);
       await expectRefused(ctl, outcomes, 'wd', { operation: 'reboot' }, `Operation (msg.operation) must be one of ${OPS}, got "reboot"`);
       await expectRefused(ctl, outcomes, 'wd', { operation: 'msg' }, `Operation (msg.operation) must be one of ${OPS}, got "msg"`);
@@ -167,10 +166,11 @@ describe('bmc-watchdog (runtime, simulator)', function () {
 
     it('every operation that arms, saves or shuts down is refused without "confirm", from the dialog and from a msg', async () => {
       const DANGEROUS = ['timeout', 'save', 'shutdown', 'sw_shutdown_timeout'];
-      const outcomes = await loadBmcPower(ctl, 'bmc', [
-        watchdog({ id: 'msg', operation: 'msg', timeout: '5000' }),
-        ...DANGEROUS.map((op) => watchdog({ id: op, operation: op, timeout: '5000' })),
-      ]);
+      const outcomes = await loadActionsQuiet(
+        ctl,
+        [watchdog({ id: 'msg', operation: 'msg', timeout: '5000' }), ...DANGEROUS.map((op) => watchdog({ id: op, operation: op, timeout: '5000' }))],
+        { service: 'bmc' },
+      );
       for (const op of DANGEROUS) {
         await expectRefused(ctl, outcomes, op, { payload: { timeout: 20000 } }, needsConfirm('bmc-watchdog', op, WATCHDOG_CONFIRM));
         await expectRefused(ctl, outcomes, 'msg', { operation: op, payload: { timeout: 20000 } }, needsConfirm('bmc-watchdog', op, WATCHDOG_CONFIRM));
@@ -189,7 +189,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
 
   describe('validation (one error at Catch, nothing sent)', () => {
     it('refuses timeouts outside 0 or 1000..600000, non-integers and strings', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'msg', timeout: '2000', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog({ operation: 'msg', timeout: '2000', confirm: true })], { service: 'bmc' });
       const range = 'Timeout (timeout) must be 0 or an integer from 1000 to 600000 ms';
       const timeout = (value: unknown) => ({ operation: 'timeout', payload: { timeout: value } });
       await expectRefused(ctl, outcomes, 'wd', timeout(999), `${range}, got 999`);
@@ -211,14 +211,14 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('a bad timeout in the settings is refused for every msg', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'timeout', timeout: '500', confirm: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog({ operation: 'timeout', timeout: '500', confirm: true })], { service: 'bmc' });
       await expectRefused(ctl, outcomes, 'wd', { payload: 1 }, 'Timeout (timeout) must be 0 or an integer from 1000 to 600000 ms, got 500');
     });
   });
 
   describe('device errors', () => {
     it('alive while the watchdog is off: DEVICE_ERROR 500 with the device message, red status', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog({ operation: 'alive' })]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog({ operation: 'alive' })], { service: 'bmc' });
       const caught = await expectFailed(outcomes, 'wd', { payload: true, topic: 'kick' });
       expectCode(caught.error, 'DEVICE_ERROR');
       caught.error.cause!.should.containEql({
@@ -233,7 +233,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('a config node for the power module is refused at deploy: nothing reaches the power service', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [watchdog({ keepAlive: true, confirm: true, timeout: '2000', interval: '500' })], { clearLog: false });
+      const outcomes = await loadActions(ctl.url, [watchdog({ keepAlive: true, confirm: true, timeout: '2000', interval: '500' })], { service: 'power' });
       await waitStatus('wd', 'red', 'ring', /needs a module of the bmc service/);
       const caught = await expectFailed(outcomes, 'wd', { payload: true });
       caught.error.message.should.match(/needs a module of the bmc service, the chosen config node is for power/);
@@ -241,7 +241,7 @@ describe('bmc-watchdog (runtime, simulator)', function () {
     });
 
     it('bmc service down (nginx 502): DEVICE_ERROR 502 Bad Gateway', async () => {
-      const outcomes = await loadBmcPower(ctl, 'bmc', [watchdog()]);
+      const outcomes = await loadActionsQuiet(ctl, [watchdog()], { service: 'bmc' });
       await ctl.serviceDown('bmc');
       const caught = await expectFailed(outcomes, 'wd', { payload: true });
       expectCode(caught.error, 'DEVICE_ERROR');

@@ -12,7 +12,7 @@ import { confirmed } from '../../nodes/editor/confirm';
 import { runtimeWordsInEditor } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { kindDevices, KINDS, loadCollect, reliabilityFlow } from '../helpers/reliability';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 
 /** Each guarded type's refused settings: its dangerous operations, and the watchdog's keep-alive. */
 const CASES = (Object.keys(DANGEROUS_OPERATIONS) as GuardedType[]).flatMap((type) => [
@@ -28,10 +28,7 @@ function editorSays(node: Record<string, unknown>): true | string {
 
 describe('a setting the runtime refuses is invalid in the editor, in the same words (runtime, simulator)', function () {
   this.timeout(15000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   runtimeWordsInEditor();
 
   it('covers every dangerous operation and the keep-alive, with a validator Node-RED takes a message from (two parameters)', () => {

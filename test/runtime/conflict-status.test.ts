@@ -9,7 +9,7 @@
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, lastStatus, statusHistory, waitConnected, waitFor, waitStatus } from '../helpers/node-red';
 import { ALL_MODULES, SLOT } from '../helpers/reliability';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 
 const MODULES = [...ALL_MODULES, sidebarPlugin as unknown as (typeof ALL_MODULES)[number]];
@@ -84,10 +84,7 @@ describe(`conflicts as yellow statuses after deploy (runtime, simulator, API ${T
   this.timeout(20000);
   // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
   after(() => sidebarPlugin.close());
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
 
   it('two polls, two keep-alives, two thresholds on one pin, an output without power: yellow, naming the other node; gone after a redeploy without them', async () => {
     const flow = [

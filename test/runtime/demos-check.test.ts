@@ -14,7 +14,7 @@ import fs from 'fs';
 import path from 'path';
 import { TEST_API } from '../helpers/api';
 import { FlowNode, helper, NodeModule, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { ALL_MODULES } from '../helpers/reliability';
 import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 import deviceStatus = require('../../nodes/device-status');
@@ -79,10 +79,7 @@ describe(`the flow check finds nothing on the shipped demos and examples (runtim
   this.timeout(60000);
   // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
   after(() => sidebarPlugin.close());
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   const saved = { ...process.env };
   before(() => Object.assign(process.env, FLEET_ENV));
   after(() => {

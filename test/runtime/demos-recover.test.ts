@@ -10,7 +10,7 @@ import should from 'should';
 import { TEST_API } from '../helpers/api';
 import { loadExamples } from '../helpers/demos';
 import { helper, waitFor } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { BACKOFF, HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 
 /**
@@ -28,13 +28,7 @@ const REBOOT_MS = 3000;
 
 describe(`demos recover after the keep-alive demo's reset (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(WATCHDOG_MS + REBOOT_MS + 2 * BACK_WITHIN_MS + 20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_s, c) => {
-      ctl = c;
-    },
-    { simulator: { rebootMs: REBOOT_MS } },
-  );
+  const { ctl } = runtimeSuite({ simulator: { rebootMs: REBOOT_MS } });
 
   it('"stop keep-alive", the device resets, then the io-output and alarm tabs work again without a redeploy', async () => {
     await loadExamples(ctl.url, DEMOS);

@@ -15,8 +15,8 @@ import fs from 'fs';
 import path from 'path';
 import should from 'should';
 import { expectCode, helper, sleep, waitFor, waitStatus } from '../helpers/node-red';
-import { simulatorSuite } from '../helpers/sim-control';
-import { ActionDef, loadIo, Outcomes, send } from '../helpers/io-nodes';
+import { runtimeSuite } from '../helpers/runtime-suite';
+import { ActionDef, loadActions, Outcomes, send } from '../helpers/io-nodes';
 import { ALARM_MODULES, alarmNode, alarmUserDir, command, listNode, listNow, statesOf, transitions, waitTransition } from '../helpers/alarm-nodes';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
@@ -24,7 +24,7 @@ import type { NodeMessage } from '../../nodes/lib/base/node-red';
 const condition = (id: string, settings: Record<string, unknown> = {}): ActionDef => alarmNode(id, { device: '', ...settings });
 
 function load(actions: ActionDef[]): Promise<Outcomes> {
-  return loadIo('http://127.0.0.1:1', [...actions, listNode()], { modules: ALARM_MODULES, devices: [] });
+  return loadActions('http://127.0.0.1:1', [...actions, listNode()], { modules: ALARM_MODULES, devices: [] });
 }
 
 /** Sends `payload` to node `id` and waits until it is handled; fails if it was refused. */
@@ -35,7 +35,7 @@ async function feed(outcomes: Outcomes, id: string, payload: unknown): Promise<v
 
 describe('device-alarm on a condition (runtime)', function () {
   this.timeout(20000);
-  simulatorSuite(() => undefined);
+  runtimeSuite();
   const userDir = alarmUserDir();
 
   it('chattering (on/off every 200 ms): one alarm with an off-delay or an on-delay; counted as chattering without', async () => {

@@ -8,8 +8,8 @@
  */
 import should from 'should';
 import { sleep, waitStatus, withHealthInterval } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { loadIo, Outcomes, raiseAlert } from '../helpers/io-nodes';
+import { runtimeSuite } from '../helpers/runtime-suite';
+import { loadActions, Outcomes, raiseAlert } from '../helpers/io-nodes';
 import { ALARM_MODULES, alarmNode, alarmUserDir, cause, listNode, listNow, pollNode, statesOf, waitTransition } from '../helpers/alarm-nodes';
 
 const ID = 'pump.p3.high_voltage_alert';
@@ -17,12 +17,7 @@ const LINK = 'link.unreachable';
 
 describe('device-alarm while the module is away (runtime, simulator)', function () {
   this.timeout(30000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   alarmUserDir();
   // The outage seen and its end found within 200 ms of each check.
   withHealthInterval(200);
@@ -30,7 +25,7 @@ describe('device-alarm while the module is away (runtime, simulator)', function 
   function load(): Promise<Outcomes> {
     const pump = alarmNode('pump', { source: 'notification', pins: '3', flags: 'high_voltage_alert' });
     const link = alarmNode('link', { source: 'health', kinds: 'unreachable', priority: '1' });
-    return loadIo(sim.url, [pollNode(), pump, link, listNode()], { modules: ALARM_MODULES, wires: { np: ['pump'] } });
+    return loadActions(sim.url, [pollNode(), pump, link, listNode()], { modules: ALARM_MODULES, wires: { np: ['pump'] } });
   }
 
   it('unreachable: its alarms suppressed (grey), the unreachable alarm raised; back: they follow the device again, the unreachable alarm clears', async () => {

@@ -14,8 +14,8 @@
 import fs from 'fs';
 import should from 'should';
 import { helper, statusHistory, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { loadIo, Outcomes } from '../helpers/io-nodes';
+import { runtimeSuite } from '../helpers/runtime-suite';
+import { loadActions, Outcomes } from '../helpers/io-nodes';
 import {
   ALARM_MODULES,
   alarmNode,
@@ -35,18 +35,13 @@ const ID = 'pump.p3.high_voltage_alert';
 
 describe('device-alarm on notifications (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   const userDir = alarmUserDir();
 
   /** notification-poll → device-alarm `pump` (pin 3, high voltage), and the list node. */
   function load(): Promise<Outcomes> {
     const pump = alarmNode('pump', { source: 'notification', pins: '3', flags: 'high_voltage_alert', message: 'Pump 3' });
-    return loadIo(sim.url, [pollNode(), pump, listNode()], { modules: ALARM_MODULES, wires: { np: ['pump'] } });
+    return loadActions(sim.url, [pollNode(), pump, listNode()], { modules: ALARM_MODULES, wires: { np: ['pump'] } });
   }
 
   it('an alert → active-unack; acknowledged from the list → active-ack; the cause goes → normal; each msg says who and why', async () => {

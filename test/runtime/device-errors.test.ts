@@ -21,7 +21,8 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { closedPort, SimHarness, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
+import { closedPort, startStub, StubServer, versionRecord } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { TEST_API, wirePath } from '../helpers/api';
 
 /** Where io-output's request goes on the wire for the API under test. */
@@ -30,19 +31,7 @@ const ROOT = `/api/io/${TEST_API}`;
 
 describe('io-output device errors (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
-  beforeEach(async () => {
-    await ctl.powerConfig(2);
-    await ctl.clearLog();
-  });
+  const { sim, ctl } = runtimeSuite({ server: true, powered: true });
 
   async function load(device: Partial<Parameters<typeof ioFlow>[0]> = {}, output: Record<string, unknown> = {}): Promise<Received> {
     const received = await loadFlow(ioFlow({ url: sim.url, ...device }, { pin: '1', state: 'high', ...output }));

@@ -5,26 +5,21 @@
  */
 import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { IS_API10, TEST_API, wirePath } from '../helpers/api';
-import { ActionDef, httpStatus, loadIo, send } from '../helpers/io-nodes';
+import { ActionDef, httpStatus, loadActions, send } from '../helpers/io-nodes';
 
 const [MAJOR, MINOR] = TEST_API.split('.').map(Number);
 const API = { major: MAJOR, minor: MINOR, patch: 0 };
 
 describe('device-info (runtime, simulator)', function () {
   this.timeout(15000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
 
   const info = (id: string, dev: string): ActionDef => ({ id, type: 'device-info', device: dev });
 
   async function loadThree() {
-    const outcomes = await loadIo(sim.url, [info('io', 'dev'), info('bmc', 'dev-bmc'), info('power', 'dev-power')], {
+    const outcomes = await loadActions(sim.url, [info('io', 'dev'), info('bmc', 'dev-bmc'), info('power', 'dev-power')], {
       devices: [
         { url: sim.url, id: 'dev', service: 'io', slot: 2 },
         { url: sim.url, id: 'dev-bmc', service: 'bmc', slot: 0 },
@@ -117,7 +112,7 @@ describe('device-info (runtime, simulator)', function () {
     });
 
     it('a slot without a module: the device says so, through Catch', async () => {
-      const outcomes = await loadIo(sim.url, [info('io', 'dev')], { devices: [{ url: sim.url, id: 'dev', service: 'io', slot: 5 }], waitFor: [] });
+      const outcomes = await loadActions(sim.url, [info('io', 'dev')], { devices: [{ url: sim.url, id: 'dev', service: 'io', slot: 5 }], waitFor: [] });
       const caught = await send(outcomes, 'io', {});
       should(caught).be.ok();
       caught!.error.cause!.should.containEql({

@@ -23,7 +23,7 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { TEST_API } from '../helpers/api';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 
@@ -57,10 +57,7 @@ const states = (msgs: HealthMsg[]) => msgs.filter((m) => m.topic === 'connection
 
 describe('device-status (runtime, simulator)', function () {
   this.timeout(30000);
-  // The simulator and its control, set by the suite's hooks before the first test.
-  const at = {} as { sim: Simulator; ctl: SimHarness };
-  simulatorSuite((sim, ctl) => Object.assign(at, { sim, ctl }));
-  beforeEach(() => at.ctl.powerConfig(2).then(() => at.ctl.clearLog()));
+  const at = runtimeSuite({ powered: true });
 
   it('a connection change msg when the device goes away and comes back; status the last event', async () => {
     const { seen } = await load([...ioFlow({ url: at.sim.url }), ...statusNode('st', { device: 'dev' })], ['st']);

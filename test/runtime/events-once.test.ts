@@ -15,10 +15,11 @@
  */
 import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
-import { ActionDef, deviceCall, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
+import { ActionDef, deviceCall, lastSeq, loadActions, Outcomes, send, SETTING_ACTIONS, settingsInPlace } from '../helpers/io-nodes';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
-import { httpJson, isProbe, SimHarness, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
+import { httpJson, isProbe } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
+import { HealthEvent, subscribe, HealthKind, ofKind } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
 
 const ACTIONS: ActionDef[] = [
@@ -33,10 +34,7 @@ const SETTINGS = /\/(power-management|input\/mode|input\/digital\/interrupt|inpu
 
 describe(`each event told once, as what it is (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   withHealthInterval(INTERVAL_MS);
   /** Health events since the settings were first in place. */
   let events: HealthEvent[] = [];
@@ -50,7 +48,7 @@ describe(`each event told once, as what it is (runtime, simulator, API ${TEST_AP
     await waitFor(async () => (await probes()) >= ROUNDS, `${ROUNDS} health checks`, 20000);
   }
   async function start(): Promise<{ since: number; outcomes: Outcomes }> {
-    const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES });
+    const outcomes = await loadActions(ctl.url, ACTIONS, { modules: ALL_MODULES });
     should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
     await settled(0);
     events = [];

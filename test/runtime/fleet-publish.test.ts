@@ -8,7 +8,7 @@ import fleetPublish = require('../../nodes/fleet-publish');
 import metricsPlugin = require('../../nodes/modular-device-metrics');
 import { deploy } from '../helpers/reliability';
 import { ALL_NODES, device, deviceNode, FlowNode, helper, lastStatus, loadFlow, NodeModule, TAB, waitConnected, waitFor } from '../helpers/node-red';
-import { Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import type { NodeMessage } from '../../nodes/lib/base/node-red';
 import deviceAlarm = require('../../nodes/device-alarm');
 import { alarmSystems, AlarmSystem } from '../../nodes/alarms/alarm-system';
@@ -50,8 +50,7 @@ const errors = () =>
 
 describe('fleet-publish (runtime, simulator)', function () {
   this.timeout(30000);
-  const at = {} as { sim: Simulator };
-  simulatorSuite((sim) => Object.assign(at, { sim }));
+  const at = runtimeSuite();
   afterEach(() => delete process.env.FF_DEVICE_NAME);
 
   it("takes the device's name from FF_DEVICE_NAME and publishes the module state retained on its topic", async () => {
@@ -104,8 +103,7 @@ describe('fleet-publish (runtime, simulator)', function () {
  */
 describe('fleet-publish: alarms (runtime, simulator)', function () {
   this.timeout(30000);
-  const at = {} as { sim: Simulator };
-  simulatorSuite((sim) => Object.assign(at, { sim }));
+  const at = runtimeSuite();
   /** Ids of their own per test: the process's alarm system keeps a state across tests, as across redeploys. */
   let n = 0;
   const ids = () => ({ a: `tank${++n}.high`, b: `press${n}.low` });

@@ -14,7 +14,8 @@ import should from 'should';
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { inLanguage, speak, withRuntimeI18n, NodeModule } from '../helpers/i18n';
 import { FlowNode, helper, waitFor } from '../helpers/node-red';
-import { httpJson, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { httpJson } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { englishIn, englishOnlyWords } from '../helpers/german-words';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -116,10 +117,7 @@ function examplesFlow(simUrl: string): { flow: FlowNode[]; steps: Step[]; ours: 
 
 describe('every status of every node in a German runtime, as a German editor shows it (examples, simulator)', function () {
   this.timeout(120000);
-  let sim: Simulator;
-  simulatorSuite((s) => {
-    sim = s;
-  });
+  const { sim } = runtimeSuite();
   after(() => speak());
 
   const german = inLanguage('de');

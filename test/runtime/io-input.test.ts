@@ -6,9 +6,9 @@
  */
 import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
-import { ActionDef, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from '../helpers/io-nodes';
+import { ActionDef, httpStatus, ioModule, loadActions, loadActionsQuiet, send, wire } from '../helpers/io-nodes';
 
 const P = '/api/io/0.9/2/input';
 
@@ -28,15 +28,10 @@ function input(settings: Record<string, unknown> = {}): ActionDef {
 
 describe('io-input (runtime, simulator)', function () {
   this.timeout(15000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
 
   it('a msg sends mode, interrupt, counter in that order; the pin ends digital with both', async () => {
-    const outcomes = await loadIoQuiet(ctl, [input()]);
+    const outcomes = await loadActionsQuiet(ctl, [input()]);
     const msg = { payload: 'now', topic: 'cfg', keep: true };
     should(await send(outcomes, 'in', msg)).be.undefined();
     (await wire(ctl)).should.eql([
@@ -61,7 +56,7 @@ describe('io-input (runtime, simulator)', function () {
   });
 
   it('applies the configuration when the module connects (deploy), in the same order', async () => {
-    const outcomes = await loadIo(sim.url, [input({ pin: '5', trigger: 'pulse', debounce_time_ms: '20', applyOnConnect: true })]);
+    const outcomes = await loadActions(sim.url, [input({ pin: '5', trigger: 'pulse', debounce_time_ms: '20', applyOnConnect: true })]);
     await waitStatus('in', 'green', 'dot', 'pin 5 digital, pulse 20 ms, counter');
     (await wire(ctl)).should.eql([
       ['POST', `${P}/mode`, { pin: 5, mode: 'digital' }],
@@ -73,7 +68,7 @@ describe('io-input (runtime, simulator)', function () {
   });
 
   it('an analog input sends the mode alone; interrupt and counter left empty send nothing for them', async () => {
-    const outcomes = await loadIoQuiet(ctl, [
+    const outcomes = await loadActionsQuiet(ctl, [
       input({ id: 'a', mode: 'analog', trigger: '', counter: '' }),
       input({ id: 'd', pin: '4', trigger: '', counter: '' }),
     ]);
@@ -87,7 +82,7 @@ describe('io-input (runtime, simulator)', function () {
   });
 
   it('msg.payload overrides pin, mode, trigger, debounce_time_ms and state (the counter)', async () => {
-    const outcomes = await loadIoQuiet(ctl, [input({ mode: 'analog', trigger: '', counter: '' })]);
+    const outcomes = await loadActionsQuiet(ctl, [input({ mode: 'analog', trigger: '', counter: '' })]);
     await send(outcomes, 'in', { payload: { pin: 6, mode: 'digital', trigger: 'falling', debounce_time_ms: 0, state: 'disabled' } });
     await send(outcomes, 'in', { payload: { pin: 1, mode: 'digital', state: 'enabled' } });
     outcomes.caught.should.have.length(0);
@@ -102,7 +97,7 @@ describe('io-input (runtime, simulator)', function () {
 
   describe('validation: one error in Catch, nothing sent', () => {
     it('digital-only fields (trigger, debounce_time_ms, state) are refused for an analog input', async () => {
-      const outcomes = await loadIoQuiet(ctl, [input({ mode: 'analog', trigger: '', counter: '' }), input({ id: 'd' })]);
+      const outcomes = await loadActionsQuiet(ctl, [input({ mode: 'analog', trigger: '', counter: '' }), input({ id: 'd' })]);
       for (const [id, payload] of [
         ['in', { trigger: 'rising' }],
         ['in', { state: 'enabled' }],
@@ -120,7 +115,7 @@ describe('io-input (runtime, simulator)', function () {
     });
 
     it('every invalid value', async () => {
-      const outcomes = await loadIoQuiet(ctl, [input()]);
+      const outcomes = await loadActionsQuiet(ctl, [input()]);
       const cases: Array<[unknown, RegExp]> = [
         [{ pin: 0 }, /Pin \(pin\) must be an integer from 1 to 6, got 0/],
         [{ pin: 7 }, /Pin \(pin\) must be an integer from 1 to 6, got 7/],
@@ -146,7 +141,7 @@ describe('io-input (runtime, simulator)', function () {
     });
 
     it('an invalid setting shows at deploy, is not applied on connect, and fails msgs', async () => {
-      const outcomes = await loadIo(sim.url, [input({ debounce_time_ms: '5000', applyOnConnect: true })]);
+      const outcomes = await loadActions(sim.url, [input({ debounce_time_ms: '5000', applyOnConnect: true })]);
       await waitStatus('in', 'red', 'ring', 'Debounce (debounce_time_ms) must be an integer from 0 to');
       const caught = await send(outcomes, 'in', {});
       caught!.error.message.should.match(/Debounce \(debounce_time_ms\) must be an integer from 0 to 1000 ms, got 5000/);
@@ -156,7 +151,7 @@ describe('io-input (runtime, simulator)', function () {
 
   describe('device errors', () => {
     it('a refused interrupt stops the sequence (no counter request) and reaches Catch with status and message', async () => {
-      const outcomes = await loadIoQuiet(ctl, [input()]);
+      const outcomes = await loadActionsQuiet(ctl, [input()]);
       await ctl.fault({ path: '/digital/interrupt', status: 500, message: 'Internal driver communication failed', count: 1 });
       const caught = await send(outcomes, 'in', { payload: {} });
       should(caught).be.ok();

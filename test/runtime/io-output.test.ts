@@ -5,24 +5,12 @@
  */
 import should from 'should';
 import { expectCode, helper, inject, ioFlow, loadFlow, Received, sleep, statusHistory, waitConnected, waitOutcomes, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wireRequest } from '../helpers/api';
 
 describe('io-output (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
-  beforeEach(async () => {
-    await ctl.powerConfig(2);
-    await ctl.clearLog();
-  });
+  const { sim, ctl } = runtimeSuite({ server: true, powered: true });
 
   /** Loads io-output with the given settings, waits for the connection, clears the log. */
   async function load(output: Record<string, unknown> = {}): Promise<Received> {

@@ -6,9 +6,9 @@
  */
 import should from 'should';
 import { device, expectCode, waitFor, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { IS_API10, withinSimBudget, wirePath, wireRequest } from '../helpers/api';
-import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadIo, loadIoQuiet, send, wire } from '../helpers/io-nodes';
+import { ActionDef, CaughtMsg, deviceCall, httpStatus, ioModule, loadActions, loadActionsQuiet, send, wire } from '../helpers/io-nodes';
 
 const PM = '/api/io/0.9/2/power-management';
 
@@ -36,15 +36,10 @@ function power(settings: Record<string, unknown> = {}): ActionDef {
 
 describe('io-power (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
 
   it('a msg sends the six configured rows in pin order, numbers as numbers; the answer goes out on the msg', async () => {
-    const outcomes = await loadIoQuiet(ctl, [power()]);
+    const outcomes = await loadActionsQuiet(ctl, [power()]);
     should(await send(outcomes, 'pw', { payload: 'apply', topic: 'pm', keep: 1 })).be.undefined();
     (await wire(ctl)).should.eql([['POST', PM, { config: CONFIG }]]);
     should((await ioModule(ctl)).powerConfig).eql(MODEL);
@@ -55,13 +50,13 @@ describe('io-power (runtime, simulator)', function () {
   });
 
   it('only the checked fields reach the wire: extra fields of the rows are dropped', async () => {
-    const outcomes = await loadIoQuiet(ctl, [power({ pins: ROWS.map((r) => ({ ...r, label: 'sensor', voltage: 5 })) })]);
+    const outcomes = await loadActionsQuiet(ctl, [power({ pins: ROWS.map((r) => ({ ...r, label: 'sensor', voltage: 5 })) })]);
     await send(outcomes, 'pw', {});
     (await wire(ctl)).should.eql([['POST', PM, { config: CONFIG }]]);
   });
 
   it('msg.payload {config} overrides the settings; sent sorted by pin, with only pin, rail and current', async () => {
-    const outcomes = await loadIoQuiet(ctl, [power()]);
+    const outcomes = await loadActionsQuiet(ctl, [power()]);
     const override = [6, 5, 4, 3, 2, 1].map((pin) => ({ current: 10 * pin, rail: pin % 2 ? '12_volt' : '5_volt', pin, note: 'x' }));
     await send(outcomes, 'pw', { payload: { config: override, other: true } });
     outcomes.caught.should.have.length(0);
@@ -101,7 +96,7 @@ describe('io-power (runtime, simulator)', function () {
     ];
 
     it('every invalid override, including the per-rail caps', async () => {
-      const outcomes = await loadIoQuiet(ctl, [power()]);
+      const outcomes = await loadActionsQuiet(ctl, [power()]);
       for (const [name, config, pattern] of cases) {
         const caught = await send(outcomes, 'pw', { payload: { config }, topic: name });
         should(caught).be.ok();
@@ -114,7 +109,7 @@ describe('io-power (runtime, simulator)', function () {
     });
 
     it('the caps themselves are accepted: 300 mA on 5_volt, 500 mA on 12_volt', async () => {
-      const outcomes = await loadIoQuiet(ctl, [power()]);
+      const outcomes = await loadActionsQuiet(ctl, [power()]);
       // Within the 1.0 simulator's power budget as well (see the denied test below).
       const config = [1, 2, 3, 4, 5, 6].map((pin) => (pin <= 2 ? row(pin, '5_volt', 300) : row(pin, '12_volt', 500)));
       withinSimBudget(config as Array<{ rail: string; current: number }>).should.be.true();
@@ -125,7 +120,7 @@ describe('io-power (runtime, simulator)', function () {
     it('a setting over its rail cap shows at deploy, is not applied on connect, and fails msgs', async () => {
       const rows = ROWS.map((r) => ({ ...r }));
       rows[1] = { rail: '12_volt', current: '501' };
-      const outcomes = await loadIo(sim.url, [power({ pins: rows, applyOnConnect: true })]);
+      const outcomes = await loadActions(sim.url, [power({ pins: rows, applyOnConnect: true })]);
       await waitStatus('pw', 'red', 'ring', 'Current of pin 2 (config[1].current) must be');
       const caught = await send(outcomes, 'pw', {});
       caught!.error.message.should.match(/Current of pin 2 \(config\[1\]\.current\) must be an integer from 0 to 500 mA, got 501/);
@@ -134,7 +129,7 @@ describe('io-power (runtime, simulator)', function () {
     });
 
     it('fewer than six rows in the settings is refused', async () => {
-      const outcomes = await loadIoQuiet(ctl, [power({ pins: ROWS.slice(0, 4) })]);
+      const outcomes = await loadActionsQuiet(ctl, [power({ pins: ROWS.slice(0, 4) })]);
       const caught = await send(outcomes, 'pw', {});
       caught!.error.message.should.match(/config must be an array of 6 entries \(one per pin\), got 4 entries/);
       (await wire(ctl)).should.eql([]);
@@ -142,7 +137,7 @@ describe('io-power (runtime, simulator)', function () {
   });
 
   it('a device error reaches Catch with status and message', async () => {
-    const outcomes = await loadIoQuiet(ctl, [power()]);
+    const outcomes = await loadActionsQuiet(ctl, [power()]);
     await ctl.fault({ path: '/power-management', status: 500, message: 'Internal driver communication failed', count: 1 });
     const caught = await send(outcomes, 'pw', {});
     expectCode(caught!.error, 'DEVICE_ERROR');
@@ -158,7 +153,7 @@ describe('io-power (runtime, simulator)', function () {
     if (IS_API10) {
       it('API 1.0: a configuration over the budget is a DEVICE_ERROR naming the mW over, nothing applied', async () => {
         withinSimBudget(OVER).should.be.false();
-        const outcomes = await loadIoQuiet(ctl, [power()]);
+        const outcomes = await loadActionsQuiet(ctl, [power()]);
         const caught = await send(outcomes, 'pw', { payload: { config: OVER }, topic: 'too much' });
         should(caught).be.ok();
         caught!.topic!.should.equal('too much');
@@ -174,7 +169,7 @@ describe('io-power (runtime, simulator)', function () {
       });
     } else {
       it('API 0.9: the same configuration is accepted (no budget in the spec)', async () => {
-        const outcomes = await loadIoQuiet(ctl, [power()]);
+        const outcomes = await loadActionsQuiet(ctl, [power()]);
         should(await send(outcomes, 'pw', { payload: { config: OVER } })).be.undefined();
         outcomes.sent('pw')[0].payload!.should.eql(SUCCESS);
       });
@@ -183,7 +178,7 @@ describe('io-power (runtime, simulator)', function () {
 
   describe('applied when the module connects', () => {
     it('on deploy, without a msg: outputs work afterwards', async () => {
-      const outcomes = await loadIo(sim.url, [power({ applyOnConnect: true })]);
+      const outcomes = await loadActions(sim.url, [power({ applyOnConnect: true })]);
       await waitStatus('pw', 'green', 'dot', '6 pins, 1170 mA in all');
       (await wire(ctl)).should.eql([['POST', PM, { config: CONFIG }]]);
       should((await ioModule(ctl)).powerConfig).eql(MODEL);
@@ -193,7 +188,7 @@ describe('io-power (runtime, simulator)', function () {
 
     it('again after the device was away and came back restarted (config node reconnects)', async () => {
       // io-read polls so that the config node learns of the outage (it probes on failures).
-      const outcomes = await loadIo(sim.url, [
+      const outcomes = await loadActions(sim.url, [
         power({ applyOnConnect: true }),
         { id: 'rd', type: 'io-read', source: 'values', pin: '1', interval: '50', output: 'record' },
       ]);

@@ -9,9 +9,9 @@
  */
 import should from 'should';
 import { device, expectCode, helper, sleep, waitFor, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
-import { ActionDef, deviceCall, httpStatus, lastSeq, loadIoQuiet, requestsTo, send, setPin, waitRequests, wire } from '../helpers/io-nodes';
+import { ActionDef, deviceCall, httpStatus, lastSeq, loadActionsQuiet, requestsTo, send, setPin, waitRequests, wire } from '../helpers/io-nodes';
 
 const VALUES = '/api/io/0.9/2/input/values';
 const CURRENT = '/api/io/0.9/2/input/values/current';
@@ -24,12 +24,7 @@ const volts = (pin: number, value: number) => ({ pin, pin_type: 'voltage_mV', va
 
 describe('io-read (runtime, simulator)', function () {
   this.timeout(15000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   beforeEach(async () => {
     await setPin(ctl, 2, 2, { voltage_mV: 1234 });
     await setPin(ctl, 2, 5, { voltage_mV: 24000 });
@@ -37,7 +32,7 @@ describe('io-read (runtime, simulator)', function () {
 
   describe('msg-triggered reads', () => {
     it('all pins as one record; every other msg property kept, msg.request set', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader()]);
+      const outcomes = await loadActionsQuiet(ctl, [reader()]);
       const msg = { payload: 'x', topic: 'plant/1', parts: { id: 'a', index: 0, count: 1 }, custom: { n: 1 } };
       should(await send(outcomes, 'rd', msg)).be.undefined();
       (await wire(ctl)).should.eql([['GET', VALUES, null]]);
@@ -49,14 +44,14 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('one pin as a record: the pin record itself', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ pin: '2' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ pin: '2' })]);
       await send(outcomes, 'rd', { payload: true });
       should(outcomes.sent('rd').map((m) => m.payload)).eql([volts(2, 1234)]);
       await waitStatus('rd', 'green', 'dot', /^2: 1234 mV$/);
     });
 
     it('per pin: one msg per pin, topic pin/N, payload the value, with unit and pin_type; msg properties kept', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ output: 'per-pin' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ output: 'per-pin' })]);
       await send(outcomes, 'rd', { payload: 0, custom: 'kept' });
       const out = outcomes.sent('rd');
       out
@@ -66,7 +61,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('per pin, one pin: a single msg', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ output: 'per-pin', pin: '5' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ output: 'per-pin', pin: '5' })]);
       await send(outcomes, 'rd', {});
       outcomes
         .sent('rd')
@@ -78,7 +73,7 @@ describe('io-read (runtime, simulator)', function () {
       await ctl.powerConfig(2);
       await setPin(ctl, 2, 3, { load_mA: 80 });
       await deviceCall(ctl, 'POST', '/api/io/0.9/2/output/state', { pin: 3, state: 'high' });
-      const outcomes = await loadIoQuiet(ctl, [reader({ source: 'current', pin: '3' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ source: 'current', pin: '3' })]);
       await send(outcomes, 'rd', {});
       (await wire(ctl)).should.eql([['GET', CURRENT, null]]);
       should(outcomes.sent('rd')[0].payload).eql({ pin: 3, pin_type: 'current_mA', value: 80 });
@@ -91,7 +86,7 @@ describe('io-read (runtime, simulator)', function () {
       await deviceCall(ctl, 'POST', '/api/io/0.9/2/input/digital/counter', { pin: 6, state: 'enabled' });
       await setPin(ctl, 2, 1, { level: 1 });
       await setPin(ctl, 2, 6, { frequency_hz: 440 });
-      const outcomes = await loadIoQuiet(ctl, [reader({ output: 'per-pin' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ output: 'per-pin' })]);
       await send(outcomes, 'rd', {});
       const out = outcomes.sent('rd');
       [out[0], out[5]]
@@ -103,7 +98,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('msg.payload {pin} picks one pin; {pin: 0} all six', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ pin: '1' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ pin: '1' })]);
       await send(outcomes, 'rd', { payload: { pin: 5 } });
       await send(outcomes, 'rd', { payload: { pin: 0 } });
       const out = outcomes.sent('rd');
@@ -114,7 +109,7 @@ describe('io-read (runtime, simulator)', function () {
 
   describe('validation and device errors', () => {
     it('a bad pin in the msg: one error in Catch, nothing sent', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader()]);
+      const outcomes = await loadActionsQuiet(ctl, [reader()]);
       for (const [pin, pattern] of [
         [7, /Pins \(pin\) must be an integer from 1 to 6, got 7/],
         [-1, /Pins \(pin\) must be an integer from 1 to 6, got -1/],
@@ -130,7 +125,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('bad settings (interval below 20 ms, negative deadband) show at deploy and fail msgs; nothing is polled', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ id: 'i', interval: '10' }), reader({ id: 'd', deadband: '-1', interval: '50' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ id: 'i', interval: '10' }), reader({ id: 'd', deadband: '-1', interval: '50' })]);
       await waitStatus('i', 'red', 'ring', 'Poll every (interval) must be 0 or an integer from 20 to');
       await waitStatus('d', 'red', 'ring', 'Deadband (deadband) must be an integer from 0 to 100000');
       (await send(outcomes, 'i', {}))!.error.message.should.match(/Poll every \(interval\) must be 0 or an integer from 20 to 86400000 ms, got 10/);
@@ -139,14 +134,14 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('a bad pin setting shows at deploy and is never polled', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ pin: '9', interval: '50' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ pin: '9', interval: '50' })]);
       await waitStatus('rd', 'red', 'ring', 'Pins (pin) must be an integer from 1 to 6, got 9');
       (await send(outcomes, 'rd', {}))!.error.message.should.match(/Pins \(pin\) must be an integer from 1 to 6, got 9/);
       (await wire(ctl)).should.eql([]);
     });
 
     it('a device error reaches Catch with status and message, the msg kept', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader()]);
+      const outcomes = await loadActionsQuiet(ctl, [reader()]);
       await ctl.fault({ path: '/input/values', status: 503, message: 'Service Unavailable', count: 1 });
       const caught = await send(outcomes, 'rd', { topic: 't' });
       caught!.topic!.should.equal('t');
@@ -156,7 +151,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('a truncated answer reaches Catch as BAD_RESPONSE', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader()]);
+      const outcomes = await loadActionsQuiet(ctl, [reader()]);
       await ctl.fault({ path: '/input/values', body: 'truncated', count: 1 });
       const caught = await send(outcomes, 'rd', {});
       expectCode(caught!.error, 'BAD_RESPONSE');
@@ -165,7 +160,7 @@ describe('io-read (runtime, simulator)', function () {
 
   describe('polling', () => {
     it('polls input/values every interval and sends each round', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
       await waitFor(() => outcomes.sent('rd').length >= 4, 'four polled msgs');
       outcomes
         .sent('rd')
@@ -181,7 +176,7 @@ describe('io-read (runtime, simulator)', function () {
       const interval = 50;
       const latency = 300;
       const slow = 4;
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: String(interval), pin: '2' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: String(interval), pin: '2' })]);
       const client = helper.getNode('dev').connection.client;
       await ctl.fault({ path: '/input/values', latency_ms: latency, count: slow });
       // While the slow answers last, no round may be waiting behind another in the queue.
@@ -212,7 +207,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('an outage is reported once; polling resumes by itself afterwards', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
       await waitFor(() => outcomes.sent('rd').length >= 1, 'a first round');
       const before = await lastSeq(ctl);
       await ctl.fault({ path: '/input/values', status: 500, message: 'driver gone', count: 3 });
@@ -226,7 +221,7 @@ describe('io-read (runtime, simulator)', function () {
       await waitStatus('rd', 'green', 'dot', '2: 1234 mV');
     });
     it('a poll that keeps failing keeps a red status across a reconnection; one error for the whole outage', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: '50', pin: '2' })]);
       await waitFor(() => outcomes.sent('rd').length >= 1, 'a first round');
       const fault = await ctl.fault({ path: '/input/values', status: 500, message: 'driver gone' });
       await waitStatus('rd', 'red', 'ring', httpStatus(500));
@@ -254,7 +249,7 @@ describe('io-read (runtime, simulator)', function () {
 
     it('sends nothing while the value stays inside the deadband, then the value that leaves it', async () => {
       await setPin(ctl, 2, 1, { voltage_mV: 1000 });
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', pin: '1', onlyOnChange: true, deadband: '50', output: 'per-pin' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: '50', pin: '1', onlyOnChange: true, deadband: '50', output: 'per-pin' })]);
       await waitFor(() => outcomes.sent('rd').length >= 1, 'the first value');
       // Each value is within 50 of the last one sent (1000), though 1030 → 970 moves 60
       // between two reads: the reference is the last value sent, not the last one read.
@@ -287,7 +282,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('all pins as a record: nothing while every pin stays inside, the whole record when one leaves', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', onlyOnChange: true, deadband: '100' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: '50', onlyOnChange: true, deadband: '100' })]);
       await waitFor(() => outcomes.sent('rd').length >= 1, 'the first record');
       await setPin(ctl, 2, 3, { voltage_mV: 100 });
       await setPin(ctl, 2, 4, { voltage_mV: 99 });
@@ -300,7 +295,7 @@ describe('io-read (runtime, simulator)', function () {
 
     it('a digital level is sent on any change, whatever the deadband', async () => {
       await deviceCall(ctl, 'POST', '/api/io/0.9/2/input/mode', { pin: 3, mode: 'digital' });
-      const outcomes = await loadIoQuiet(ctl, [reader({ interval: '50', pin: '3', onlyOnChange: true, deadband: '1000', output: 'per-pin' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ interval: '50', pin: '3', onlyOnChange: true, deadband: '1000', output: 'per-pin' })]);
       await waitFor(() => outcomes.sent('rd').length >= 1, 'the first level');
       await polls(2);
       await setPin(ctl, 2, 3, { level: 1 });
@@ -315,7 +310,7 @@ describe('io-read (runtime, simulator)', function () {
     });
 
     it('msg-triggered reads obey it too: an unchanged value sends nothing, the msg still completes', async () => {
-      const outcomes = await loadIoQuiet(ctl, [reader({ pin: '2', onlyOnChange: true, deadband: '5' })]);
+      const outcomes = await loadActionsQuiet(ctl, [reader({ pin: '2', onlyOnChange: true, deadband: '5' })]);
       await send(outcomes, 'rd', { topic: 'a' });
       await send(outcomes, 'rd', { topic: 'b' });
       await setPin(ctl, 2, 2, { voltage_mV: 1240 });

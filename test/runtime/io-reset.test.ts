@@ -5,9 +5,9 @@
  */
 import should from 'should';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wireRequest } from '../helpers/api';
-import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, send, wire } from '../helpers/io-nodes';
+import { ActionDef, deviceCall, httpStatus, ioModule, loadActions, send, wire } from '../helpers/io-nodes';
 
 const RESET = '/api/io/0.9/2/reset';
 
@@ -17,12 +17,7 @@ function reset(settings: Record<string, unknown> = {}): ActionDef {
 
 describe('io-reset (runtime, simulator)', function () {
   this.timeout(15000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   beforeEach(async () => {
     // Something to reset: power management set and pin 4 digital.
     await ctl.powerConfig(2);
@@ -31,7 +26,7 @@ describe('io-reset (runtime, simulator)', function () {
   });
 
   it('without confirm: refused, one error in Catch, nothing sent, the module untouched', async () => {
-    const outcomes = await loadIo(sim.url, [reset({ confirm: false })]);
+    const outcomes = await loadActions(sim.url, [reset({ confirm: false })]);
     const caught = await send(outcomes, 'rs', { payload: true, topic: 'reset' });
     should(caught).be.ok();
     caught!.topic!.should.equal('reset');
@@ -49,7 +44,7 @@ describe('io-reset (runtime, simulator)', function () {
   });
 
   it('never runs on deploy, even with confirm on', async () => {
-    const outcomes = await loadIo(sim.url, [reset(), { id: 'rd', type: 'io-read', source: 'values', pin: '4', interval: '0', output: 'record' }]);
+    const outcomes = await loadActions(sim.url, [reset(), { id: 'rd', type: 'io-read', source: 'values', pin: '4', interval: '0', output: 'record' }]);
     // Had io-reset sent anything when the module connected, it would be queued before this read.
     await send(outcomes, 'rd', {});
     (await wire(ctl)).should.eql([['GET', '/api/io/0.9/2/input/values', null]]);
@@ -60,7 +55,7 @@ describe('io-reset (runtime, simulator)', function () {
   });
 
   it('with confirm on, a msg resets the module: GET reset, every pin analog, power management gone', async () => {
-    const outcomes = await loadIo(sim.url, [reset()]);
+    const outcomes = await loadActions(sim.url, [reset()]);
     should(await send(outcomes, 'rs', { payload: 'go', topic: 'maintenance', keep: [1] })).be.undefined();
     (await wire(ctl)).should.eql([['GET', RESET, null]]);
     const io = await ioModule(ctl);
@@ -73,7 +68,7 @@ describe('io-reset (runtime, simulator)', function () {
   });
 
   it('a device error reaches Catch with status and message', async () => {
-    const outcomes = await loadIo(sim.url, [reset()]);
+    const outcomes = await loadActions(sim.url, [reset()]);
     await ctl.fault({ path: '/reset', status: 500, message: 'Internal driver communication failed', count: 1 });
     const caught = await send(outcomes, 'rs', {});
     expectCode(caught!.error, 'DEVICE_ERROR');

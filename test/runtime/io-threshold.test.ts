@@ -7,9 +7,9 @@
  */
 import should from 'should';
 import { expectCode, helper, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
-import { ActionDef, deviceCall, httpStatus, ioModule, loadIo, loadIoQuiet, send, setPin, wire } from '../helpers/io-nodes';
+import { ActionDef, deviceCall, httpStatus, ioModule, loadActions, loadActionsQuiet, send, setPin, wire } from '../helpers/io-nodes';
 
 const MODE = '/api/io/0.9/2/input/mode';
 const THRESHOLD = '/api/io/0.9/2/input/analog/threshold';
@@ -20,15 +20,10 @@ function threshold(settings: Record<string, unknown> = {}): ActionDef {
 
 describe('io-threshold (runtime, simulator)', function () {
   this.timeout(15000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
 
   it('a msg sends input/mode analog, then the threshold, in that order; the answer goes out on the msg', async () => {
-    const outcomes = await loadIoQuiet(ctl, [threshold()]);
+    const outcomes = await loadActionsQuiet(ctl, [threshold()]);
     const msg = { payload: 'go', topic: 'arm', custom: { keep: [1, 2] } };
     should(await send(outcomes, 'thr', msg)).be.undefined();
     (await wire(ctl)).should.eql([
@@ -49,14 +44,14 @@ describe('io-threshold (runtime, simulator)', function () {
   });
 
   it('analogFirst off sends the threshold alone', async () => {
-    const outcomes = await loadIoQuiet(ctl, [threshold({ analogFirst: false, trigger: 'falling', threshold_mV: '50' })]);
+    const outcomes = await loadActionsQuiet(ctl, [threshold({ analogFirst: false, trigger: 'falling', threshold_mV: '50' })]);
     await send(outcomes, 'thr', { payload: 1 });
     outcomes.caught.should.have.length(0);
     (await wire(ctl)).should.eql([['POST', THRESHOLD, { pin: 3, threshold_mV: 50, trigger: 'falling' }]]);
   });
 
   it('msg.payload {pin, threshold_mV, trigger} overrides the settings, field by field', async () => {
-    const outcomes = await loadIoQuiet(ctl, [threshold()]);
+    const outcomes = await loadActionsQuiet(ctl, [threshold()]);
     await send(outcomes, 'thr', { payload: { pin: 6, threshold_mV: 25000, trigger: 'falling' } });
     await send(outcomes, 'thr', { payload: { trigger: 'disabled' } });
     outcomes.caught.should.have.length(0);
@@ -70,7 +65,10 @@ describe('io-threshold (runtime, simulator)', function () {
   });
 
   it('applies the setting when the module connects (deploy), mode first; not with applyOnConnect off', async () => {
-    const outcomes = await loadIo(sim.url, [threshold({ id: 'on', pin: '1', threshold_mV: '1500', applyOnConnect: true }), threshold({ id: 'off', pin: '2' })]);
+    const outcomes = await loadActions(sim.url, [
+      threshold({ id: 'on', pin: '1', threshold_mV: '1500', applyOnConnect: true }),
+      threshold({ id: 'off', pin: '2' }),
+    ]);
     await waitStatus('on', 'green', 'dot', 'pin 1 rising 1500 mV');
     // Both nodes learnt of the connection at the same moment: had 'off' applied its setting
     // too, its requests would sit in the module's queue before this msg's.
@@ -102,7 +100,7 @@ describe('io-threshold (runtime, simulator)', function () {
       ['trigger "both"', { trigger: 'both' }, /Trigger \(trigger\) must be one of disabled, rising, falling, got "both"/],
     ];
     it('every invalid override', async () => {
-      const outcomes = await loadIoQuiet(ctl, [threshold()]);
+      const outcomes = await loadActionsQuiet(ctl, [threshold()]);
       for (const [name, payload, pattern] of cases) {
         const caught = await send(outcomes, 'thr', { payload, topic: name });
         should(caught).be.ok();
@@ -118,7 +116,7 @@ describe('io-threshold (runtime, simulator)', function () {
     });
 
     it('an invalid setting shows at deploy, is not applied on connect, and fails every msg', async () => {
-      const outcomes = await loadIoQuiet(ctl, [threshold({ threshold_mV: '10', applyOnConnect: true })]);
+      const outcomes = await loadActionsQuiet(ctl, [threshold({ threshold_mV: '10', applyOnConnect: true })]);
       const caught = await send(outcomes, 'thr', { payload: {} });
       caught!.error.message.should.match(/Threshold \(threshold_mV\) must be an integer from 50 to 25000 mV, got 10/);
       (await wire(ctl)).should.eql([]);
@@ -132,7 +130,7 @@ describe('io-threshold (runtime, simulator)', function () {
   describe('device errors reach Catch with the status and the device message', () => {
     it('the device refuses a threshold on a digital pin (analogFirst off): 400 Invalid mode', async () => {
       await deviceCall(ctl, 'POST', MODE, { pin: 3, mode: 'digital' });
-      const outcomes = await loadIoQuiet(ctl, [threshold({ analogFirst: false })]);
+      const outcomes = await loadActionsQuiet(ctl, [threshold({ analogFirst: false })]);
       const caught = await send(outcomes, 'thr', { payload: {} });
       should(caught).be.ok();
       expectCode(caught!.error, 'DEVICE_ERROR');
@@ -142,7 +140,7 @@ describe('io-threshold (runtime, simulator)', function () {
     });
 
     it('a failing input/mode stops the pair: the threshold is not sent', async () => {
-      const outcomes = await loadIoQuiet(ctl, [threshold()]);
+      const outcomes = await loadActionsQuiet(ctl, [threshold()]);
       await ctl.fault({ path: '/input/mode', status: 503, message: 'driver busy', count: 1 });
       const caught = await send(outcomes, 'thr', { payload: {} });
       caught!.error.cause!.should.containEql({ statusCode: 503, deviceMessage: 'driver busy', path: wirePath(MODE) });
@@ -151,7 +149,7 @@ describe('io-threshold (runtime, simulator)', function () {
   });
 
   it('end to end: a crossing made through the control API reaches notification-poll as custom_voltage_alert', async () => {
-    const outcomes = await loadIoQuiet(ctl, [
+    const outcomes = await loadActionsQuiet(ctl, [
       threshold({ pin: '4', threshold_mV: '2000', trigger: 'rising' }),
       { id: 'poll', type: 'notification-poll', interval: '100', pins: '', alerts: '', combined: false },
     ]);

@@ -14,7 +14,8 @@ import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, nodeRedPackage, waitConnected, waitFor } from '../helpers/node-red';
 import { adminAuthOff, adminAuthOn, ALL_MODULES, guardedByRealAuth, SLOT, withRealAuth } from '../helpers/reliability';
-import { isProbe, LogEntry, SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { isProbe, LogEntry, SimHarness } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { raiseAlert } from '../helpers/io-nodes';
 import { READS } from '../../nodes/sidebar/runtime/module-reads';
 
@@ -73,8 +74,7 @@ describe(`live sidebar runtime (API ${TEST_API})`, function () {
   this.timeout(60000);
   // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
   after(() => sidebarPlugin.close());
-  let ctl: SimHarness;
-  simulatorSuite((_sim, c) => (ctl = c), { server: true });
+  const { ctl } = runtimeSuite({ server: true });
   before(() => adminAuthOn());
   after(() => adminAuthOff());
 

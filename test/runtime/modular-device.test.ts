@@ -21,7 +21,8 @@ import {
   waitOutcomes,
   waitStatus,
 } from '../helpers/node-red';
-import { closedPort, SimHarness, Simulator, startStub, StubServer, versionRecord, simulatorSuite } from '../helpers/sim-control';
+import { closedPort, startStub, StubServer, versionRecord } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { IS_API10, TEST_API } from '../helpers/api';
 
 const ROOT = `/api/io/${TEST_API}`;
@@ -30,19 +31,7 @@ const [MAJOR, MINOR] = TEST_API.split('.').map(Number);
 
 describe('modular-device config node (runtime, simulator)', function () {
   this.timeout(30000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
-  beforeEach(async () => {
-    await ctl.powerConfig(2);
-    await ctl.clearLog();
-  });
+  const { sim, ctl } = runtimeSuite({ server: true, powered: true });
 
   describe('connection', () => {
     it('reads the version record on start: yellow ring connecting, then green ring connected', async () => {

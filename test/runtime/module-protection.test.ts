@@ -13,7 +13,7 @@
  */
 import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
-import { ActionDef, deviceCall, ioModule, lastSeq, loadIo, Outcomes, raiseAlert, send, waitRequests } from '../helpers/io-nodes';
+import { ActionDef, deviceCall, ioModule, lastSeq, loadActions, Outcomes, raiseAlert, send, waitRequests } from '../helpers/io-nodes';
 import { device, expectCode, waitFor, waitStatus, withHealthInterval } from '../helpers/node-red';
 import { httpJson, isProbe, SimHarness, simulatorSuite } from '../helpers/sim-control';
 import { ALL_MODULES } from '../helpers/reliability';
@@ -68,7 +68,7 @@ describe(`the module's own protections (runtime, simulator, API ${TEST_API})`, f
   const told = (kind: string) => events.filter((e) => e.kind === kind);
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {
-    const outcomes = await loadIo(ctl.url, actions, { modules: ALL_MODULES });
+    const outcomes = await loadActions(ctl.url, actions, { modules: ALL_MODULES });
     await waitFor(async () => (await ioModule(ctl)).powerConfig !== null, 'the power configuration applied', 10000);
     await waitRequests(ctl, '/notification', 1);
     return outcomes;

@@ -7,22 +7,12 @@
  * never runs on deploy.
  */
 import should from 'should';
-import {
-  apiPath,
-  BmcPowerService,
-  expectRefused,
-  loadBmcPower,
-  needsConfirm,
-  operationWords,
-  sendOne,
-  simModule,
-  SLOTS,
-  wireSince,
-} from '../helpers/bmc-power';
+import { apiPath, BmcPowerService, expectRefused, needsConfirm, operationWords, sendOne, simModule, SLOTS, wireSince } from '../helpers/bmc-power';
 import { waitStatus } from '../helpers/node-red';
-import { deviceCall } from '../helpers/io-nodes';
+import { deviceCall, loadActions, loadActionsQuiet } from '../helpers/io-nodes';
 import { IS_API10, wireRequest } from '../helpers/api';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { SimHarness } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 
 interface Case {
   service: BmcPowerService;
@@ -61,13 +51,7 @@ const CASES: Case[] = [
 
 describe('module reset of bmc and power modules (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   for (const c of CASES) {
     const RESET = apiPath(c.service, 'reset');
@@ -81,7 +65,7 @@ describe('module reset of bmc and power modules (runtime, simulator)', function 
       });
 
       it('without confirm: refused from the dialog and from a msg, nothing sent, the module untouched', async () => {
-        const outcomes = await loadBmcPower(ctl, c.service, [node({}), node({ id: 'msg', operation: 'msg' })]);
+        const outcomes = await loadActionsQuiet(ctl, [node({}), node({ id: 'msg', operation: 'msg' })], { service: c.service });
         await expectRefused(ctl, outcomes, 'rs', { payload: { reset: 'yes', confirm: true } }, needsConfirm(c.type, 'module_reset', c.confirm));
         await expectRefused(ctl, outcomes, 'msg', { operation: 'module_reset' }, needsConfirm(c.type, 'module_reset', c.confirm));
         await waitStatus('rs', 'red', 'ring', `"${operationWords(c.type, 'module_reset')}" refused: tick`);
@@ -89,7 +73,7 @@ describe('module reset of bmc and power modules (runtime, simulator)', function 
       });
 
       it('never runs on deploy, even with confirm on', async () => {
-        const outcomes = await loadBmcPower(ctl, c.service, [node({ confirm: true }), { id: 'other', type: c.type, ...c.other.settings }], { clearLog: false });
+        const outcomes = await loadActions(ctl.url, [node({ confirm: true }), { id: 'other', type: c.type, ...c.other.settings }], { service: c.service });
         // Had the reset been sent on deploy, it would be in the log before this msg's request.
         await sendOne(outcomes, 'other', {});
         (await wireSince(ctl)).should.eql([c.other.request]);
@@ -99,7 +83,7 @@ describe('module reset of bmc and power modules (runtime, simulator)', function 
 
       if (IS_API10) {
         it('API 1.0, with confirm: POST reset {"reset":"yes"}, the module back at its defaults, a new device_session', async () => {
-          const outcomes = await loadBmcPower(ctl, c.service, [node({ confirm: true })]);
+          const outcomes = await loadActionsQuiet(ctl, [node({ confirm: true })], { service: c.service });
           const before = (await simModule(ctl, c.service)).session;
           const out = await sendOne(outcomes, 'rs', { payload: 'go', topic: 'maintenance' });
           out.should.containEql({ payload: { status: 'success' }, topic: 'maintenance' });
@@ -116,7 +100,7 @@ describe('module reset of bmc and power modules (runtime, simulator)', function 
         });
       } else {
         it('API 0.9, with confirm: refused before sending (the spec has a module reset for io only)', async () => {
-          const outcomes = await loadBmcPower(ctl, c.service, [node({ confirm: true }), node({ id: 'msg', operation: 'msg', confirm: true })]);
+          const outcomes = await loadActionsQuiet(ctl, [node({ confirm: true }), node({ id: 'msg', operation: 'msg', confirm: true })], { service: c.service });
           const refusal = 'the module reset of bmc and power modules needs a device with API 1.0 (this one speaks 0.9, where only io modules have a reset)';
           await expectRefused(ctl, outcomes, 'rs', {}, refusal);
           await expectRefused(ctl, outcomes, 'msg', { operation: 'module_reset' }, refusal);

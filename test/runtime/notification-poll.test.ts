@@ -11,9 +11,10 @@
  */
 import should from 'should';
 import { device, expectCode, helper, sleep, statusHistory, waitFor, waitStatus } from '../helpers/node-red';
-import { httpJson, SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { httpJson } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { IS_API10, wirePath } from '../helpers/api';
-import { ActionDef, ioModule, lastSeq, loadIo, Outcomes, raiseAlert, requestsTo, send, waitRequests } from '../helpers/io-nodes';
+import { ActionDef, ioModule, lastSeq, loadActions, Outcomes, raiseAlert, requestsTo, send, waitRequests } from '../helpers/io-nodes';
 
 const NOTIFICATION = '/api/io/0.9/2/notification';
 /** The wire request of a round that fails at once: the round itself on 0.9, its first request (pin 1) on 1.0. */
@@ -27,16 +28,11 @@ function poller(settings: Record<string, unknown> = {}): ActionDef {
 
 describe('notification-poll (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
 
   /** Loads the node(s) and waits for a first answered poll. */
   async function load(actions: ActionDef[] = [poller()]): Promise<Outcomes> {
-    const outcomes = await loadIo(sim.url, actions);
+    const outcomes = await loadActions(sim.url, actions);
     await waitRequests(ctl, '/notification', 1);
     return outcomes;
   }
@@ -305,7 +301,7 @@ describe('notification-poll (runtime, simulator)', function () {
 
   describe('validation and device errors', () => {
     it('bad settings show at deploy, nothing is polled, msgs fail through Catch', async () => {
-      const outcomes = await loadIo(sim.url, [
+      const outcomes = await loadActions(sim.url, [
         poller({ id: 'i', interval: '10' }),
         poller({ id: 'p', pins: '1,7' }),
         poller({ id: 'a', alerts: 'high_voltage_alert,on_fire' }),

@@ -5,23 +5,11 @@
  */
 import 'should';
 import { expectCode, inject, ioFlow, loadFlow, waitConnected, waitOutcomes } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 
 describe('io-output ordering and queue (runtime, simulator)', function () {
   this.timeout(30000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite(
-    (s, c) => {
-      sim = s;
-      ctl = c;
-    },
-    { server: true },
-  );
-  beforeEach(async () => {
-    await ctl.powerConfig(2);
-    await ctl.clearLog();
-  });
+  const { sim, ctl } = runtimeSuite({ server: true, powered: true });
 
   it('1,000 alternating high/low writes leave in order and end in the state of the last msg', async () => {
     const N = 1000;

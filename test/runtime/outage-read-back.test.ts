@@ -15,11 +15,12 @@
  */
 import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
-import { ActionDef, lastSeq, loadIo, Outcomes, send, SETTING_ACTIONS } from '../helpers/io-nodes';
-import { loadBmcPower, simModule, watchdogNode } from '../helpers/bmc-power';
+import { ActionDef, lastSeq, loadActions, loadActionsQuiet, Outcomes, send, SETTING_ACTIONS } from '../helpers/io-nodes';
+import { simModule, watchdogNode } from '../helpers/bmc-power';
 import { waitFor, withHealthInterval } from '../helpers/node-red';
-import { httpJson, SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
+import { httpJson } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
+import { HealthEvent, subscribe, HealthKind, ofKind } from '../../nodes/lib/config-node/health';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
 import { FleetPublisher, MqttMsg } from '../../nodes/fleet/publisher';
 import { Scheme } from '../../nodes/fleet/scheme';
@@ -33,12 +34,7 @@ const REBOOT_MS = 3000;
 
 describe(`after an outage: read back, then reset or nothing (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   // The outage seen within 200 ms: no msg is needed to find it.
   withHealthInterval(200);
   let events: HealthEvent[] = [];
@@ -114,7 +110,7 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
   }
 
   async function loadSettings(actions: ActionDef[] = SETTING_ACTIONS): Promise<number> {
-    outcomes = await loadIo(ctl.url, [...actions, READ], { modules: ALL_MODULES });
+    outcomes = await loadActions(ctl.url, [...actions, READ], { modules: ALL_MODULES });
     if (actions.some((a) => a.id === 'out')) should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
     await waitFor(() => inPlace(actions), 'the settings on the module', 10000);
     events = [];
@@ -188,13 +184,7 @@ describe(`after an outage: read back, then reset or nothing (runtime, simulator,
 
 describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, reboot ${REBOOT_MS} ms)`, function () {
   this.timeout(40000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_s, c) => {
-      ctl = c;
-    },
-    { simulator: { rebootMs: REBOOT_MS } },
-  );
+  const { ctl } = runtimeSuite({ simulator: { rebootMs: REBOOT_MS } });
   let events: HealthEvent[] = [];
   let metrics: ModuleMetrics;
   let stop: () => void = () => undefined;
@@ -212,7 +202,7 @@ describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, 
   const KEEP_ALIVE = watchdogNode({ keepAlive: true, confirm: true, timeout: '10000', interval: '1000' });
 
   it('a network outage shorter than the timeout: no reset, no reapplied, the timeout not sent again', async () => {
-    await loadBmcPower(ctl, 'bmc', [KEEP_ALIVE]);
+    await loadActionsQuiet(ctl, [KEEP_ALIVE], { service: 'bmc' });
     await waitFor(async () => (await simModule(ctl, 'bmc')).watchdog.timeoutMs === 10000, 'the watchdog armed', 5000);
     events = [];
     const since = await lastSeq(ctl);
@@ -230,7 +220,7 @@ describe(`a keep-alive's watchdog expires (runtime, simulator, API ${TEST_API}, 
   });
 
   it('the board down and back: one reset with its cause and in the metrics, the timeout armed again, one reapplied', async () => {
-    await loadBmcPower(ctl, 'bmc', [KEEP_ALIVE]);
+    await loadActionsQuiet(ctl, [KEEP_ALIVE], { service: 'bmc' });
     await waitFor(async () => (await simModule(ctl, 'bmc')).watchdog.timeoutMs === 10000, 'the watchdog armed', 5000);
     events = [];
     const since = await lastSeq(ctl);

@@ -9,7 +9,7 @@
 import { TEST_API } from '../helpers/api';
 import { deviceNode, FlowNode, helper, waitConnected, waitFor, waitStatus } from '../helpers/node-red';
 import { ALL_MODULES, SLOT } from '../helpers/reliability';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { pwmOutputHz } from '../../simulator/facts';
 import type { LivePin } from '../../nodes/lib/pure/snapshot';
 import sidebarPlugin = require('../../nodes/sidebar/modular-device-sidebar');
@@ -57,10 +57,7 @@ describe(`the live view's pin modes against the simulator's state (runtime, API 
   this.timeout(30000);
   // The plugin lives as long as its process: stopped here, so later suites see no statuses of it.
   after(() => sidebarPlugin.close());
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
 
   it('output and PWM from the flows (level; frequency and duty), digital input and analog from the device; forgotten after a module reset', async () => {
     await helper.load(MODULES, flow(ctl.url));

@@ -11,7 +11,6 @@ import {
   SERVICE_DOWN_STATUS,
   expectFailed,
   expectRefused,
-  loadBmcPower,
   operationFixed,
   sendOk,
   sendOne,
@@ -19,9 +18,9 @@ import {
   simModule,
   wireSince,
 } from '../helpers/bmc-power';
-import { send } from '../helpers/io-nodes';
+import { loadActionsQuiet, send } from '../helpers/io-nodes';
 import { expectCode, helper, statusHistory, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const FAN = apiPath('power', 'fan');
@@ -30,13 +29,7 @@ const DELAY = 1000;
 
 describe('power-fan (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true, simulator: { fanApplyDelayMs: DELAY } },
-  );
+  const { ctl } = runtimeSuite({ server: true, simulator: { fanApplyDelayMs: DELAY } });
   beforeEach(async () => {
     (await simConfig(ctl)).fan_apply_delay_ms.should.equal(DELAY);
   });
@@ -55,7 +48,7 @@ describe('power-fan (runtime, simulator)', function () {
 
   describe('operations', () => {
     it('"from msg.operation": read, set (not applied at once), measurement and rpm through msg.operation and msg.payload', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'msg' })], { service: 'power' });
       // Factory state: automatic, 60 % for the 52 °C PMC temperature.
       const read = await sendOne(outcomes, 'fan', { operation: 'read', payload: 1, topic: 'fan' });
       read.payload!.should.eql({ fan_forced: false, fan_current_mode: 60, fan_setting_mode: 0 });
@@ -87,10 +80,11 @@ describe('power-fan (runtime, simulator)', function () {
     });
 
     it('bare msgs use the settings: set forced 40 %, measurement off', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [
-        fan({ id: 'set', operation: 'set', fan_forced: true, fan_mode: '40' }),
-        fan({ id: 'meas', operation: 'measurement', measurement_enabled: false }),
-      ]);
+      const outcomes = await loadActionsQuiet(
+        ctl,
+        [fan({ id: 'set', operation: 'set', fan_forced: true, fan_mode: '40' }), fan({ id: 'meas', operation: 'measurement', measurement_enabled: false })],
+        { service: 'power' },
+      );
       await sendOk(outcomes, 'set', { payload: 1732170000000 });
       await waitStatus('set', 'green', 'dot', 'fan 40 %');
       await sendOk(outcomes, 'meas', { payload: true });
@@ -106,7 +100,7 @@ describe('power-fan (runtime, simulator)', function () {
 
   describe('which operation a msg may choose', () => {
     it("a msg.operation other than the dialog's is refused, naming both and how to allow it: nothing sent", async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan()]);
+      const outcomes = await loadActionsQuiet(ctl, [fan()], { service: 'power' });
       await expectRefused(
         ctl,
         outcomes,
@@ -131,7 +125,7 @@ describe('power-fan (runtime, simulator)', function () {
     });
 
     it('with "from msg.operation", msg.operation is required and must be one of the node\'s operations', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'msg' })], { service: 'power' });
       const ops = 'read, set, rpm, measurement';
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 40 } }, `Operation (msg.operation) must be one of ${ops}, got nothing`);
       await expectRefused(ctl, outcomes, 'fan', { operation: 'speed' }, `Operation (msg.operation) must be one of ${ops}, got "speed"`);
@@ -141,7 +135,7 @@ describe('power-fan (runtime, simulator)', function () {
 
   describe('wait until applied', () => {
     it('holds the msg until fan_current_mode reaches the forced mode, then sends the fan record', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set', fan_mode: '100', waitApplied: true, wait: '5000' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'set', fan_mode: '100', waitApplied: true, wait: '5000' })], { service: 'power' });
       const start = Date.now();
       const out = await sendOne(outcomes, 'fan', { payload: true, topic: 'wait' }, 8000);
       const elapsed = Date.now() - start;
@@ -168,7 +162,7 @@ describe('power-fan (runtime, simulator)', function () {
     });
 
     it('a wait shorter than the delay fails with TIMEOUT and no output', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set', fan_mode: '20', waitApplied: true, wait: '300' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'set', fan_mode: '20', waitApplied: true, wait: '300' })], { service: 'power' });
       const start = Date.now();
       const caught = await expectFailed(outcomes, 'fan', { payload: true, topic: 'short' });
       (Date.now() - start).should.be.below(DELAY + 2000);
@@ -183,7 +177,9 @@ describe('power-fan (runtime, simulator)', function () {
     });
 
     it('automatic mode is not waited for (no known target)', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set', fan_forced: false, fan_mode: '0', waitApplied: true, wait: '300' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'set', fan_forced: false, fan_mode: '0', waitApplied: true, wait: '300' })], {
+        service: 'power',
+      });
       const out = await sendOne(outcomes, 'fan', { payload: true });
       out.payload!.should.eql({ status: 'success' });
       (await wireSince(ctl)).should.eql([['POST', FAN, { fan_forced: false, fan_mode: 0 }]]);
@@ -192,7 +188,7 @@ describe('power-fan (runtime, simulator)', function () {
 
   describe('validation (one error at Catch, nothing sent)', () => {
     it('refuses fan modes other than 0/20/40/60/80/100 and non-boolean flags', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'set' }), fan({ id: 'meas', operation: 'measurement' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'set' }), fan({ id: 'meas', operation: 'measurement' })], { service: 'power' });
       const modes = 'Speed (fan_mode) must be one of 0, 20, 40, 60, 80, 100';
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 50 } }, `${modes}, got 50`);
       await expectRefused(ctl, outcomes, 'fan', { payload: { fan_mode: 120 } }, `${modes}, got 120`);
@@ -216,10 +212,11 @@ describe('power-fan (runtime, simulator)', function () {
     });
 
     it('a wait above 60000 ms or a bad fan mode in the settings is refused at deploy', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [
-        fan({ id: 'wait', operation: 'set', waitApplied: true, wait: '60001' }),
-        fan({ id: 'mode', operation: 'set', fan_mode: '30' }),
-      ]);
+      const outcomes = await loadActionsQuiet(
+        ctl,
+        [fan({ id: 'wait', operation: 'set', waitApplied: true, wait: '60001' }), fan({ id: 'mode', operation: 'set', fan_mode: '30' })],
+        { service: 'power' },
+      );
       await waitStatus('wait', 'red', 'ring', 'At most (wait) must be an integer from 0 to 60000 ms');
       await expectRefused(ctl, outcomes, 'wait', { payload: true }, 'At most (wait) must be an integer from 0 to 60000 ms, got 60001');
       await expectRefused(ctl, outcomes, 'mode', { payload: true }, 'Speed (fan_mode) must be one of 0, 20, 40, 60, 80, 100, got 30');
@@ -228,7 +225,7 @@ describe('power-fan (runtime, simulator)', function () {
 
   describe('device errors', () => {
     it('400 from POST fan and 502 with the power service down reach Catch with statusCode', async () => {
-      const outcomes = await loadBmcPower(ctl, 'power', [fan({ operation: 'msg', fan_mode: '80', waitApplied: true, wait: '3000' })]);
+      const outcomes = await loadActionsQuiet(ctl, [fan({ operation: 'msg', fan_mode: '80', waitApplied: true, wait: '3000' })], { service: 'power' });
       await ctl.fault({ path: FAN, method: 'POST', status: 400, message: 'Failed setting fan mode', count: 1 });
       const failed = await expectFailed(outcomes, 'fan', { operation: 'set', payload: true });
       expectCode(failed.error, 'DEVICE_ERROR');

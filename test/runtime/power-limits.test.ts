@@ -5,20 +5,10 @@
  * not allow is refused ("from msg.operation" lets a msg choose), device errors reach Catch.
  */
 import should from 'should';
-import {
-  apiPath,
-  deviceErrorStatus,
-  expectFailed,
-  expectRefused,
-  loadBmcPower,
-  operationFixed,
-  sendOk,
-  sendOne,
-  simModule,
-  wireSince,
-} from '../helpers/bmc-power';
+import { apiPath, deviceErrorStatus, expectFailed, expectRefused, operationFixed, sendOk, sendOne, simModule, wireSince } from '../helpers/bmc-power';
+import { loadActionsQuiet } from '../helpers/io-nodes';
 import { expectCode, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath, wireRequest } from '../helpers/api';
 
 const LIMITS = apiPath('power', 'limits');
@@ -26,13 +16,7 @@ const STATS = apiPath('power', 'stats');
 
 describe('power-limits (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   const limits = (settings: Record<string, unknown> = {}) => ({
     id: 'lim',
@@ -45,7 +29,7 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('the bounds both APIs accept (1001/5950, 1001/4950, 101/2400) are sent, and a stats read shows them', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits(), limits({ id: 'stats', operation: 'read' })]);
+    const outcomes = await loadActionsQuiet(ctl, [limits(), limits({ id: 'stats', operation: 'read' })], { service: 'power' });
     const low = { limit_3v3: 1001, limit_5v0: 1001, limit_12v: 101 };
     const high = { limit_3v3: 5950, limit_5v0: 4950, limit_12v: 2400 };
     for (const set of [low, high]) {
@@ -71,7 +55,7 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('one beyond each bound is refused with nothing sent', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits()]);
+    const outcomes = await loadActionsQuiet(ctl, [limits()], { service: 'power' });
     const ok = { limit_3v3: 3000, limit_5v0: 2500, limit_12v: 1200 };
     const cases: Array<[Record<string, number>, string]> = [
       [{ limit_3v3: 1000 }, '3.3 V rail (limit_3v3) must be an integer from 1001 to 5950 mA, got 1000'],
@@ -95,7 +79,9 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('bare msgs use the settings; payload fields override single rails; a read node reads stats', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits(), limits({ id: 'read', operation: 'read', limit_3v3: '', limit_5v0: '', limit_12v: '' })]);
+    const outcomes = await loadActionsQuiet(ctl, [limits(), limits({ id: 'read', operation: 'read', limit_3v3: '', limit_5v0: '', limit_12v: '' })], {
+      service: 'power',
+    });
     await sendOk(outcomes, 'lim', { payload: 1732170000000 });
     await sendOk(outcomes, 'lim', { payload: { limit_12v: 500 } });
     const stats = await sendOne(outcomes, 'read', { payload: true });
@@ -108,14 +94,14 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('a set node without limits refuses a bare msg, yet takes complete limits from msg.payload', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits({ limit_3v3: '', limit_5v0: '', limit_12v: '' })]);
+    const outcomes = await loadActionsQuiet(ctl, [limits({ limit_3v3: '', limit_5v0: '', limit_12v: '' })], { service: 'power' });
     await expectRefused(ctl, outcomes, 'lim', { payload: true }, '3.3 V rail (limit_3v3) must be an integer from 1001 to 5950 mA, got nothing');
     await sendOk(outcomes, 'lim', { payload: { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 } });
     (await wireSince(ctl)).should.eql([['POST', LIMITS, { limit_3v3: 2000, limit_5v0: 2000, limit_12v: 2000 }]]);
   });
 
   it("a msg.operation other than the dialog's is refused, not replaced by the node's operation: nothing sent", async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'read' })]);
+    const outcomes = await loadActionsQuiet(ctl, [limits({ operation: 'read' })], { service: 'power' });
     await expectRefused(
       ctl,
       outcomes,
@@ -131,7 +117,7 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('"from msg.operation": a msg chooses set or read; msg.operation is required and must be one of them', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits({ operation: 'msg' })]);
+    const outcomes = await loadActionsQuiet(ctl, [limits({ operation: 'msg' })], { service: 'power' });
     await expectRefused(ctl, outcomes, 'lim', { payload: { limit_12v: 500 } }, 'Operation (msg.operation) must be one of set, read, module_reset, got nothing');
     await expectRefused(ctl, outcomes, 'lim', { operation: 'stats' }, 'Operation (msg.operation) must be one of set, read, module_reset, got "stats"');
     await sendOk(outcomes, 'lim', { operation: 'set', payload: { limit_12v: 500 } });
@@ -144,7 +130,7 @@ describe('power-limits (runtime, simulator)', function () {
   });
 
   it('device errors: 400 "Failed setting current limit", 502 with the service down', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [limits(), limits({ id: 'stats', operation: 'read' })]);
+    const outcomes = await loadActionsQuiet(ctl, [limits(), limits({ id: 'stats', operation: 'read' })], { service: 'power' });
     await ctl.fault({ path: LIMITS, status: 400, message: 'Failed setting current limit', count: 1 });
     const failed = await expectFailed(outcomes, 'lim', { payload: true });
     expectCode(failed.error, 'DEVICE_ERROR');

@@ -5,21 +5,10 @@
  * settings refused at deploy and device errors.
  */
 import should from 'should';
-import {
-  apiPath,
-  SERVICE_DOWN_STATUS,
-  expectFailed,
-  expectRefused,
-  loadBmcPower,
-  protectionEvent,
-  sendOk,
-  sendOne,
-  setPowerWorld,
-  wireSince,
-} from '../helpers/bmc-power';
-import { lastSeq, requestsTo, waitRequests } from '../helpers/io-nodes';
+import { apiPath, SERVICE_DOWN_STATUS, expectFailed, expectRefused, protectionEvent, sendOk, sendOne, setPowerWorld, wireSince } from '../helpers/bmc-power';
+import { lastSeq, loadActions, loadActionsQuiet, requestsTo, waitRequests } from '../helpers/io-nodes';
 import { expectCode, waitFor, waitStatus } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { wirePath } from '../helpers/api';
 
 const SOURCE_FIELDS = ['source_3v3', 'source_5v0', 'source_12v', 'source_total', 'efficiency_factor_3v3', 'efficiency_factor_5v0', 'efficiency_factor_12v'];
@@ -42,13 +31,7 @@ const TEMPERATURE_FIELDS = ['on_board_temp', 'pmc_temp'];
 
 describe('power-readings (runtime, simulator)', function () {
   this.timeout(20000);
-  let ctl: SimHarness;
-  simulatorSuite(
-    (_sim, c) => {
-      ctl = c;
-    },
-    { server: true },
-  );
+  const { ctl } = runtimeSuite({ server: true });
 
   const readings = (settings: Record<string, unknown> = {}) => ({
     id: 'pr',
@@ -66,7 +49,7 @@ describe('power-readings (runtime, simulator)', function () {
 
   it('stats by default: GET stats, a record of numbers following the simulated loads and limits', async () => {
     await setPowerWorld(ctl, { load_3v3: 1500, load_5v0: 2000, load_12v: 300 });
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ stats: '' })]);
+    const outcomes = await loadActionsQuiet(ctl, [readings({ stats: '' })], { service: 'power' });
     const out = await sendOne(outcomes, 'pr', { payload: true, topic: 'psu' });
     const r = out.payload as Record<string, number>;
     Object.keys(r).should.eql(STATS_FIELDS);
@@ -84,7 +67,9 @@ describe('power-readings (runtime, simulator)', function () {
   });
 
   it('all four records per field: one msg per field with a number, in record order', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ source: true, protectionlog: true, temperature: true, output: 'per-field' })]);
+    const outcomes = await loadActionsQuiet(ctl, [readings({ source: true, protectionlog: true, temperature: true, output: 'per-field' })], {
+      service: 'power',
+    });
     const out = await sendOk(outcomes, 'pr', { payload: true, keep: 'me' });
     out.map((m) => m.topic).should.eql([...SOURCE_FIELDS, ...PROTECTION_FIELDS, ...STATS_FIELDS, ...TEMPERATURE_FIELDS]);
     out.forEach((m) => {
@@ -100,7 +85,7 @@ describe('power-readings (runtime, simulator)', function () {
   });
 
   it('protection_changed is true after a protection event and false again on the next read', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ protectionlog: true, stats: false })]);
+    const outcomes = await loadActionsQuiet(ctl, [readings({ protectionlog: true, stats: false })], { service: 'power' });
     const first = await sendOne(outcomes, 'pr', { payload: 1 });
     first.protection_changed!.should.equal(false);
     (first.payload as Record<string, number>).opp_protection_cnt.should.equal(0);
@@ -123,9 +108,7 @@ describe('power-readings (runtime, simulator)', function () {
   it('"only on change" per field with a deadband above the drift: nothing while steady, then only the moved field', async () => {
     // The simulator drifts the 12 V rail by up to ±1 % (±120 mV) and currents by ±3 mA; a
     // deadband of 300 is above every field's whole swing, so steady rails never pass it.
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ interval: '50', onlyOnChange: true, deadband: '300', output: 'per-field' })], {
-      clearLog: false,
-    });
+    const outcomes = await loadActions(ctl.url, [readings({ interval: '50', onlyOnChange: true, deadband: '300', output: 'per-field' })], { service: 'power' });
     await waitFor(() => outcomes.sent('pr').length >= STATS_FIELDS.length, 'the first round', 5000);
     await waitRequests(ctl, '/stats', 10, await lastSeq(ctl), 8000);
     outcomes
@@ -144,7 +127,7 @@ describe('power-readings (runtime, simulator)', function () {
   });
 
   it('nothing selected, or a bad interval: refused at deploy, every msg fails, nothing sent', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ id: 'none', stats: false }), readings({ id: 'fast', interval: '5' })]);
+    const outcomes = await loadActionsQuiet(ctl, [readings({ id: 'none', stats: false }), readings({ id: 'fast', interval: '5' })], { service: 'power' });
     await waitStatus('none', 'red', 'ring', 'choose at least one of source, protectionlog, stats');
     await expectRefused(ctl, outcomes, 'none', { payload: true }, 'choose at least one of source, protectionlog, stats, temperature');
     await expectRefused(ctl, outcomes, 'fast', { payload: true }, 'Poll every (interval) must be 0 or an integer from 20 to 86400000 ms, got 5');
@@ -152,7 +135,7 @@ describe('power-readings (runtime, simulator)', function () {
   });
 
   it('device errors: 500 on one record fails the msg; 502 with the service down', async () => {
-    const outcomes = await loadBmcPower(ctl, 'power', [readings({ temperature: true })]);
+    const outcomes = await loadActionsQuiet(ctl, [readings({ temperature: true })], { service: 'power' });
     await ctl.fault({ path: apiPath('power', 'temperature'), status: 500, message: 'Internal Server Error', count: 1 });
     const failed = await expectFailed(outcomes, 'pr', { payload: true });
     expectCode(failed.error, 'DEVICE_ERROR');

@@ -12,7 +12,8 @@ import { TEST_API } from '../helpers/api';
 import { EXAMPLE_FILES, loadExamples } from '../helpers/demos';
 import { lastSeq } from '../helpers/io-nodes';
 import { FlowNode, waitFor, withHealthInterval } from '../helpers/node-red';
-import { isProbe, SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { isProbe } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 
 /** A health check every 200 ms: 25 of them per io module take five seconds. */
@@ -23,10 +24,7 @@ const FLEET_ENV = { IO_SLOT: '3', BMC_SLOT: '0', POWER_SLOT: '1' };
 
 describe(`quiet running: every example deployed, no fault, nothing to tell (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(60000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   const saved: Record<string, string | undefined> = {};
   withHealthInterval(INTERVAL_MS);
   const env = (url: string) => ({ ...FLEET_ENV, DEVICE_URL: url });

@@ -8,9 +8,9 @@
  */
 import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
-import { ActionDef, loadIo, Outcomes, send } from '../helpers/io-nodes';
+import { ActionDef, loadActions, Outcomes, send } from '../helpers/io-nodes';
 import { helper, statusHistory, waitFor } from '../helpers/node-red';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
 import { ALL_MODULES } from '../helpers/reliability';
@@ -28,10 +28,7 @@ const SETTING_PATHS = /\/(power-management|input\/mode|input\/digital\/interrupt
 
 describe(`reconciliation: settings come back after the module forgot them (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   let events: HealthEvent[] = [];
   let stop: () => void = () => undefined;
   beforeEach(() => {
@@ -41,7 +38,7 @@ describe(`reconciliation: settings come back after the module forgot them (runti
   afterEach(() => stop());
 
   async function load(): Promise<Outcomes> {
-    const outcomes = await loadIo(ctl.url, ACTIONS, { modules: ALL_MODULES });
+    const outcomes = await loadActions(ctl.url, ACTIONS, { modules: ALL_MODULES });
     await waitFor(async () => (await settingWrites()).length >= 4, 'the settings applied on connect');
     return outcomes;
   }
@@ -114,13 +111,10 @@ describe(`reconciliation: settings come back after the module forgot them (runti
 
 describe(`reconciliation: an output's last state, where asked (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(40000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
 
   it('io-output with "restore the last state": after a reset the pin is high again, after the power configuration', async () => {
-    const outcomes = await loadIo(ctl.url, [ACTIONS[2], { ...ACTIONS[3], restore: true }], { modules: ALL_MODULES });
+    const outcomes = await loadActions(ctl.url, [ACTIONS[2], { ...ACTIONS[3], restore: true }], { modules: ALL_MODULES });
     should(await send(outcomes, 'out', { payload: { pin: 1, state: 'high' } })).be.undefined();
     await ctl.restart();
     const since = (await ctl.log()).slice(-1)[0]?.seq ?? 0;

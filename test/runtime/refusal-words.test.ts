@@ -17,7 +17,7 @@ import { runtimeWordsInEditor } from '../helpers/i18n';
 import { expectRefused } from '../helpers/bmc-power';
 import { deviceNode, helper } from '../helpers/node-red';
 import { ALL_MODULES, kindDevices, KINDS, loadCollect, reliabilityFlow } from '../helpers/reliability';
-import { SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 
 /** Settings that make the dialog (and the runtime) use a field, by type and prop. */
 const REVEAL: Record<string, Record<string, Record<string, unknown>>> = {
@@ -58,10 +58,7 @@ const fields = declaredTypes().flatMap((type) => limitedFields(type));
 
 describe('editor and runtime say the same refusal for every limited field (runtime, simulator)', function () {
   this.timeout(15000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   runtimeWordsInEditor();
 
   it('finds the limited fields of every dialog', () => {

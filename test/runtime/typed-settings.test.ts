@@ -6,8 +6,8 @@
  */
 import should from 'should';
 import { expectCode, helper, lastStatus, MODULES } from '../helpers/node-red';
-import { SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
-import { ActionDef, IO_NODE_MODULES, loadIoQuiet, Outcomes, send, setPin, wire } from '../helpers/io-nodes';
+import { runtimeSuite } from '../helpers/runtime-suite';
+import { ActionDef, IO_NODE_MODULES, loadActionsQuiet, Outcomes, send, setPin, wire } from '../helpers/io-nodes';
 
 const STATE = '/api/io/0.9/2/output/state';
 const VALUES = '/api/io/0.9/2/input/values';
@@ -18,12 +18,11 @@ function output(settings: Record<string, unknown>): ActionDef {
 
 describe('typed settings: pin and state from msg, flow, global, env; io-read output property (runtime, simulator)', function () {
   this.timeout(20000);
-  const io = {} as { sim: Simulator; ctl: SimHarness };
-  simulatorSuite((sim, ctl) => Object.assign(io, { sim, ctl }));
+  const io = runtimeSuite();
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {
     await io.ctl.powerConfig(2);
-    return loadIoQuiet(io.ctl, actions, { modules: [...IO_NODE_MODULES, MODULES.ioOutput] });
+    return loadActionsQuiet(io.ctl, actions, { modules: [...IO_NODE_MODULES, MODULES.ioOutput] });
   }
 
   it('pin from msg.target.pin: each msg drives its own pin; a msg without it is refused by the pin limit, nothing sent', async () => {

@@ -15,7 +15,7 @@ import { DeviceClient } from '../../nodes/lib/device/client';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
 import { device, helper, waitFor, waitStatus } from '../helpers/node-red';
 import { SimHarness, Simulator, startSimulator } from '../helpers/sim-control';
-import { loadIo, Outcomes, send } from '../helpers/io-nodes';
+import { loadActions, Outcomes, send } from '../helpers/io-nodes';
 import { speak } from '../helpers/i18n';
 
 const NO_ALERTS = { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
@@ -356,7 +356,7 @@ describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
 
   for (const api of ['0.9', '1.0'] as const) {
     it(`auto picks ${api} on a ${api} device: status "connected (API ${api})"`, async function () {
-      await loadIo(sims[api].url, [{ id: 'info', type: 'device-info' }]);
+      await loadActions(sims[api].url, [{ id: 'info', type: 'device-info' }]);
       await waitStatus('info', 'green', 'ring', `connected (API ${api})`);
       device().connection!.state.should.containEql({ state: 'connected', apiVersion: api });
       // Newest first: a 0.9 device answers 1.0 with 400 and is asked again in 0.9.
@@ -369,19 +369,19 @@ describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
   }
 
   it('a fixed API 0.9 against a 1.0 device is incompatible (400 Version not compatible)', async function () {
-    await loadIo(sims['1.0'].url, [{ id: 'info', type: 'device-info' }], { devices: [{ url: sims['1.0'].url, apiVersion: '0.9' }], waitFor: [] });
+    await loadActions(sims['1.0'].url, [{ id: 'info', type: 'device-info' }], { devices: [{ url: sims['1.0'].url, apiVersion: '0.9' }], waitFor: [] });
     await waitStatus('info', 'red', 'ring', 'incompatible: 400 Version not compatible');
     device().connection!.state.state.should.equal('incompatible');
   });
 
   it('a fixed API 1.0 against a 0.9 device is incompatible too', async function () {
-    await loadIo(sims['0.9'].url, [{ id: 'info', type: 'device-info' }], { devices: [{ url: sims['0.9'].url, apiVersion: '1.0' }], waitFor: [] });
+    await loadActions(sims['0.9'].url, [{ id: 'info', type: 'device-info' }], { devices: [{ url: sims['0.9'].url, apiVersion: '1.0' }], waitFor: [] });
     await waitStatus('info', 'red', 'ring', 'incompatible: 400 Version not compatible');
   });
 
   it('device-info shows payload.sessions on 1.0 (and none on 0.9)', async function () {
     for (const api of ['1.0', '0.9'] as const) {
-      const outcomes = await loadIo(sims[api].url, [{ id: 'info', type: 'device-info' }]);
+      const outcomes = await loadActions(sims[api].url, [{ id: 'info', type: 'device-info' }]);
       should(await send(outcomes, 'info', {})).be.undefined();
       const payload = outcomes.sent('info')[0].payload as {
         sessions: Record<string, unknown>;
@@ -400,7 +400,7 @@ describe('nodes on API 0.9 and 1.0 devices (runtime, simulator)', function () {
     this.timeout(HEALTH_INTERVAL_MS + 15000);
     const ctl = ctls['1.0'];
     const rows = [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: '100' }));
-    const outcomes: Outcomes = await loadIo(sims['1.0'].url, [
+    const outcomes: Outcomes = await loadActions(sims['1.0'].url, [
       { id: 'pw', type: 'io-power', pins: rows, applyOnConnect: true },
       { id: 'np', type: 'notification-poll', interval: '500', pins: '', alerts: '', combined: false },
     ]);

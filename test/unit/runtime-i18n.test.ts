@@ -19,9 +19,9 @@ import { API09_DIALECT } from '../../nodes/lib/device/dialects';
 import { t } from '../../nodes/lib/base/i18n';
 import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { catalogsReady, inLanguage, runtimeTranslate, speak, withRuntimeI18n } from '../helpers/i18n';
-import { actionFlow, deviceNode, helper, NodeModule, waitConnected, waitFor } from '../helpers/node-red';
-import { CaughtMsg, Outcomes, send } from '../helpers/io-nodes';
-import { Simulator, simulatorSuite } from '../helpers/sim-control';
+import { helper, NodeModule, waitFor } from '../helpers/node-red';
+import { loadActions, Outcomes, send } from '../helpers/io-nodes';
+import { runtimeSuite } from '../helpers/runtime-suite';
 
 /** The source tree (dist/test/unit → repo root). */
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -103,20 +103,12 @@ describe('runtime texts in both languages', function () {
 
 describe('a German runtime (real Node-RED, simulator)', function () {
   this.timeout(15000);
-  let sim: Simulator;
-  simulatorSuite((s) => {
-    sim = s;
-  });
+  const { sim } = runtimeSuite();
   after(() => speak());
 
   async function load(confirm: boolean): Promise<Outcomes> {
     const modules = withRuntimeI18n([modularDevice as NodeModule, ioReset as NodeModule], inLanguage('de'));
-    await helper.load(modules, actionFlow([{ id: 'rs', type: 'io-reset', confirm }], [deviceNode({ url: sim.url })], { device: 'dev' }));
-    const outcomes = new Outcomes();
-    helper.getNode('caught').on('input', (msg: CaughtMsg) => outcomes.caught.push(msg));
-    helper.getNode('completed').on('input', (msg: CaughtMsg) => outcomes.completed.push(msg));
-    await waitConnected();
-    return outcomes;
+    return loadActions(sim.url, [{ id: 'rs', type: 'io-reset', confirm }], { modules });
   }
 
   /** The node's last status as sent (before the editor says it). */
