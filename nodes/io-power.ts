@@ -10,7 +10,7 @@ import { PHASE } from './lib/config-node/desired-state';
 import { Operation } from './lib/action/operation';
 import { ensure } from './lib/base/errors';
 import { t } from './lib/base/i18n';
-import { checkPowerConfig, PowerEntry } from './lib/pure/limits';
+import { checkPowerConfig, PowerEntry } from './lib/pure/limit-rules';
 import { FACTS } from './lib/pure/facts';
 import { payloadFields } from './lib/action/msg';
 import { boolSetting, intSetting } from './lib/action/setting-values';

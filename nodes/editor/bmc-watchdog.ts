@@ -4,7 +4,8 @@
  * registerType literal, with its validators and label, stays in the html.
  */
 import { DANGEROUS_OPERATIONS, FROM_MSG } from '../lib/pure/dangerous';
-import { LIMITS, checkKeepAliveTimeout, isEnvReference, parseInteger } from '../lib/pure/limits';
+import { LIMITS, isEnvReference, parseInteger } from '../lib/pure/limits';
+import { checkKeepAliveTimeout } from '../lib/pure/limit-rules';
 import { conflictWarning } from './conflicts';
 import { editorRed, jquery, JQ } from './page';
 

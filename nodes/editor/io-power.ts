@@ -3,7 +3,8 @@
  * marked row by row against its rail's bound with the first problem or the total below, and
  * the table as the node stores it. The registerType literal stays in the html.
  */
-import { LIMITS, Check, checkPowerConfig, checkValue, currentLimitFor, entryField, isEnvReference, parseInteger } from '../lib/pure/limits';
+import { LIMITS, Check, checkValue, entryField, isEnvReference, parseInteger } from '../lib/pure/limits';
+import { checkPowerConfig, currentLimitFor } from '../lib/pure/limit-rules';
 import { editorRed, jquery, JQ } from './page';
 import { text } from './text';
 

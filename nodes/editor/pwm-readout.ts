@@ -5,7 +5,8 @@
  * they give. "Gives" is the device's own integer maths (`pwmFrequencyHz`), not the
  * requested frequency. Pure, so it is unit-tested without a browser.
  */
-import { check, checkPwm, isEnvReference, labelled, parseInteger } from '../lib/pure/limits';
+import { check, isEnvReference, labelled, parseInteger } from '../lib/pure/limits';
+import { checkPwm } from '../lib/pure/limit-rules';
 import type { Phrase } from '../lib/pure/phrase';
 import { describePwm, planPwm } from '../lib/pure/pwm';
 

@@ -14,7 +14,8 @@
  */
 import 'should';
 import type { Page } from 'playwright-core';
-import { check, checkKeepAlive, checkKeepAliveTimeout, labelled, LIMITS } from '../../nodes/lib/pure/limits';
+import { check, labelled, LIMITS } from '../../nodes/lib/pure/limits';
+import { checkKeepAlive, checkKeepAliveTimeout } from '../../nodes/lib/pure/limit-rules';
 import { catalogsReady, inLanguage } from '../helpers/i18n';
 import { away, markedInvalid, said, screenshotWithTooltip, tooltipAt } from '../helpers/browser/tooltips';
 import { configNode } from '../helpers/browser/config-node';

@@ -4,7 +4,7 @@
  * device-alarm dialog's checks (the runtime's reading of the settings, field by field).
  */
 import should from 'should';
-import { pwmFrequencyHz } from '../../nodes/lib/pure/limits';
+import { pwmFrequencyHz } from '../../nodes/lib/pure/limit-rules';
 import { planPwm } from '../../nodes/lib/pure/pwm';
 import { EditorNode, ModuleAddress, outputConflicts, pinNumber, pinUses, roleOf } from '../../nodes/editor/pin-picker';
 import { pwmReadout } from '../../nodes/editor/pwm-readout';

@@ -6,7 +6,8 @@
 import fs from 'fs';
 import path from 'path';
 import should from 'should';
-import { check, checkKeepAlive, checkPowerConfig, checkPwm, Check, describe as describeValue } from '../../nodes/lib/pure/limits';
+import { check, Check, describe as describeValue } from '../../nodes/lib/pure/limits';
+import { checkKeepAlive, checkPowerConfig, checkPwm } from '../../nodes/lib/pure/limit-rules';
 import { render } from '../../nodes/lib/pure/phrase';
 import { catalogsReady, english, inLanguage } from '../helpers/i18n';
 

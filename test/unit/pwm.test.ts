@@ -4,7 +4,7 @@
  * within one timer step; above 1 MHz there is no plan.
  */
 import should from 'should';
-import { checkPwm, pwmFrequencyHz } from '../../nodes/lib/pure/limits';
+import { checkPwm, pwmFrequencyHz } from '../../nodes/lib/pure/limit-rules';
 import { describePwm, planPwm } from '../../nodes/lib/pure/pwm';
 
 describe('planPwm', () => {

@@ -2,7 +2,7 @@
  * The io rules of the flow check, per module: two notification-polls, an output pin also
  * set up as an input, and io-power pins over their rail's cap.
  */
-import { currentLimitFor } from './limits';
+import { currentLimitFor } from './limit-rules';
 import type { Finding } from './snapshot';
 import { FlowNode, intOf, nodeName, pollPins, typedInInt, wordOf } from './flow-nodes';
 import { FlowIndex, liveOf, ModuleGroup, nodesOf } from './flow-index';

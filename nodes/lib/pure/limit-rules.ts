@@ -1,8 +1,8 @@
 /**
  * The checks that read several limits of the table at once (PWM, the watchdog keep-alive,
  * the io power configuration), kept apart from limits.ts so the table has room for its
- * bounds. limits.ts re-exports all of this: import it from there, never from this file
- * (the two import each other, and limits.ts must be the one loaded first).
+ * bounds. Every bound still comes from limits.ts; this file only reads the table (and is
+ * imported directly, so the two never import each other).
  */
 import { Check, checkValue, describe, entryField, fieldOf, isInteger, Limit, mustBe } from './checks';
 import { check, LIMITS } from './limits';

@@ -20,9 +20,8 @@ import { Check, checkValue, Limit } from './checks';
 import { PhraseValue } from './phrase';
 
 export * from './checks';
-// The rules over several fields (PWM, keep-alive, power configuration) live beside the table;
-// re-exported so every caller keeps importing from here.
-export * from './limit-rules';
+// The rules over several fields (PWM, keep-alive, power configuration) live in limit-rules.ts, which reads this table: imported from
+// there, not re-exported here, so the two files do not import each other.
 
 const SPEC = 'spec, Limits table';
 const u16Max = 0xffff;

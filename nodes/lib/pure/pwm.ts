@@ -3,7 +3,8 @@
  * (prescaler, period, time_on), and back. Pure, so the editor and the runtime compute the
  * same numbers. Bounds and the device's own arithmetic come from limits.ts.
  */
-import { LIMITS, Pwm, pwmDutyPercent, pwmFrequencyHz } from './limits';
+import { LIMITS } from './limits';
+import { Pwm, pwmDutyPercent, pwmFrequencyHz } from './limit-rules';
 import { FACTS } from './facts';
 
 export interface PwmPlan extends Pwm {

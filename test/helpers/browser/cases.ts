@@ -9,7 +9,8 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { LIMITS, Limit, LimitName, check, checkKeepAlive, checkPwm, checkValue, entryField, labelled } from '../../../nodes/lib/pure/limits';
+import { LIMITS, Limit, LimitName, check, checkValue, entryField, labelled } from '../../../nodes/lib/pure/limits';
+import { checkKeepAlive, checkPwm } from '../../../nodes/lib/pure/limit-rules';
 import { english } from '../i18n';
 import { dialogDefinition } from '../source-files';
 
