@@ -1,10 +1,12 @@
 /**
  * Editor-side helpers, bundled by the build into resources/editor.js and exposed to the
- * node dialogs as the global `ModularDevice`. It carries limits.ts itself, so the editor
+ * node dialogs as the global `ModularDevice`. It carries limits.ts itself (with limit-rules.ts,
+ * the checks over several fields, as `ModularDevice.limits` too), so the editor
  * checks exactly what the runtime checks, with the same messages: a check answers with a
  * phrase, and `ModularDevice.text` says it (validators built by `validator` do so already).
  */
 import * as limits from '../lib/pure/limits';
+import * as limitRules from '../lib/pure/limit-rules';
 import * as facts from '../lib/pure/facts';
 import { baseUrl } from '../lib/pure/base-url';
 import { listSetting } from '../lib/pure/list-setting';
@@ -57,6 +59,9 @@ function duration(ms: unknown): string {
   return n >= 1000 && n % 100 === 0 ? `${n / 1000} s` : `${n} ms`;
 }
 
+/** One namespace for the dialogs: the table and the rules over several of its fields. */
+const editorLimits = { ...limits, ...limitRules };
+
 export {
   readings,
   notificationPoll,
@@ -71,7 +76,7 @@ export {
   duration,
   isOn,
   dangerous,
-  limits,
+  editorLimits as limits,
   facts,
   baseUrl,
   listSetting,

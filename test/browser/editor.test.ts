@@ -262,9 +262,15 @@ describe('editor in a browser (Node-RED 4.1, npm-packed package, headless Chromi
           await editor.clickInject(page, `inject-${index}`);
         }
         try {
+          // device-status shows the last health event in its colour: in this flow io-power's
+          // power-management suspends the module, and the notifications-lost that follows is yellow.
           await page.waitForFunction(
-            ({ i, d }) => RED.nodes.node(i)?.status?.fill === 'green' && (window as any).__debug.some((m: any) => m.id === d),
-            { i: id, d: `debug-${index}` },
+            ({ i, d, events }) => {
+              const status = RED.nodes.node(i)?.status;
+              const shown = status?.fill === 'green' || (events && status?.fill === 'yellow' && /notifications lost/.test(status.text));
+              return shown && (window as any).__debug.some((m: any) => m.id === d);
+            },
+            { i: id, d: `debug-${index}`, events: c.type === 'device-status' },
             { timeout: 15000 },
           );
         } catch {
