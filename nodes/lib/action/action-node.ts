@@ -54,8 +54,9 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     const emit = (msgs: NodeMessage[]) => {
       if (!closing) for (const m of msgs) node.send(m);
       else if (!closing.removed) handOver(node.id, msgs);
-      // Deleted for good: nobody to deliver to; the log says what it carried.
-      else if (msgs.length) node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
+      // Deleted for good: nobody to deliver to. Where the read consumed what it carried (a
+      // notification's flags, handOver) the log says what was lost; a reading is simply read again.
+      else if (msgs.length && spec.poll?.handOver) node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
     };
 
     /** What follows an answer to an operation no msg asked for (on connect, a poll round). */
