@@ -56,7 +56,8 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
       else if (!closing.removed) handOver(node.id, msgs);
       // Deleted for good: nobody to deliver to. Where the read consumed what it carried (a
       // notification's flags, handOver) the log says what was lost; a reading is simply read again.
-      else if (msgs.length && spec.poll?.handOver) node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
+      else if (msgs.length && spec.poll?.handOver)
+        node.warn(t('common.closedUndelivered', { count: msgs.length, topics: msgs.map((m) => m.topic).join(', ') }));
     };
 
     /** What follows an answer to an operation no msg asked for (on connect, a poll round). */
