@@ -7,7 +7,8 @@
  */
 import 'should';
 import { deviceNode, helper, MODULES, waitConnected, waitFor } from '../helpers/node-red';
-import { isProbe, SimHarness, Simulator, simulatorSuite } from '../helpers/sim-control';
+import { isProbe } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { LIMITS } from '../../nodes/lib/pure/limits';
 
 /** Warnings in the runtime's log (level 30) about the setting (the helper warns of its own things too). */
@@ -20,12 +21,7 @@ const warnings = () =>
 
 describe('health check interval from settings.js (runtime, simulator)', function () {
   this.timeout(20000);
-  let sim: Simulator;
-  let ctl: SimHarness;
-  simulatorSuite((s, c) => {
-    sim = s;
-    ctl = c;
-  });
+  const { sim, ctl } = runtimeSuite();
   let saved: Record<string, unknown>;
   beforeEach(() => (saved = helper.settings()));
   afterEach(() => void helper.settings(saved));

@@ -15,9 +15,10 @@ import should from 'should';
 import { IS_API10, TEST_API } from '../helpers/api';
 import { ActionDef, deviceCall, ioModule, lastSeq, loadActions, Outcomes, raiseAlert, send, waitRequests } from '../helpers/io-nodes';
 import { device, expectCode, waitFor, waitStatus, withHealthInterval } from '../helpers/node-red';
-import { httpJson, isProbe, SimHarness, simulatorSuite } from '../helpers/sim-control';
+import { httpJson, isProbe } from '../helpers/sim-control';
+import { runtimeSuite } from '../helpers/runtime-suite';
 import { ALL_MODULES } from '../helpers/reliability';
-import { HealthEvent, subscribe } from '../../nodes/lib/config-node/health';
+import { HealthEvent, HealthKind, ofKind, subscribe } from '../../nodes/lib/config-node/health';
 import { liveModule } from '../../nodes/sidebar/runtime/modules';
 
 const INTERVAL_MS = 150;
@@ -53,10 +54,7 @@ const output = (id: string, pin: number): ActionDef => ({
 
 describe(`the module's own protections (runtime, simulator, API ${TEST_API})`, function () {
   this.timeout(30000);
-  let ctl: SimHarness;
-  simulatorSuite((_s, c) => {
-    ctl = c;
-  });
+  const { ctl } = runtimeSuite();
   withHealthInterval(INTERVAL_MS);
   let events: HealthEvent[] = [];
   let stop: () => void = () => undefined;
@@ -65,7 +63,7 @@ describe(`the module's own protections (runtime, simulator, API ${TEST_API})`, f
     stop = subscribe((e) => events.push(e));
   });
   afterEach(() => stop());
-  const told = (kind: string) => events.filter((e) => e.kind === kind);
+  const told = <K extends HealthKind>(kind: K) => events.filter(ofKind(kind));
 
   async function load(actions: ActionDef[]): Promise<Outcomes> {
     const outcomes = await loadActions(ctl.url, actions, { modules: ALL_MODULES });
