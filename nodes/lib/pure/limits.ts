@@ -210,6 +210,21 @@ export const FLEET_BOUNDS = {
 } as const;
 
 /**
+ * Sparkplug B (fleet-publish's Sparkplug mode, nodes/fleet/sparkplug/): what an incoming
+ * payload (NCMD, DCMD, the primary host's STATE) may be before anything decodes it, how many
+ * metrics one command may carry, the ids' length (a topic level each), and how many metric
+ * values store and forward keeps while the primary host is offline (beyond: dropped, counted).
+ */
+export const SPARKPLUG_BOUNDS = {
+  payloadBytes: 65_536,
+  commandMetrics: 64,
+  stateBytes: 1024,
+  idChars: 64,
+  storedValues: 10_000,
+  source: 'package choice',
+} as const;
+
+/**
  * Runtime texts said so far (base/i18n.ts), per message id and values: a status text is said
  * for every msg, and i18next's lookup costs more than the request. Cleared when full.
  */
