@@ -82,6 +82,9 @@ export interface MetricUpdate {
   value: MetricValue | null;
 }
 
+/** A msg's word on a metric: its new value, or a count to add (alerts, notifications lost: every event counts, two alike too). */
+export type MetricChange = MetricUpdate | { name: string; add: number };
+
 /** A command a DCMD write becomes: a msg for the action node, routed as the UNS commands are. */
 export interface WriteCommand {
   op: string;
