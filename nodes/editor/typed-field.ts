@@ -6,14 +6,12 @@
  */
 import { current } from './current';
 import { editorRed, jquery, JQ } from './page';
-
-/** The types a value may come from besides the one typed in. */
-export const ELSEWHERE = ['msg', 'flow', 'global', 'env'];
+import { SETTING_SOURCES } from '../lib/pure/facts';
 
 /** Whether the dialog's (or the saved node's) `prop` is a value typed in, to be checked now. */
 export function typedIn(node: Record<string, unknown>, prop: string): boolean {
   const type = current(node, `${prop}Type`);
-  return !(typeof type === 'string' && ELSEWHERE.includes(type));
+  return !(typeof type === 'string' && SETTING_SOURCES.includes(type));
 }
 
 type TypeSpec = string | { value: string; label?: string; options?: Array<{ value: string; label: string }> };
@@ -41,7 +39,7 @@ export function typedField(prop: string, first: TypeSpec, node: { type: string }
   if (!field || !field.length) return;
   field.typedInput({
     default: typeof first === 'string' ? first : first.value,
-    types: [first, ...ELSEWHERE],
+    types: [first, ...SETTING_SOURCES],
     typeField: `#node-input-${prop}Type`,
   });
   showsItsError(field, prop, node);

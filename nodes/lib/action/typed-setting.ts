@@ -6,6 +6,7 @@
  * A node saved before the field had a type keeps its plain value.
  */
 import type { Node, NodeAPI, NodeDef, NodeMessage } from '../base/node-red';
+import { SETTING_SOURCES } from '../pure/facts';
 
 export interface TypedSetting {
   value: unknown;
@@ -13,7 +14,7 @@ export interface TypedSetting {
 }
 
 /** Types whose value lives elsewhere: evaluated per msg, never at deploy. */
-const ELSEWHERE = new Set(['msg', 'flow', 'global', 'env']);
+const ELSEWHERE = new Set(SETTING_SOURCES);
 
 /** The setting `prop` as saved, or undefined when it is a plain value (typed in the dialog). */
 export function settingFromElsewhere(def: NodeDef, prop: string): TypedSetting | undefined {

@@ -39,6 +39,9 @@ export const FACTS = {
  */
 export const COLOURS = { io: '#4FB3A9', bmc: '#A98BDC', power: '#E8A03A', any: '#7E93A8' } as const;
 
+/** Where a setting's value may come from besides being typed in (a typedInput's other types): known only when a msg arrives. */
+export const SETTING_SOURCES: readonly string[] = ['msg', 'flow', 'global', 'env'];
+
 /** The io module's pins, 1..6 (spec: six configurable pins). */
 export const PINS: readonly number[] = Array.from({ length: FACTS.pinCount }, (_, i) => i + 1);
 
