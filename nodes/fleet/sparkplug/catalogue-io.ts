@@ -141,9 +141,9 @@ export function ioAlert(payload: unknown, alerts: unknown): MetricChange[] {
     if (!isRecord(record) || !isPin(record.pin)) continue;
     const flags = Array.isArray(alerts) ? alerts : isRecord(alerts) ? alerts[String(record.pin)] : undefined;
     if (!Array.isArray(flags)) continue;
-    for (const flag of flags.slice(0, ALERT_FLAGS.length * 2)) {
-      if (typeof flag === 'string' && flag in ALERT_NAMES) out.push({ name: `Pin ${record.pin}/Alerts/${ALERT_NAMES[flag as AlertFlag]}`, add: 1 });
-    }
+    // A record holds each flag once: a flag named twice in its list is one alert (the next read's is another).
+    const raised = new Set(flags.slice(0, ALERT_FLAGS.length * 2));
+    for (const flag of ALERT_FLAGS) if (raised.has(flag)) out.push({ name: `Pin ${record.pin}/Alerts/${ALERT_NAMES[flag]}`, add: 1 });
   }
   return out;
 }
