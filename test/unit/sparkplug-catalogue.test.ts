@@ -290,6 +290,7 @@ describe('Sparkplug catalogue (nodes/fleet/sparkplug/catalogue.ts)', function ()
         /^Pin 1\/PWM\/Setting must be an integer from 0 to 100 %, got 101$/,
       );
       write('Pin 1/PWM/Setting', 'fast').should.eql({ refused: 'Pin 1/PWM/Setting must be a frequency and a duty cycle as "1000 Hz 25 %", got "fast"' });
+      (write('Pin 1/PWM/Setting', `1000 Hz 25 %${' '.repeat(40)}0`) as { refused: string }).refused.should.startWith('Pin 1/PWM/Setting must be a frequency');
     });
 
     it('refuses a read-only metric, a value of another type, a metric of another kind', function () {
