@@ -3,10 +3,12 @@
  * module declares, what our nodes' msgs and the health bus say about them, what a DCMD write
  * becomes; and docs/sparkplug.md's table, which must list exactly the catalogue's metrics.
  *
- * The msgs below are the real ones: what io-read, io-output, io-threshold, io-input,
- * notification-poll, bmc-readings, bmc-watchdog, bmc-usbhub, power-readings, power-fan and
- * power-limits sent on the test runtime against the simulator, on API 0.9 and on API 1.0
- * (msg.payload and msg.request as they left the node; readings that drift rounded).
+ * The msgs below have the shapes our nodes really send: msg.payload and msg.request as
+ * io-read, io-output, io-threshold, io-input, notification-poll, bmc-readings, bmc-watchdog,
+ * bmc-usbhub, power-readings, power-fan and power-limits sent them on the test runtime against
+ * the simulator, on API 0.9 and on API 1.0 (where 1.0 differs: its paths, its names in write
+ * bodies, its six notification reads), with some values changed to show more (a digital pin,
+ * a protection counter that rose). test/runtime/sparkplug-writes.test.ts feeds real answers.
  */
 import fs from 'fs';
 import path from 'path';
