@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/node-red';
 import { watchdogNode } from '../helpers/bmc-power';
 import { ActionDef, loadActionsQuiet, raiseAlert, send, setPin } from '../helpers/io-nodes';
 
-/** What fleet-publish's Sparkplug session makes of a msg of ours (edge-node.ts). */
+/** What fleet-publish's Sparkplug session makes of a msg of ours: an alert, or a reading (a write's answer too). */
 function changesOf(msg: NodeMessage): MetricChange[] {
   const module = moduleOfRequest(msg.request)!;
   const m = msg as NodeMessage & { alerts?: unknown };
