@@ -24,17 +24,13 @@ const reading = (slot: number, pin: number, mV: number) => ({
 });
 const state = (online: boolean, timestamp: number) => Buffer.from(JSON.stringify({ online, timestamp }));
 
-function edge(options: { primaryHost?: string; allowed?: string[] } = {}) {
+function edge(options: { primaryHost?: string; allowed?: string[]; deviceOf?: (config: string) => string | undefined } = {}) {
   const link = new RecordingLink();
   const commands: CommandMsg[] = [];
   const refused: string[] = [];
   const warnings: string[] = [];
   let bdSeq = 0;
-  const fleet = new FleetDevices(
-    new Scheme('plant', 'cell-01'),
-    () => undefined,
-    (text) => warnings.push(text),
-  );
+  const fleet = new FleetDevices(new Scheme('plant', 'cell-01'), options.deviceOf ?? (() => undefined), (text) => warnings.push(text));
   const session = new EdgeNode(
     { group: 'plant', edgeNode: 'cell-01', primaryHost: options.primaryHost ?? '' },
     { next: () => bdSeq++ % 256 },
@@ -256,6 +252,34 @@ describe('Sparkplug edge node session (nodes/fleet/sparkplug/edge-node.ts)', fun
     e.session.stats().should.containEql({ born: false });
     (() => e.session.message(NCMD, Buffer.from([0xff, 0xff]))).should.not.throw();
     e.refused.pop()!.should.match(/^NCMD: not a Sparkplug B payload/);
+  });
+
+  it('without a primary host, data while the broker is away is stored and follows the births when the link is up again', function () {
+    const e = born();
+    e.session.down();
+    e.session.stats().born.should.be.false();
+    e.session.msg(reading(2, 1, 700));
+    e.session.msg(reading(2, 1, 800));
+    e.session.will().payload.should.be.ok();
+    e.session.up(e.link);
+    const after = e.link.take();
+    types(after).should.eql(['NBIRTH', 'DBIRTH io-2', 'DDATA io-2', 'NDATA']);
+    metricOf(after[0].payload, 'bdSeq')!.value!.should.equal(1, 'a new connection, a new bdSeq');
+    metricOf(after[1].payload, 'Pin 1/Voltage')!.value!.should.equal(800);
+    after[2].payload.metrics
+      .filter((m) => m.alias === e.alias('Pin 1/Voltage'))
+      .map((m) => [m.value, m.isHistorical])
+      .should.eql([
+        [700, true],
+        [800, true],
+      ]);
+  });
+
+  it('names a module whose config node names another Fleet device <device>.<service>-<slot>', function () {
+    const e = edge({ deviceOf: (config) => (config === 'c7' ? 'cell-07' : undefined) });
+    e.session.up(e.link);
+    e.session.health({ ...connection(2, 'connected'), module: { config: 'c7', service: 'io', slot: 2, device: '10.0.0.7:80' } } as HealthEvent);
+    types(e.link.take()).should.eql(['NBIRTH', 'DBIRTH cell-07.io-2']);
   });
 
   it('close() publishes NDEATH with the bdSeq of the birth, then nothing more', function () {
