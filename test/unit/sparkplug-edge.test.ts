@@ -11,7 +11,8 @@ import type { CommandMsg } from '../../nodes/fleet/publisher';
 import { FleetDevices } from '../../nodes/fleet/devices';
 import { Scheme } from '../../nodes/fleet/scheme';
 import type { HealthEvent } from '../../nodes/lib/config-node/health';
-import { SPARKPLUG_BOUNDS } from '../../nodes/lib/pure/limits';
+import { FLEET_BOUNDS, SPARKPLUG_BOUNDS } from '../../nodes/lib/pure/limits';
+import { PendingCommands } from '../../nodes/fleet/sparkplug/pending-commands';
 import { speak } from '../helpers/i18n';
 import { hostEncode, hostEncodeFields, metricOf, Published, RecordingLink } from '../helpers/sparkplug-host';
 
@@ -292,5 +293,25 @@ describe('Sparkplug edge node session (nodes/fleet/sparkplug/edge-node.ts)', fun
     e.session.msg(reading(2, 1, 500));
     e.session.message(NCMD, hostEncode({ metrics: [{ name: 'Node Control/Rebirth', type: 'Boolean', value: true }] }));
     e.link.take().should.eql([]);
+  });
+});
+
+describe('Sparkplug DCMD writes waiting for their answer (nodes/fleet/sparkplug/pending-commands.ts)', function () {
+  it('a write with no answer in time is told as refused; its late answer is ignored; the bound is maxPending', async function () {
+    const refused: string[] = [];
+    let timedOut: () => void = () => undefined;
+    const told = new Promise<void>((resolve) => (timedOut = resolve));
+    const pending = new PendingCommands((reason) => {
+      refused.push(reason);
+      timedOut();
+    }, 5);
+    pending.room.should.equal(FLEET_BOUNDS.maxPending);
+    const ref = pending.add('io-2', 'Pin 1/Output', 'io-output');
+    pending.room.should.equal(FLEET_BOUNDS.maxPending - 1);
+    await told;
+    refused.should.eql(['DCMD io-2 "Pin 1/Output": no answer within 0.005 s: is the command output wired to the io-output node, and its output back?']);
+    pending.answer(ref, { message: 'late' });
+    refused.should.have.length(1);
+    pending.room.should.equal(FLEET_BOUNDS.maxPending);
   });
 });
