@@ -15,7 +15,7 @@ import { isPlainObject } from '../../lib/action/msg';
 import type { FleetDevices } from '../devices';
 import { ModuleKey, moduleOfRequest } from '../scheme';
 import { Aliases } from './aliases';
-import { bdSeqMetric, Counter, counterMetric, dataMetric, deviceBirth, nodeBirth } from './births';
+import { bdSeqMetric, Counter, counterMetric, dataMetric, deviceBirth, NODE_METRICS, nodeBirth } from './births';
 import { changesOfAlert, changesOfHealth, changesOfReading } from './catalogue';
 import { checkDcmd, checkNcmd } from './command-check';
 import { applyChanges, Changed, isService, newDevice, SpDevice } from './edge-device';
@@ -28,7 +28,7 @@ import type { BdSeqStore, EdgeOutput, EdgeSession, EdgeSettings, MetricChange, S
 
 export class EdgeNode implements EdgeSession {
   private readonly topics: SpTopics;
-  private readonly aliases = new Aliases();
+  private readonly aliases = new Aliases(Object.values(NODE_METRICS));
   private readonly devices = new Map<string, SpDevice>();
   private readonly store = new StoreAndForward();
   private readonly pending: PendingCommands;
