@@ -14,9 +14,11 @@ import path from 'path';
 import { spawnSync } from 'child_process';
 import fleetPublish = require('../../nodes/fleet-publish');
 import { Broker, Subscriber } from '../helpers/fleet-harness';
-import { FlowNode, helper, lastStatus, NodeModule, TAB, waitFor } from '../helpers/node-red';
+import { FlowNode, helper, lastStatus, NodeModule, statusHistory, TAB, waitFor } from '../helpers/node-red';
 import { deploy } from '../helpers/reliability';
 import { clientIdFor } from '../../nodes/fleet/sparkplug/mqtt-link';
+import { bdSeqFileIn } from '../../nodes/fleet/sparkplug/bdseq-store';
+import fs from 'fs';
 
 const spPayload = require('sparkplug-payload').get('spBv1.0') as { decodePayload(bytes: Uint8Array): { metrics?: Array<{ name?: string; value?: unknown }> } };
 
@@ -165,17 +167,23 @@ describe('fleet-publish in Sparkplug mode (runtime, aedes)', function () {
     connected().should.equal(1);
   });
 
-  it('a broker that is not there: a red ring naming it, and it connects once the broker is back', async () => {
+  it('a broker that is not there: a red ring naming it; once it is back it connects, one bdSeq on whatever the attempts between', async () => {
+    // The test helper's Node-RED has no userDir: the store is the temporary folder's, as the node warns.
+    const file = bdSeqFileIn(undefined).store.file;
+    const last = fs.existsSync(file) ? ((JSON.parse(fs.readFileSync(file, 'utf8')).bdSeq[EDGE] as number | undefined) ?? -1) : -1;
     await broker.stop();
     try {
       await helper.load(NODES, flow({ broker: url() }), credentials);
       await waitFor(() => lastStatus(helper.getNode('pub'))?.fill === 'red', 'the red status');
+      // At least one attempt more, with the broker still away.
+      await waitFor(() => statusHistory(helper.getNode('pub')).filter((s) => s.fill === 'yellow').length >= 2, 'a second attempt', 20000);
       lastStatus(helper.getNode('pub'))!.should.containEql({ shape: 'ring' });
       String(lastStatus(helper.getNode('pub'))!.text).should.match(/ECONNREFUSED|broker/);
     } finally {
       await broker.start();
     }
     await waitFor(() => seen.published.some((p) => p.topic.includes('/NBIRTH/')), 'the NBIRTH after the broker came back', 20000);
+    bdSeqOf(seen.published.find((p) => p.topic.includes('/NBIRTH/'))!.payload).should.equal((last + 1) % 256);
     logged().should.not.containEql(PASSWORD);
   });
 
