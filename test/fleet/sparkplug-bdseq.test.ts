@@ -41,7 +41,7 @@ function bdSeqCases(broker: TestBroker) {
       return nbirth;
     }
 
-    it('killed (SIGKILL): the broker publishes the NDEATH will with the NBIRTH\'s bdSeq; started again, the next bdSeq', async function () {
+    it("killed (SIGKILL): the broker publishes the NDEATH will with the NBIRTH's bdSeq; started again, the next bdSeq", async function () {
       await deathThenBirth(async () => {
         await world.red().stop('SIGKILL');
         // The will, from the broker, while Node-RED is gone; then Node-RED again on the same userDir.

@@ -42,7 +42,11 @@ function commandCases(broker: TestBroker) {
     async function output(pin: number, on: boolean, byAlias = false) {
       const name = `Pin ${pin}/Output`;
       await host.dcmd(EDGE, 'io-2', [byAlias ? { alias: alias(name), type: 'Boolean', value: on } : { name, type: 'Boolean', value: on }]);
-      await waitFor(`pin ${pin} ${on ? 'high' : 'low'} in the simulator`, WAIT, async () => (await world.ctl[0].pinState(2, pin)).output === (on ? 'high' : 'low'));
+      await waitFor(
+        `pin ${pin} ${on ? 'high' : 'low'} in the simulator`,
+        WAIT,
+        async () => (await world.ctl[0].pinState(2, pin)).output === (on ? 'high' : 'low'),
+      );
     }
 
     it('a DCMD write by name reaches the module as a UNS command does; its answer comes back as DDATA', async function () {
@@ -71,17 +75,25 @@ function commandCases(broker: TestBroker) {
       await publish();
       const said = await waitFor(`${what} at Catch`, WAIT, () => reported(world, 'caught').slice(caught)[0]);
       said.should.match(reason, what);
-      await waitFor(`${what} on the status`, WAIT, () => reported(world, 'status').slice(statuses).find((s) => s.fill === 'yellow' && s.shape === 'ring'));
+      await waitFor(`${what} on the status`, WAIT, () =>
+        reported(world, 'status')
+          .slice(statuses)
+          .find((s) => s.fill === 'yellow' && s.shape === 'ring'),
+      );
       (await refusedCount(world.red(), 'sparkplug')).should.equal(count + 1, `${what} counted once`);
     }
 
     /** Nothing of the refused commands left: the only command and write since the marks is a valid one sent after them. */
     async function nothingSentSince(sent: number, since: number, pin: number) {
       await output(pin, true);
-      const commands = await waitFor('the valid command on output 2', WAIT, () => reported(world, 'sent').slice(sent).length > 0 && reported(world, 'sent').slice(sent));
+      const commands = await waitFor(
+        'the valid command on output 2',
+        WAIT,
+        () => reported(world, 'sent').slice(sent).length > 0 && reported(world, 'sent').slice(sent),
+      );
       commands.map((c) => c.payload).should.eql([{ pin, state: 'high' }]);
       const writes = await posts(since);
-      writes.map((e) => e.path).should.eql(["/api/io/0.9/2/output/state"]);
+      writes.map((e) => e.path).should.eql(['/api/io/0.9/2/output/state']);
       (writes[0].body as Record<string, unknown>).should.containEql({ pin });
     }
 
@@ -107,7 +119,11 @@ function commandCases(broker: TestBroker) {
       const huge = encode([{ name: 'Pin 3/PWM/Setting', type: 'String', value: 'x'.repeat(SPARKPLUG_BOUNDS.payloadBytes) }]);
       await refused('a payload over the bound', () => host.raw(DCMD, huge), new RegExp(`${SPARKPLUG_BOUNDS.payloadBytes}`));
       await refused('a DCMD for a device not here', () => host.dcmd(EDGE, 'io-7', [{ name: 'Pin 3/Output', type: 'Boolean', value: true }]), /io-7/);
-      await refused('an NCMD for an unknown metric', () => host.ncmd(EDGE, [{ name: 'Node Control/Reboot', type: 'Boolean', value: true }]), /Node Control\/Reboot/);
+      await refused(
+        'an NCMD for an unknown metric',
+        () => host.ncmd(EDGE, [{ name: 'Node Control/Reboot', type: 'Boolean', value: true }]),
+        /Node Control\/Reboot/,
+      );
       // Alive: the process runs, a rebirth answers, and a valid write still goes through (and alone).
       process.kill(world.red().pid!, 0).should.be.true();
       await host.rebirth(EDGE, DEVICE_IDS);

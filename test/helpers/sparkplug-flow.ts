@@ -84,7 +84,18 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
     // UNS (mode both): the fleet's JSON topics, as examples/fleet-mqtt.json publishes them.
     { id: 'sp0uns', type: 'mqtt out', z, broker: 'sp0broker', topic: '', qos: '', retain: '', wires: [] },
     { id: 'sp0unsstatus', type: 'status', z, scope: ['sp0uns'], wires: [['sp0pub']] },
-    { id: 'sp0unsin', type: 'mqtt in', z, topic: 'plant/+/+/+/command', qos: '1', datatype: 'buffer', broker: 'sp0broker', rap: true, rh: 0, wires: [['sp0pub']] },
+    {
+      id: 'sp0unsin',
+      type: 'mqtt in',
+      z,
+      topic: 'plant/+/+/+/command',
+      qos: '1',
+      datatype: 'buffer',
+      broker: 'sp0broker',
+      rap: true,
+      rh: 0,
+      wires: [['sp0pub']],
+    },
     // What the tests watch.
     { id: 'sp0status', type: 'status', z, scope: ['sp0pub'], wires: [['sp0statusjson']] },
     { id: 'sp0statusjson', type: 'change', z, rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'status', tot: 'msg' }], wires: [['sp0statusout']] },
@@ -92,7 +103,14 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
     { id: 'sp0catch', type: 'catch', z, scope: ['sp0pub'], uncaught: false, wires: [['sp0caughtjson']] },
     { id: 'sp0caughtjson', type: 'change', z, rules: [{ t: 'set', p: 'payload', pt: 'msg', to: 'error.message', tot: 'msg' }], wires: [['sp0caughtout']] },
     out('sp0caughtout', t('caught')),
-    { id: 'sp0tapsent', type: 'function', z, func: 'return { payload: { topic: msg.topic, payload: msg.payload, fleetCommand: msg.fleetCommand } };', outputs: 1, wires: [['sp0sentout']] },
+    {
+      id: 'sp0tapsent',
+      type: 'function',
+      z,
+      func: 'return { payload: { topic: msg.topic, payload: msg.payload, fleetCommand: msg.fleetCommand } };',
+      outputs: 1,
+      wires: [['sp0sentout']],
+    },
     out('sp0sentout', t('sent')),
     // What the tests drive.
     { id: 'sp0read', type: 'mqtt in', z, topic: t('read'), qos: '1', datatype: 'json', broker: 'sp0broker', rap: true, rh: 0, wires: [['sp0io-read']] },
@@ -146,7 +164,19 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
     }
     const io = config(d, 'io');
     flow.push(
-      { id: `sp${d}io-output`, type: 'io-output', z, device: io, pin: '1', mode: 'state', state: 'high', pwmInput: 'frequency', frequency: '1000', duty: '50', wires: [['sp0pub']] },
+      {
+        id: `sp${d}io-output`,
+        type: 'io-output',
+        z,
+        device: io,
+        pin: '1',
+        mode: 'state',
+        state: 'high',
+        pwmInput: 'frequency',
+        frequency: '1000',
+        duty: '50',
+        wires: [['sp0pub']],
+      },
       {
         id: `sp${d}io-read`,
         type: 'io-read',
@@ -161,7 +191,15 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
         wires: [d === 0 ? ['sp0pub', 'sp0tapseen'] : ['sp0pub']],
       },
       // The outputs need a power configuration (spec, io rule 1): on connect, as the example does.
-      { id: `sp${d}power`, type: 'io-power', z, device: io, pins: [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: 100 })), applyOnConnect: true, wires: [[]] },
+      {
+        id: `sp${d}power`,
+        type: 'io-power',
+        z,
+        device: io,
+        pins: [1, 2, 3, 4, 5, 6].map(() => ({ rail: '5_volt', current: 100 })),
+        applyOnConnect: true,
+        wires: [[]],
+      },
     );
   });
   return flow;

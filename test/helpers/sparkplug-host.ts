@@ -16,7 +16,8 @@ const tahu = require('sparkplug-payload').get('spBv1.0') as {
 
 /** A 64-bit integer as sparkplug-payload hands it (a Long object) as a number; anything else as it is. */
 export function plain(value: unknown): any {
-  if (value !== null && typeof value === 'object' && typeof (value as { toNumber?: unknown }).toNumber === 'function') return (value as { toNumber(): number }).toNumber();
+  if (value !== null && typeof value === 'object' && typeof (value as { toNumber?: unknown }).toNumber === 'function')
+    return (value as { toNumber(): number }).toNumber();
   return value;
 }
 
@@ -54,7 +55,8 @@ export interface HostMessage {
 
 function metricOf(m: Record<string, any>): HostMetric {
   const properties: HostMetric['properties'] = {};
-  for (const [key, p] of Object.entries((m.properties ?? {}) as Record<string, { type: string; value: unknown }>)) properties[key] = { type: p.type, value: plain(p.value) };
+  for (const [key, p] of Object.entries((m.properties ?? {}) as Record<string, { type: string; value: unknown }>))
+    properties[key] = { type: p.type, value: plain(p.value) };
   return {
     ...(m.name !== undefined ? { name: m.name as string } : {}),
     ...(m.alias !== undefined ? { alias: plain(m.alias) as number } : {}),

@@ -86,7 +86,12 @@ export function sparkplugSuite(
   });
   afterEach(function () {
     if (this.currentTest?.state !== 'failed') return;
-    console.log(`--- host saw:\n${host.all.slice(-30).map((m) => `${m.topic} seq=${m.payload?.seq} ${m.error ?? ''}`).join('\n')}`);
+    console.log(
+      `--- host saw:\n${host.all
+        .slice(-30)
+        .map((m) => `${m.topic} seq=${m.payload?.seq} ${m.error ?? ''}`)
+        .join('\n')}`,
+    );
   });
   world.central = central;
   world.red = red;
