@@ -68,8 +68,8 @@ function gatewayCases(broker: TestBroker) {
       uns(`plant/${EDGE}/io/2/state`).state.should.equal('connected');
     });
 
-    it("a DCMD to cell-b.io-2 reaches cell-b's device only; a UNS command is still answered on its reply topic", async function () {
-      const sent = reported(world, 'sent').length;
+    it("a DCMD to cell-b.io-2 reaches cell-b's device only; its answer is DDATA of cell-b.io-2", async function () {
+      const [sent, mark] = [reported(world, 'sent').length, host.all.length];
       const [own, other] = world.sims.map((s) => s.log.entries().at(-1)?.seq ?? 0);
       await host.dcmd(EDGE, `${OTHER}.io-2`, [{ name: 'Pin 2/Output', type: 'Boolean', value: true }]);
       await waitFor("cell-b's pin 2 high", WAIT, async () => (await world.ctl[1].pinState(2, 2)).output === 'high');
@@ -84,12 +84,20 @@ function gatewayCases(broker: TestBroker) {
         .entries(other)
         .filter((e) => e.method === 'POST')
         .should.have.length(1);
-      // The UNS side answers its own commands as before.
+      // Its answer names no device but by its command: the write's value is DDATA of that module.
+      await waitFor(`DDATA of ${OTHER}.io-2 Pin 2/Output true`, WAIT, () =>
+        host.of('DDATA', `${OTHER}.io-2`, mark).find((m) => host.named(m).some((x) => x.name === 'Pin 2/Output' && x.value === true)),
+      );
+    });
+
+    it("beside it, a UNS command to cell-b's io is answered on its reply topic as in UNS mode; nothing caught", async function () {
+      const caught = reported(world, 'caught').length;
       await central.publish(`plant/${OTHER}/io/2/command`, { id: 'uns-read', op: 'io-read', payload: {} });
       const reply = await waitFor('the UNS reply', WAIT, () =>
         central.all.filter((m) => m.topic === `plant/${OTHER}/io/2/reply`).find((m) => m.payload.id === 'uns-read'),
       );
       reply.payload.should.containEql({ device: OTHER, op: 'io-read', ok: true });
+      reported(world, 'caught', caught).should.eql([]);
     });
 
     it('a reading is on both: UNS reading retained under its device, Sparkplug DDATA of its module', async function () {

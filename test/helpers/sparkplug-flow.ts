@@ -143,6 +143,9 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
       outputs: names.length * ACTIONS.length,
       wires: names.flatMap((_, d) => ACTIONS.map((op) => [`sp${d}${op}`])),
     },
+    // The own device's readings name it (msg.device), as a gateway's flows must (a reading names its module by path only);
+    // the other devices' nodes only answer commands, whose msg.fleetCommand names the device.
+    { id: 'sp0whose', type: 'change', z, rules: [{ t: 'set', p: 'device', pt: 'msg', to: o.edge, tot: 'str' }], wires: [['sp0pub']] },
     { id: 'sp0actioncatch', type: 'catch', z, scope: names.flatMap((_, d) => ACTIONS.map((op) => `sp${d}${op}`)), uncaught: false, wires: [['sp0pub']] },
   ];
   o.devices.forEach((device, d) => {
@@ -175,7 +178,7 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
         pwmInput: 'frequency',
         frequency: '1000',
         duty: '50',
-        wires: [['sp0pub']],
+        wires: [[d === 0 ? 'sp0whose' : 'sp0pub']],
       },
       {
         id: `sp${d}io-read`,
@@ -188,11 +191,11 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
         onlyOnChange: false,
         deadband: '0',
         output: 'record',
-        wires: [d === 0 ? ['sp0pub', 'sp0tapseen'] : ['sp0pub']],
+        wires: [d === 0 ? ['sp0whose', 'sp0tapseen'] : ['sp0pub']],
       },
       // The outputs need a power configuration (spec, io rule 1): on connect, as the example does.
       {
-        id: `sp${d}power`,
+        id: `sp${d}iopower`,
         type: 'io-power',
         z,
         device: io,

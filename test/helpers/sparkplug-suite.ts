@@ -86,6 +86,8 @@ export function sparkplugSuite(
   });
   afterEach(function () {
     if (this.currentTest?.state !== 'failed') return;
+    const lines = (list: Array<{ topic: string; payload: unknown }>) => list.map((m) => `${m.topic} ${JSON.stringify(m.payload).slice(0, 200)}`).join('\n');
+    console.log(`--- the flow reported:\n${lines(world.central.all.slice(-20))}`);
     console.log(
       `--- host saw:\n${host.all
         .slice(-30)
