@@ -9,7 +9,7 @@ import 'should';
 import fs from 'fs';
 import path from 'path';
 import { waitFor } from '../helpers/fleet-harness';
-import type { HostMessage } from '../helpers/sparkplug-host';
+import type { HostMessage } from '../helpers/sparkplug-host-app';
 import { births, brokers, redeploy, sparkplugSuite, valueOf, WAIT } from '../helpers/sparkplug-suite';
 import type { TestBroker } from '../helpers/fleet-harness';
 

@@ -13,7 +13,7 @@ import { DataType } from '../../nodes/fleet/sparkplug/types';
 import type { Service } from '../../nodes/lib/pure/limits';
 import { waitFor } from '../helpers/fleet-harness';
 import { request } from '../helpers/http';
-import { HostMessage, HostMetric } from '../helpers/sparkplug-host';
+import { HostMessage, HostMetric } from '../helpers/sparkplug-host-app';
 import { DEVICE_IDS, MODULES } from '../helpers/sparkplug-flow';
 import { births, brokers, feed, readingTemplate, reported, sparkplugSuite, valueOf, WAIT } from '../helpers/sparkplug-suite';
 import type { TestBroker } from '../helpers/fleet-harness';

@@ -10,8 +10,8 @@
 import 'should';
 import { SPARKPLUG_BOUNDS } from '../../nodes/lib/pure/limits';
 import { waitFor } from '../helpers/fleet-harness';
-import { encode } from '../helpers/sparkplug-host';
-import type { CommandMetric } from '../helpers/sparkplug-host';
+import { encode } from '../helpers/sparkplug-host-app';
+import type { CommandMetric } from '../helpers/sparkplug-host-app';
 import { DEVICE_IDS } from '../helpers/sparkplug-flow';
 import { births, brokers, refusedCount, reported, sparkplugSuite, WAIT } from '../helpers/sparkplug-suite';
 import type { TestBroker } from '../helpers/fleet-harness';

@@ -9,7 +9,7 @@
 import 'should';
 import { SPARKPLUG_BOUNDS } from '../../nodes/lib/pure/limits';
 import { waitFor } from '../helpers/fleet-harness';
-import type { HostMessage, HostMetric } from '../helpers/sparkplug-host';
+import type { HostMessage, HostMetric } from '../helpers/sparkplug-host-app';
 import { births, brokers, feed, readingTemplate, reported, sparkplugSuite, valueOf, WAIT } from '../helpers/sparkplug-suite';
 import type { TestBroker } from '../helpers/fleet-harness';
 

@@ -1,36 +1,35 @@
 /**
- * A Sparkplug B host application as the fleet tests need one: an mqtt.js client on
- * `spBv1.0/<group>/#` and the STATE topics that decodes every payload with Eclipse Tahu's
- * `sparkplug-payload` (a devDependency, never our decoder: our encoding is checked by code
- * that is not ours) and keeps every message in order; it publishes the primary host's STATE
- * and NCMD/DCMD encoded with the same library. A payload the independent decoder cannot read
- * is kept with its error: `undecodable()` says which (a test fails on it).
+ * A Sparkplug host's reading of what the edge node published, decoded by Eclipse Tahu's
+ * `sparkplug-payload` (a devDependency), never by our decoder: our encoding is checked by code
+ * that is not ours. Tahu's JavaScript gives 64-bit integers as Long objects (here numbers) and
+ * reads a UInt32 from long_value only (Tahu issue #76): for one in int_value, where the 3.0
+ * specification puts it, the raw field is read with Tahu's own protobuf message.
+ *
+ * RecordingLink is the session's link (SpLink) as a test drives it: it records what is
+ * published and subscribed; the real MQTT link has tests of its own.
  */
-import mqtt, { MqttClient } from 'mqtt';
-import { waitFor } from './fleet-harness';
+import type { SpLink } from '../../nodes/fleet/sparkplug/types';
 
 const tahu = require('sparkplug-payload').get('spBv1.0') as {
+  decodePayload(bytes: Uint8Array): Record<string, unknown>;
   encodePayload(payload: Record<string, unknown>): Uint8Array;
-  decodePayload(bytes: Uint8Array): { timestamp?: unknown; seq?: unknown; metrics?: Array<Record<string, any>> };
+};
+const TahuPayload = require('sparkplug-payload/lib/sparkplugPayloadProto').org.eclipse.tahu.protobuf.Payload as {
+  decode(bytes: Uint8Array): { metrics: Array<{ intValue?: number }> };
+  encode(message: Record<string, unknown>): { finish(): Uint8Array };
 };
 
-/** A 64-bit integer as sparkplug-payload hands it (a Long object) as a number; anything else as it is. */
-export function plain(value: unknown): any {
-  if (value !== null && typeof value === 'object' && typeof (value as { toNumber?: unknown }).toNumber === 'function')
-    return (value as { toNumber(): number }).toNumber();
-  return value;
-}
+/** Bytes of Tahu's protobuf message as given, field by field (a command by alias without datatype, as a host may send it). */
+export const hostEncodeFields = (message: Record<string, unknown>): Buffer => Buffer.from(TahuPayload.encode(message).finish());
 
-/** A metric as the host read it: Longs as numbers, the datatype by its name (`Boolean`, `Float` ...). */
 export interface HostMetric {
   name?: string;
   alias?: number;
   type: string;
   value: unknown;
-  isNull: boolean;
-  isHistorical: boolean;
   timestamp?: number;
-  properties: Record<string, { type: string; value: unknown }>;
+  isHistorical?: boolean;
+  properties?: Record<string, { type: string; value: unknown }>;
 }
 
 export interface HostPayload {
@@ -39,169 +38,82 @@ export interface HostPayload {
   metrics: HostMetric[];
 }
 
-/** One message as the host received it. `type` NBIRTH ... DCMD, or STATE (then `state` holds its JSON). */
-export interface HostMessage {
+/** A Long (or a number) as a number; Int64 signed. */
+function num(value: unknown, signed = false): unknown {
+  if (value === null || value === undefined || typeof value !== 'object') return value;
+  const text = String(value); // Long's toString: its decimal digits
+  const big = BigInt(text);
+  return Number(signed ? BigInt.asIntN(64, big) : BigInt.asUintN(64, big));
+}
+
+const LONG_TYPES = ['Int64', 'UInt64', 'DateTime', 'UInt32'];
+
+/** Tahu's decoding of our bytes, its Longs as numbers. */
+export function hostDecode(bytes: Uint8Array): HostPayload {
+  const raw = tahu.decodePayload(bytes) as { timestamp?: unknown; seq?: unknown; metrics?: Array<Record<string, unknown>> };
+  const proto = TahuPayload.decode(bytes);
+  const metrics = (raw.metrics ?? []).map((m, i) => {
+    const type = String(m.type);
+    let value = LONG_TYPES.includes(type) ? num(m.value, type === 'Int64') : m.value;
+    if (type === 'UInt32' && value === null && m.isNull !== true) value = proto.metrics[i].intValue ?? null;
+    const properties = m.properties as Record<string, { type: string; value: unknown }> | undefined;
+    return {
+      ...(m.name !== undefined ? { name: m.name as string } : {}),
+      ...(m.alias !== undefined ? { alias: num(m.alias) as number } : {}),
+      type,
+      value,
+      ...(m.timestamp !== undefined ? { timestamp: num(m.timestamp) as number } : {}),
+      ...(m.isHistorical ? { isHistorical: true } : {}),
+      ...(properties ? { properties } : {}),
+    };
+  });
+  return {
+    ...(raw.timestamp !== undefined ? { timestamp: num(raw.timestamp) as number } : {}),
+    ...(raw.seq !== undefined ? { seq: num(raw.seq) as number } : {}),
+    metrics,
+  };
+}
+
+/** Tahu's encoding (its metric shape: `type` by name), for what a host sends. */
+export function hostEncode(payload: { timestamp?: number; seq?: number; metrics: Array<Record<string, unknown>> }): Buffer {
+  return Buffer.from(tahu.encodePayload({ timestamp: Date.now(), ...payload }));
+}
+
+export interface Published {
   topic: string;
+  /** The topic's message type (NBIRTH, DDATA ...) or STATE. */
   type: string;
-  edge?: string;
+  /** The device id of a device message. */
   device?: string;
+  payload: HostPayload;
+  qos: 0 | 1;
   retain: boolean;
-  bytes: number;
-  payload?: HostPayload;
-  state?: { online?: unknown; timestamp?: unknown };
-  /** What the independent decoder said of a payload it could not read. */
-  error?: string;
 }
 
-function metricOf(m: Record<string, any>): HostMetric {
-  const properties: HostMetric['properties'] = {};
-  for (const [key, p] of Object.entries((m.properties ?? {}) as Record<string, { type: string; value: unknown }>))
-    properties[key] = { type: p.type, value: plain(p.value) };
-  return {
-    ...(m.name !== undefined ? { name: m.name as string } : {}),
-    ...(m.alias !== undefined ? { alias: plain(m.alias) as number } : {}),
-    type: m.type as string,
-    value: plain(m.value),
-    isNull: m.value === null,
-    isHistorical: m.isHistorical === true,
-    ...(m.timestamp !== undefined ? { timestamp: plain(m.timestamp) as number } : {}),
-    properties,
-  };
+export class RecordingLink implements SpLink {
+  readonly published: Published[] = [];
+  readonly subscribed: string[] = [];
+  private read = 0;
+
+  publish(topic: string, payload: Uint8Array | string, options: { qos: 0 | 1; retain: boolean }): void {
+    const levels = topic.split('/');
+    const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    this.published.push({ topic, type: levels[2], ...(levels[4] ? { device: levels[4] } : {}), payload: hostDecode(bytes), ...options });
+  }
+
+  subscribe(topic: string): void {
+    this.subscribed.push(topic);
+  }
+
+  /** What was published since the last take. */
+  take(): Published[] {
+    const out = this.published.slice(this.read);
+    this.read = this.published.length;
+    return out;
+  }
 }
 
-/** Decodes a Sparkplug B payload with sparkplug-payload. */
-export function decode(bytes: Uint8Array): HostPayload {
-  const p = tahu.decodePayload(bytes);
-  return {
-    ...(p.timestamp !== undefined ? { timestamp: plain(p.timestamp) as number } : {}),
-    ...(p.seq !== undefined ? { seq: plain(p.seq) as number } : {}),
-    metrics: (p.metrics ?? []).map(metricOf),
-  };
-}
-
-/** A metric a command carries, as sparkplug-payload encodes it: `type` by name (`Boolean` ...), a name or an alias. */
-export interface CommandMetric {
-  name?: string;
-  alias?: number;
-  type: string;
-  value: unknown;
-}
-
-/** Encodes a payload with sparkplug-payload. */
-export function encode(metrics: CommandMetric[], seq?: number): Buffer {
-  return Buffer.from(tahu.encodePayload({ timestamp: Date.now(), metrics, ...(seq === undefined ? {} : { seq }) }));
-}
-
-export class SparkplugHost {
-  readonly all: HostMessage[] = [];
-  client!: MqttClient;
-
-  constructor(
-    readonly group: string,
-    /** The primary host application's id (its STATE topic). */
-    readonly hostId = 'scada',
-  ) {}
-
-  get stateTopic(): string {
-    return `spBv1.0/STATE/${this.hostId}`;
-  }
-
-  async connect(port: number, clientId: string): Promise<void> {
-    this.client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { clientId, clean: true, reconnectPeriod: 200, connectTimeout: 5000 });
-    this.client.on('message', (topic, buffer, packet) => this.keep(topic, buffer, packet.retain));
-    await new Promise<void>((resolve, reject) => {
-      this.client.once('connect', () => resolve());
-      this.client.once('error', reject);
-    });
-    await this.client.subscribeAsync([`spBv1.0/${this.group}/#`, 'spBv1.0/STATE/+'], { qos: 1 });
-  }
-
-  private keep(topic: string, buffer: Buffer, retain: boolean): void {
-    const [, second, type, edge, device] = topic.split('/');
-    const message: HostMessage = { topic, type: second === 'STATE' ? 'STATE' : type, retain, bytes: buffer.length };
-    if (second === 'STATE') {
-      try {
-        message.state = JSON.parse(buffer.toString('utf8'));
-      } catch (error) {
-        message.error = (error as Error).message;
-      }
-    } else {
-      message.edge = edge;
-      if (device !== undefined) message.device = device;
-      try {
-        message.payload = decode(buffer);
-      } catch (error) {
-        message.error = (error as Error).message;
-      }
-    }
-    this.all.push(message);
-  }
-
-  /** The messages of a type (and device: '' for the edge node's own), from index `since` on. */
-  of(type: string, device?: string, since = 0): HostMessage[] {
-    return this.all.slice(since).filter((m) => m.type === type && (device === undefined || (m.device ?? '') === device));
-  }
-
-  /** Waits for the first message of a type (and device) from index `since` on. */
-  next(type: string, device: string | undefined, since: number, ms = 30_000): Promise<HostMessage> {
-    return waitFor(`${type}${device ? ` of ${device}` : ''} after message ${since}`, ms, () => this.of(type, device, since)[0]);
-  }
-
-  /** What the edge node published (not the commands, which the tests send, malformed ones too) that the independent decoder could not read: a test fails on any. */
-  undecodable(): HostMessage[] {
-    return this.all.filter((m) => m.error !== undefined && m.type !== 'NCMD' && m.type !== 'DCMD');
-  }
-
-  /**
-   * The metrics of a message with their names: a data message may carry aliases only, named
-   * by the last birth of its device (NBIRTH for the edge node's) before it.
-   */
-  named(message: HostMessage): HostMetric[] {
-    const index = this.all.lastIndexOf(message);
-    const birthType = message.device === undefined ? 'NBIRTH' : 'DBIRTH';
-    const birth = this.all
-      .slice(0, index + 1)
-      .reverse()
-      .find((m) => m.type === birthType && m.edge === message.edge && m.device === message.device);
-    const names = new Map((birth?.payload?.metrics ?? []).map((m) => [m.alias, m.name]));
-    return (message.payload?.metrics ?? []).map((m) => ({ ...m, name: m.name ?? names.get(m.alias) }));
-  }
-
-  /** The primary host's state, retained, Sparkplug 3.0's JSON. */
-  publishState(online: boolean, timestamp = Date.now()): Promise<unknown> {
-    return this.client.publishAsync(this.stateTopic, JSON.stringify({ online, timestamp }), { qos: 1, retain: true });
-  }
-
-  ncmd(edge: string, metrics: CommandMetric[]): Promise<unknown> {
-    return this.raw(`spBv1.0/${this.group}/NCMD/${edge}`, encode(metrics));
-  }
-
-  dcmd(edge: string, device: string, metrics: CommandMetric[]): Promise<unknown> {
-    return this.raw(`spBv1.0/${this.group}/DCMD/${edge}/${device}`, encode(metrics));
-  }
-
-  /** Any bytes on any topic (malformed, huge ...), not retained. */
-  raw(topic: string, bytes: Buffer | string): Promise<unknown> {
-    return this.client.publishAsync(topic, bytes, { qos: 1, retain: false });
-  }
-
-  /** Asks for a rebirth (NCMD `Node Control/Rebirth` = true) and waits for the new NBIRTH and `devices` DBIRTHs after it. */
-  async rebirth(edge: string, devices: string[], ms = 30_000): Promise<{ nbirth: HostMessage; dbirths: HostMessage[]; since: number }> {
-    const since = this.all.length;
-    await this.ncmd(edge, [{ name: 'Node Control/Rebirth', type: 'Boolean', value: true }]);
-    const nbirth = await this.next('NBIRTH', '', since, ms);
-    const from = this.all.indexOf(nbirth);
-    const dbirths = await waitFor(`${devices.length} DBIRTHs after the rebirth`, ms, () => {
-      const found = devices.map((d) => this.of('DBIRTH', d, from)[0]);
-      return found.every(Boolean) ? found : undefined;
-    });
-    return { nbirth, dbirths, since };
-  }
-
-  /** Clears the retained STATE (an empty retained message) and disconnects. */
-  async close(clearState = true): Promise<void> {
-    if (!this.client) return;
-    if (clearState && this.client.connected) await this.client.publishAsync(this.stateTopic, '', { qos: 1, retain: true }).catch(() => undefined);
-    await this.client.endAsync(true);
-  }
+/** A metric of a payload by name, or (data) by alias. */
+export function metricOf(payload: HostPayload, nameOrAlias: string | number): HostMetric | undefined {
+  return payload.metrics.find((m) => (typeof nameOrAlias === 'string' ? m.name === nameOrAlias : m.alias === nameOrAlias));
 }

@@ -1,6 +1,6 @@
 /**
  * The fixture of a Sparkplug fleet test file: simulated devices, a broker (embedded aedes, or
- * Mosquitto), a host application (sparkplug-host.ts) connected before Node-RED starts (it sees
+ * Mosquitto), a host application (sparkplug-host-app.ts) connected before Node-RED starts (it sees
  * the first births), a central subscriber on `test/#` for what the flow reports
  * (sparkplug-flow.ts), and one Node-RED child process for the whole file. Plus what the cases
  * ask of it: the refusals counted in the metrics, a redeploy, the births of the edge node.
@@ -12,7 +12,7 @@ import { TEST_API } from './api';
 import { Broker, instanceSuite, MOSQUITTO, Mosquitto, NodeRedInstance, Subscriber, TestBroker, waitFor } from './fleet-harness';
 import { request } from './http';
 import { SimHarness } from './sim-control';
-import { SparkplugHost } from './sparkplug-host';
+import { SparkplugHost } from './sparkplug-host-app';
 import { DEVICE_IDS, GROUP, SpFlowOptions, sparkplugFlow } from './sparkplug-flow';
 
 export const WAIT = 30_000;

@@ -68,3 +68,24 @@ export function ofDatatype(def: MetricDef, value: MetricValue): boolean {
 }
 
 export const typeName = (code: DataTypeCode): string => TYPE_NAMES[code] ?? String(code);
+
+/** A metric that is one field of a device record, as the record says it (bmc and power). */
+export interface FieldMetric extends MetricDef {
+  field: string;
+}
+
+/** The metrics of a table of fields, as declared (without the field). */
+export const declaredOf = (table: readonly FieldMetric[]): MetricDef[] =>
+  table.map(({ name, datatype, unit, writes }) => ({ name, datatype, ...(unit ? { unit } : {}), ...(writes ? { writes } : {}) }));
+
+/** Every field of `record` the table names, of its metric's type (another type says nothing). */
+export function fieldsOf(table: readonly FieldMetric[], record: unknown): Array<{ name: string; value: MetricValue }> {
+  if (!isRecord(record)) return [];
+  const out: Array<{ name: string; value: MetricValue }> = [];
+  for (const def of table) {
+    const value = Object.prototype.hasOwnProperty.call(record, def.field) ? record[def.field] : undefined;
+    if (value !== undefined && (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') && ofDatatype(def, value))
+      out.push({ name: def.name, value });
+  }
+  return out;
+}

@@ -13,7 +13,9 @@ import type { HealthEvent } from '../../lib/config-node/health';
 import type { Service } from '../../lib/pure/limits';
 import { DataType, MetricChange, MetricDef, MetricValue, WriteCommand } from './types';
 import { IO_METRICS, ioAlert, ioReading, ioWrite } from './catalogue-io';
-import { ofDatatype, typeName } from './catalogue-values';
+import { BMC_FIELDS, bmcReading } from './catalogue-bmc';
+import { POWER_FIELDS, powerReading } from './catalogue-power';
+import { declaredOf, ofDatatype, typeName } from './catalogue-values';
 
 /** Every module's: the config node's connection state, its resets, the notification windows lost. */
 export const COMMON_METRICS: readonly MetricDef[] = [
@@ -25,8 +27,8 @@ export const COMMON_METRICS: readonly MetricDef[] = [
 
 const KINDS: Record<Service, readonly MetricDef[]> = {
   io: [...COMMON_METRICS, ...IO_METRICS],
-  bmc: [...COMMON_METRICS],
-  power: [...COMMON_METRICS],
+  bmc: [...COMMON_METRICS, ...declaredOf(BMC_FIELDS)],
+  power: [...COMMON_METRICS, ...declaredOf(POWER_FIELDS)],
 };
 
 const BY_NAME: Record<Service, ReadonlyMap<string, MetricDef>> = {
@@ -64,8 +66,9 @@ function declared(service: Service, changes: MetricChange[]): MetricChange[] {
 export function changesOfReading(service: Service, what: string, payload: unknown, request?: unknown): MetricChange[] {
   if (!isService(service) || typeof what !== 'string') return [];
   try {
-    if (service === 'io') return declared(service, ioReading(what, payload, request));
-    return [];
+    const changes =
+      service === 'io' ? ioReading(what, payload, request) : service === 'bmc' ? bmcReading(what, payload, request) : powerReading(what, payload, request);
+    return declared(service, changes);
   } catch {
     // A getter that throws, a proxy: a msg no node of ours sends says nothing.
     return [];
