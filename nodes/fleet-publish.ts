@@ -107,8 +107,14 @@ export = function (RED: NodeAPI) {
         const m = msg as Record<string, unknown>;
         // A Sparkplug command's answer goes to its session only; anything else to both.
         const viaSparkplug = (m.fleetCommand as { via?: unknown } | undefined)?.via === 'sparkplug';
-        if (edge && !edge.msg(m)) return done(); // a refusal raised by this node, back from Catch: never raised again
-        if (!publisher || !scheme || viaSparkplug) return done();
+        // A msg one protocol cannot place still reaches the other (mode both); its failure goes to Catch after.
+        let edgeFailed: Error | undefined;
+        try {
+          if (edge && !edge.msg(m)) return done(); // a refusal raised by this node, back from Catch: never raised again
+        } catch (error) {
+          edgeFailed = error as Error;
+        }
+        if (!publisher || !scheme || viaSparkplug) return done(edgeFailed);
         const refused = publisher.onMsg(m);
         const command = scheme.commandTopic(msg.topic);
         if (refused === undefined) {
@@ -117,7 +123,7 @@ export = function (RED: NodeAPI) {
             refusedShown = false;
             showOk();
           }
-          return done();
+          return done(edgeFailed);
         }
         // A refused command (already answered on its reply topic): on the node (its start: a status fits 60 characters), in the metrics, at Catch.
         servedMetrics()?.refusedCommand(command && 'alarm' in command ? 'alarm' : 'module');

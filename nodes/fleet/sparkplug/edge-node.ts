@@ -113,7 +113,10 @@ export class EdgeNode implements EdgeSession {
     }
     const module = moduleOfRequest(msg.request);
     if (!module || !isService(module.service)) return;
-    const key = { device: this.fleet.ofMsg(module, msg), service: module.service, slot: module.slot };
+    // A command's answer names its device (a gateway's two devices may both have this module); a reading, msg.device or its slot.
+    const commanded = isPlainObject(msg.fleetCommand) ? (msg.fleetCommand as Record<string, unknown>).device : undefined;
+    const named = msg.device === undefined && typeof commanded === 'string' ? { device: commanded } : msg;
+    const key = { device: this.fleet.ofMsg(module, named), service: module.service, slot: module.slot };
     const device = this.deviceOf(key);
     const changes: MetricChange[] =
       Array.isArray(msg.alerts) || isPlainObject(msg.alerts)
