@@ -20,7 +20,7 @@ export class FleetDevices {
   private readonly warned = new Set<string>();
 
   constructor(
-    private readonly scheme: Scheme,
+    readonly scheme: Scheme,
     private readonly deviceOf: (config: string) => string | undefined,
     private readonly warn: (text: string) => void,
   ) {}

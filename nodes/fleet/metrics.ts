@@ -85,7 +85,7 @@ export class ModuleMetrics {
   );
   private readonly refused = new Counter({
     name: 'modular_device_fleet_commands_refused_total',
-    help: 'Commands from the fleet MQTT refused by fleet-publish (not allowed, malformed, retained, for no module or alarm here...), for modules or alarms',
+    help: 'Commands from the fleet MQTT refused by fleet-publish (not allowed, malformed, retained, for no module or alarm here...), for modules, alarms or Sparkplug (NCMD, DCMD)',
     labelNames: ['kind'],
     registers: [this.registry],
   });
@@ -101,8 +101,8 @@ export class ModuleMetrics {
     for (const stop of this.stops) stop();
   }
 
-  /** A fleet command refused (fleet-publish): its kind is bounded, its topic is not. */
-  refusedCommand(kind: 'module' | 'alarm'): void {
+  /** A fleet command refused (fleet-publish): its kind is bounded, its topic is not. `sparkplug`: an NCMD or DCMD, whatever its metric. */
+  refusedCommand(kind: 'module' | 'alarm' | 'sparkplug'): void {
     this.refused.inc({ kind });
   }
 

@@ -37,6 +37,7 @@ const ELSEWHERE: Record<string, string> = {
   'Node.js': 'the runtime, by name',
   'mqtt.js': 'the MQTT client library, by name',
   'modular-device-alarms.json': 'the alarm journal in a Node-RED userDir (nodes/alarms/journal.ts)',
+  'modular-device-sparkplug.json': "Sparkplug's bdSeq in a Node-RED userDir (nodes/fleet/sparkplug/bdseq-store.ts)",
   'session.json': 'a recording the test kit CLI writes where the user says',
   'scenario.yaml': "a user's scenario, in the test kit CLI's usage",
   'results.json': 'written by `npm run bench` (bench/results.json, git-ignored)',

@@ -77,6 +77,15 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     }
   });
 
+  it('counts refused fleet commands by kind: module, alarm, sparkplug (NCMD and DCMD)', async function () {
+    metrics.refusedCommand('module');
+    metrics.refusedCommand('sparkplug');
+    metrics.refusedCommand('sparkplug');
+    const f = await families();
+    const byKind = Object.fromEntries(f('modular_device_fleet_commands_refused_total').metrics.map((m) => [m.labels!.kind, m.value]));
+    byKind.should.eql({ module: '1', sparkplug: '2' });
+  });
+
   it('stops hearing when stopped', async function () {
     metrics.stop();
     tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: true, queued: 0 });

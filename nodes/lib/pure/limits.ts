@@ -212,8 +212,9 @@ export const FLEET_BOUNDS = {
 /**
  * Sparkplug B (fleet-publish's Sparkplug mode, nodes/fleet/sparkplug/): what an incoming
  * payload (NCMD, DCMD, the primary host's STATE) may be before anything decodes it, how many
- * metrics one command may carry, the ids' length (a topic level each), and how many metric
- * values store and forward keeps while the primary host is offline (beyond: dropped, counted).
+ * metrics one command may carry, the ids' length (a topic level each), how many metric
+ * values store and forward keeps while the primary host is offline (beyond: dropped, counted),
+ * and the MQTT link's settings and pace (mqtt-link.ts) and the bdSeq file's size.
  */
 export const SPARKPLUG_BOUNDS = {
   payloadBytes: 65_536,
@@ -221,7 +222,16 @@ export const SPARKPLUG_BOUNDS = {
   stateBytes: 1024,
   idChars: 64,
   storedValues: 10_000,
-  source: 'package choice',
+  /** The Broker URL's characters (mqtt://host:port or mqtts://...). */
+  urlChars: 1024,
+  /** The MQTT client id: MQTT 3.1.1 (3.1.3.1) obliges a broker to take 23 characters; longer ones it may refuse. */
+  clientIdChars: 23,
+  /** Between two attempts to reach the broker, and how long one CONNECT may take. */
+  reconnectMs: 5000,
+  connectTimeoutMs: 10_000,
+  /** bdseq-store.ts: the userDir file's size read back (a few hundred edge nodes' counters). */
+  storeBytes: 65_536,
+  source: 'package choice; clientIdChars MQTT 3.1.1 section 3.1.3.1',
 } as const;
 
 /**

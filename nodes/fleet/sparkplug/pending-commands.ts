@@ -1,0 +1,57 @@
+/**
+ * The DCMD writes sent to the action nodes and waiting for their answer (the node's output,
+ * or a Catch node's msg with msg.error, wired back into fleet-publish). Sparkplug has no reply
+ * topic: a write that failed, or had no answer within FLEET_BOUNDS.replyTimeoutMs, is told as
+ * a refusal (the node's status, Catch, the refused count); one that worked shows as the
+ * metric's new value.
+ */
+import { FLEET_BOUNDS } from '../../lib/pure/limits';
+
+interface Pending {
+  device: string;
+  metric: string;
+  op: string;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class PendingCommands {
+  private readonly pending = new Map<string, Pending>();
+  private refs = 0;
+
+  constructor(private readonly refuse: (reason: string) => void) {}
+
+  /** How many more writes may wait (FLEET_BOUNDS.maxPending, as the UNS commands). */
+  get room(): number {
+    return FLEET_BOUNDS.maxPending - this.pending.size;
+  }
+
+  /** A write sent: its ref (msg.fleetCommand.ref). */
+  add(device: string, metric: string, op: string): string {
+    const ref = `sp${++this.refs}`;
+    const timer = setTimeout(() => {
+      if (!this.pending.delete(ref)) return;
+      this.refuse(
+        `DCMD ${device} ${JSON.stringify(metric)}: no answer within ${FLEET_BOUNDS.replyTimeoutMs / 1000} s: is the command output wired to the ${op} node, and its output back?`,
+      );
+    }, FLEET_BOUNDS.replyTimeoutMs);
+    this.pending.set(ref, { device, metric, op, timer });
+    return ref;
+  }
+
+  /** An answer (msg.error for a failure): told when it failed; one answered already (the output and a Catch both) or timed out is ignored. */
+  answer(ref: unknown, error: unknown): void {
+    const p = typeof ref === 'string' ? this.pending.get(ref) : undefined;
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(ref as string);
+    if (error === undefined) return;
+    const message = (error as { message?: unknown } | null)?.message ?? error;
+    this.refuse(`DCMD ${p.device} ${JSON.stringify(p.metric)}: ${p.op} failed: ${String(message).slice(0, 500)}`);
+  }
+
+  /** The node closes: nothing waits any more. */
+  close(): void {
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+  }
+}
