@@ -99,7 +99,7 @@ function flows(mode, devices, k, brokerPort) {
           prefix: 'plant',
           deviceName: edge,
           protocol: 'sparkplug',
-          brokerUrl: `mqtt://127.0.0.1:${brokerPort}`,
+          broker: `mqtt://127.0.0.1:${brokerPort}`,
           group: GROUP,
           edgeNode: edge,
           primaryHost: '',
