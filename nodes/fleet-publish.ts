@@ -35,7 +35,7 @@ function deviceName(RED: NodeAPI, node: Node, setting: string): string {
 
 /** A Sparkplug or Protocol refusal in the runtime's words, the field named as the dialog labels it. */
 function said(refusal: SettingRefusal): string {
-  return t(`fleet-publish.runtime.${refusal.id}`, { ...refusal.values, field: t(`fleet-publish.label.${refusal.field}`) });
+  return t(`fleet-publish.${refusal.id}`, { ...refusal.values, field: t(`fleet-publish.${refusal.field}Field`) });
 }
 
 export = function (RED: NodeAPI) {
@@ -84,7 +84,7 @@ export = function (RED: NodeAPI) {
           systemOf(RED).system,
         )
       : undefined;
-    const edge = sparkplug ? startSparkplug(RED, node, sparkplug, { allowed, deviceOf, device }) : undefined;
+    const edge = sparkplug ? startSparkplug(RED, node, sparkplug, { allowed, deviceOf, device, prefix }) : undefined;
     const ok = { fill: 'green', shape: 'dot', text: `${prefix}/${device}` } as const;
     const showOk = () => (edge ? edge.refresh() : node.status(ok));
     if (!edge) showOk();
@@ -144,7 +144,7 @@ function startSparkplug(
   RED: NodeAPI,
   node: Node,
   sparkplug: SparkplugSettings,
-  parts: { allowed: ReadonlySet<string>; deviceOf: (config: string) => string | undefined; device: string },
+  parts: { allowed: ReadonlySet<string>; deviceOf: (config: string) => string | undefined; device: string; prefix: string },
 ): EdgeWiring {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a node turns Sparkplug on
   const wiring = require('./fleet/sparkplug/edge-wiring') as typeof import('./fleet/sparkplug/edge-wiring');

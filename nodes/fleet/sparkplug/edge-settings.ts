@@ -19,7 +19,7 @@ export interface SparkplugSettings extends EdgeSettings {
   tls: string;
 }
 
-/** A refusal: the message id (locales' `fleet-publish.runtime.<id>`) and its values; `field` is the label's key. */
+/** A refusal: the message id (locales' `fleet-publish.runtime.<id>`) and its values; `field` names the field (`runtime.<field>Field`, the dialog's label). */
 export interface SettingRefusal {
   id: 'badProtocol' | 'badSpId' | 'badSpHost' | 'badBroker' | 'brokerCredentials' | 'tlsNeedsMqtts';
   field: 'protocol' | 'broker' | 'tls' | 'group' | 'edgeNode' | 'primaryHost';

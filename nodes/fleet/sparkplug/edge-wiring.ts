@@ -20,6 +20,9 @@ import type { Node, NodeAPI, NodeMessage, NodeStatus } from '../../lib/base/node
 import { bdSeqFileOf, bdSeqStore, StoreProblem } from './bdseq-store';
 import { clientIdFor, LinkState, MqttLink, TlsConfigNode } from './mqtt-link';
 import type { SparkplugSettings } from './edge-settings';
+import { EdgeNode } from './edge-node';
+import { FleetDevices } from '../devices';
+import { Scheme } from '../scheme';
 import type { BdSeqStore, EdgeOutput, EdgeSession, EdgeSettings } from './types';
 
 /** What the session is made of (edge-node.ts's constructor takes these). */
@@ -31,8 +34,10 @@ export interface SessionParts {
   allowed: ReadonlySet<string>;
   /** A module's Fleet device (its config node's), when set. */
   deviceOf: (config: string) => string | undefined;
-  /** This instance's device (the node's Device, else FF_DEVICE_NAME). */
+  /** This instance's device (the node's Device, else FF_DEVICE_NAME), '' for none. */
   device: string;
+  /** The UNS Prefix, '' when UNS is off (the modules' names do not depend on it). */
+  prefix: string;
 }
 
 export interface EdgeWiring {
@@ -89,9 +94,9 @@ export function startEdge(
   };
 
   const { store: file, temporary } = bdSeqFileOf(RED);
-  if (temporary) node.warn(t('fleet-publish.runtime.spStoreTemporary', { file: file.file }));
+  if (temporary) node.warn(t('fleet-publish.spStoreTemporary', { file: file.file }));
   const problem = (p: StoreProblem) =>
-    node.warn(t(`fleet-publish.runtime.spStore.${p.reason}`, { file: p.file, keptAs: p.keptAs ?? '', detail: p.detail ?? p.code ?? '' }));
+    node.warn(t(`fleet-publish.spStore.${p.reason}`, { file: p.file, keptAs: p.keptAs ?? '', detail: p.detail ?? p.code ?? '' }));
   const { group, edgeNode, primaryHost } = sparkplug;
   session = makeSession({ ...parts, settings: { group, edgeNode, primaryHost }, store: bdSeqStore(file, problem), output });
 
@@ -112,11 +117,11 @@ export function startEdge(
         if (state.state !== 'up') refusedText = undefined;
         show();
       },
-      fault: (error) => node.error(t('fleet-publish.runtime.spFault', { error: String((error as Error)?.message ?? error).slice(0, 200) })),
+      fault: (error) => node.error(t('fleet-publish.spFault', { error: String((error as Error)?.message ?? error).slice(0, 200) })),
       touched: show,
     },
   );
-  if (sparkplug.tls && !tls) node.warn(t('fleet-publish.runtime.spNoTls'));
+  if (sparkplug.tls && !tls) node.warn(t('fleet-publish.spNoTls'));
   show();
 
   return {
@@ -138,23 +143,25 @@ export function startEdge(
   };
 }
 
-/** The session of edge-node.ts. */
+/** The session of edge-node.ts, its modules named as fleet-publish names them (devices.ts). */
 export function newSession(parts: SessionParts): EdgeSession {
-  void parts;
-  throw new Error('edge-node.ts is not merged yet');
+  // The modules whose config node names no Fleet device are this instance's: its Device, else the edge node itself.
+  const scheme = new Scheme(parts.prefix || 'plant', parts.device || parts.settings.edgeNode);
+  const fleet = new FleetDevices(scheme, parts.deviceOf, (text) => parts.output.warn(text));
+  return new EdgeNode(parts.settings, parts.store, parts.allowed, parts.output, fleet);
 }
 
 /** The status of the moment: the link's state first, then the session's (birth, primary host), a refused command over a born one. */
 function statusOf(link: LinkState, session: EdgeSession | undefined, sp: SparkplugSettings, born: string, refused?: string): NodeStatus {
-  if (link.state === 'connecting') return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.runtime.spConnecting') };
+  if (link.state === 'connecting') return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.spConnecting') };
   if (link.state === 'unreachable') {
-    const text = link.detail ? t('fleet-publish.runtime.spUnreachable', { reason: link.detail.slice(0, 41) }) : t('fleet-publish.runtime.spLost');
+    const text = link.detail ? t('fleet-publish.spUnreachable', { reason: link.detail.slice(0, 41) }) : t('fleet-publish.spLost');
     return { fill: 'red', shape: 'ring', text };
   }
-  if (link.state === 'refused') return { fill: 'red', shape: 'ring', text: t('fleet-publish.runtime.spBrokerRefused', { reason: link.detail.slice(0, 41) }) };
+  if (link.state === 'refused') return { fill: 'red', shape: 'ring', text: t('fleet-publish.spBrokerRefused', { reason: link.detail.slice(0, 41) }) };
   if (refused !== undefined) return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.refusedStatus', { reason: refused.slice(0, 40) }) };
   const stats = session?.stats();
   if (stats?.born) return { fill: 'green', shape: 'dot', text: born };
-  if (sp.primaryHost && stats?.hostOnline !== true) return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.runtime.spWaitingHost') };
-  return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.runtime.spConnected') };
+  if (sp.primaryHost && stats?.hostOnline !== true) return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.spWaitingHost') };
+  return { fill: 'yellow', shape: 'ring', text: t('fleet-publish.spConnected') };
 }
