@@ -141,9 +141,9 @@ export function ioAlert(payload: unknown, alerts: unknown): MetricChange[] {
     if (!isRecord(record) || !isPin(record.pin)) continue;
     const flags = Array.isArray(alerts) ? alerts : isRecord(alerts) ? alerts[String(record.pin)] : undefined;
     if (!Array.isArray(flags)) continue;
-    for (const flag of flags.slice(0, ALERT_FLAGS.length * 2)) {
-      if (typeof flag === 'string' && flag in ALERT_NAMES) out.push({ name: `Pin ${record.pin}/Alerts/${ALERT_NAMES[flag as AlertFlag]}`, add: 1 });
-    }
+    // A record holds each flag once: a flag named twice in its list is one alert (the next read's is another).
+    const raised = new Set(flags.slice(0, ALERT_FLAGS.length * 2));
+    for (const flag of ALERT_FLAGS) if (raised.has(flag)) out.push({ name: `Pin ${record.pin}/Alerts/${ALERT_NAMES[flag]}`, add: 1 });
   }
   return out;
 }
@@ -162,8 +162,10 @@ export function ioWrite(def: MetricDef, value: MetricValue): WriteCommand | { re
   if (leaf === 'Threshold/Voltage') return refusal(check('threshold_mV', value, field)) ?? { op: 'io-threshold', payload: { pin, threshold_mV: value } };
   if (leaf === 'Threshold/Trigger') return refusal(check('threshold_trigger', value, field)) ?? { op: 'io-threshold', payload: { pin, trigger: value } };
   if (leaf === 'PWM/Setting') {
-    const m = PWM_TEXT.exec(String(value).slice(0, 40));
-    if (!m) return { refused: `${def.name} must be a frequency and a duty cycle as "1000 Hz 25 %", got ${JSON.stringify(String(value).slice(0, 40))}` };
+    const text = String(value);
+    // Cut, a long text could end in a setting it never said: too long is no setting.
+    const m = text.length <= 40 ? PWM_TEXT.exec(text) : null;
+    if (!m) return { refused: `${def.name} must be a frequency and a duty cycle as "1000 Hz 25 %", got ${JSON.stringify(text.slice(0, 40))}` };
     const [frequency, duty] = [Number(m[1]), Number(m[2])];
     const bad = refusal(check('pwm_frequency_hz', frequency, field)) ?? refusal(check('duty_percent', duty, field));
     if (bad) return bad;

@@ -88,8 +88,10 @@ export function changesOfAlert(service: Service, payload: unknown, alerts: unkno
 /** A module's health event: its connection's state, a reset noticed, a notification window lost. */
 export function changesOfHealth(event: HealthEvent): MetricChange[] {
   switch (event.kind) {
-    case 'connection':
-      return [{ name: 'Connection/State', value: String(event.detail.state) }];
+    case 'connection': {
+      const state: unknown = event.detail?.state;
+      return typeof state === 'string' ? [{ name: 'Connection/State', value: state }] : [];
+    }
     case 'reset': {
       const time = Date.parse(event.time);
       return [{ name: 'Connection/Resets', add: 1 }, ...(Number.isFinite(time) ? [{ name: 'Connection/Last Reset', value: time }] : [])];

@@ -18,7 +18,11 @@ export class PendingCommands {
   private readonly pending = new Map<string, Pending>();
   private refs = 0;
 
-  constructor(private readonly refuse: (reason: string) => void) {}
+  constructor(
+    private readonly refuse: (reason: string) => void,
+    /** FLEET_BOUNDS.replyTimeoutMs; a test gives a shorter one rather than wait a minute. */
+    private readonly timeoutMs: number = FLEET_BOUNDS.replyTimeoutMs,
+  ) {}
 
   /** How many more writes may wait (FLEET_BOUNDS.maxPending, as the UNS commands). */
   get room(): number {
@@ -31,9 +35,9 @@ export class PendingCommands {
     const timer = setTimeout(() => {
       if (!this.pending.delete(ref)) return;
       this.refuse(
-        `DCMD ${device} ${JSON.stringify(metric)}: no answer within ${FLEET_BOUNDS.replyTimeoutMs / 1000} s: is the command output wired to the ${op} node, and its output back?`,
+        `DCMD ${device} ${JSON.stringify(metric)}: no answer within ${this.timeoutMs / 1000} s: is the command output wired to the ${op} node, and its output back?`,
       );
-    }, FLEET_BOUNDS.replyTimeoutMs);
+    }, this.timeoutMs);
     this.pending.set(ref, { device, metric, op, timer });
     return ref;
   }
