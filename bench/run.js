@@ -328,10 +328,10 @@ function sparkplugReport(r) {
   const q = r.ratios;
   const b = r.sparkplug && r.sparkplug.birth;
   return [
-    `\n### 9. Sparkplug B: ${r.devices} devices × 3 modules on ${r.instances} Node-RED instance${r.instances > 1 ? 's' : ''}, ${r.seconds} s each mode\n`,
+    `\n### 9. Sparkplug B: ${r.devices} devices × 3 modules on ${r.instances} Node-RED instance${r.instances > 1 ? 's' : ''} per mode, ${r.seconds} s in ${r.segments} turns\n`,
     'Per device: bmc-readings every 5 s, power-readings and io-read every 2 s, notification-poll every 1 s, into fleet-publish; ' +
       `${r.alertsPerSecond} alerts/s raised on random io pins. Sparkplug: each instance an edge node, each module a device, on the embedded broker (aedes); ` +
-      'UNS: the same flows, fleet-publish wired to the core mqtt out node.\n',
+      'UNS: the same flows, fleet-publish wired to the core mqtt out node. The two modes run side by side, each on a simulated fleet of its own with the same alerts; figures and ratios are medians of the turns.\n',
     table(
       ['mode', 'Node-RED CPU per instance (% of one core)', 'broker msgs/s', 'broker KiB/s', 'start → every module announced'],
       [row('UNS (JSON topics)', r.uns), row('Sparkplug B', r.sparkplug)],

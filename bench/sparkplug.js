@@ -3,8 +3,10 @@
  * power) served by one Node-RED (or several: --instances splits the devices), each instance a
  * Sparkplug edge node and each module a Sparkplug device (`<device>.<service>-<slot>`), on the
  * embedded broker (aedes, in this process) with a host subscriber (mqtt.js) on spBv1.0/#.
- * The same flows then run in UNS mode (fleet-publish wired to the core mqtt out node), the
- * baseline of the same run: each mode in fresh Node-RED processes, one after the other.
+ * The same flows in UNS mode (fleet-publish wired to the core mqtt out node) are the baseline
+ * of the same run: both modes run side by side, each in Node-RED processes of its own on a
+ * simulated fleet of its own (one simulator process each), the same alerts raised on both at
+ * the same moments, so whatever else the machine does weighs on both alike.
  *
  * Per device: bmc-readings (voltage, temperature) every 5 s, power-readings (stats,
  * temperature) every 2 s, io-read (every pin's value) every 2 s, notification-poll every
@@ -17,15 +19,19 @@
  *  - births (Sparkplug): bytes of the NBIRTH and every DBIRTH, metrics declared (decoded by
  *    `sparkplug-payload`, not our decoder), and a rebirth asked by NCMD `Node Control/Rebirth`
  *    until the last DBIRTH arrives (median of --rebirths);
- *  - steady state over --seconds: CPU per Node-RED instance (/proc/<pid>/stat, % of one
- *    core), PUBLISH packets the broker routed per second and their payload bytes per second.
- * Ratios Sparkplug / UNS where both measure the same thing (CPU, msgs/s, bytes/s, start).
+ *  - steady state over --seconds, in --segments turns: CPU per Node-RED instance
+ *    (/proc/<pid>/stat, % of one core), PUBLISH packets the broker routed per second and their
+ *    payload bytes per second, by mode (topic spBv1.0/... or plant/...); each the median of
+ *    the turns.
+ * Ratios Sparkplug / UNS where both measure the same thing (CPU, msgs/s, bytes/s: the median
+ * of each turn's ratio; start).
  *
- *   npm run build && node bench/sparkplug.js [--devices 50] [--instances 1] [--seconds 20] [--rebirths 3]
- *     [--alerts-per-second 5] [--modes uns,sparkplug] [--limit 600]
+ *   npm run build && node bench/sparkplug.js [--devices 50] [--instances 1] [--seconds 30] [--segments 3]
+ *     [--rebirths 3] [--alerts-per-second 5] [--modes uns,sparkplug] [--limit 600]
  *
- * Bounded: at most 50 devices and 10 instances, --seconds at most 120, --rebirths at most 10,
- * every wait 120 s at most, the whole run --limit seconds (default 600) at most.
+ * Bounded: at most 50 devices and 10 instances, --seconds at most 120 in at most 10 turns,
+ * --rebirths at most 10, every wait 120 s at most, the whole run --limit seconds (default
+ * 600) at most.
  */
 'use strict';
 const fs = require('fs');
@@ -41,7 +47,8 @@ const bounded = (name, fallback, max) => Math.max(1, Math.min(max, Number(lib.op
 const opt = {
   devices: bounded('devices', 50, 50),
   instances: bounded('instances', 1, 10),
-  seconds: bounded('seconds', 20, 120),
+  seconds: bounded('seconds', 30, 120),
+  segments: bounded('segments', 3, 10),
   rebirths: bounded('rebirths', 3, 10),
   alertsPerSecond: bounded('alerts-per-second', 5, 50),
   limitSeconds: bounded('limit', 600, 3600),
@@ -135,13 +142,15 @@ function flows(mode, devices, k, brokerPort) {
   return nodes;
 }
 
-/** The host side: every PUBLISH the broker routes (count, bytes), and a subscriber keeping Sparkplug births and UNS states. */
+/** Every PUBLISH the broker routes from a client, counted (and its payload bytes) by mode: `spBv1.0/...` Sparkplug, `plant/...` UNS. */
 function watch(broker) {
-  const seen = { msgs: 0, bytes: 0 };
+  const seen = { uns: { msgs: 0, bytes: 0 }, sparkplug: { msgs: 0, bytes: 0 } };
   broker.on('publish', (packet, client) => {
-    if (!client || packet.topic.startsWith('$SYS')) return;
-    seen.msgs++;
-    seen.bytes += packet.payload ? packet.payload.length : 0;
+    if (!client) return;
+    const mode = packet.topic.startsWith('spBv1.0/') ? 'sparkplug' : packet.topic.startsWith('plant/') ? 'uns' : undefined;
+    if (!mode || client.id === 'bench-host') return;
+    seen[mode].msgs++;
+    seen[mode].bytes += packet.payload ? packet.payload.length : 0;
   });
   return seen;
 }
@@ -188,8 +197,9 @@ function allBorn(births, since, instances, perInstance) {
   return ok ? round : undefined;
 }
 
-async function measureMode(mode, ctx) {
-  const { fleet, broker, watcher, hostSide } = ctx;
+/** One mode's Node-RED instances on `fleet`'s devices, started until every module is announced; resolves {reds, work, out}. */
+async function startMode(mode, fleet, ctx) {
+  const { broker, hostSide } = ctx;
   const per = Math.ceil(opt.devices / opt.instances);
   const groups = [];
   for (let k = 0; k * per < opt.devices; k++)
@@ -201,12 +211,10 @@ async function measureMode(mode, ctx) {
     return new NodeRedInstance(`gw${k}-${mode}`, file, {});
   });
   const edges = groups.map((_, k) => `gw${k}`);
-  hostSide.state.births.length = 0;
-  hostSide.state.states.clear();
+  const out = { mode, instances: reds.length, devices: opt.devices, modules: opt.devices * MODULES.length };
+  const t0 = Date.now();
   try {
-    const t0 = Date.now();
     await Promise.all(reds.map((r) => r.start()));
-    const out = { mode, instances: reds.length, devices: opt.devices, modules: opt.devices * MODULES.length };
     if (mode === 'sparkplug') {
       const births = await waitFor('every NBIRTH and DBIRTH', WAIT, () => allBorn(hostSide.state.births, t0, edges, per * MODULES.length));
       out.startSeconds = lib.round((Math.max(...births.map((b) => b.at)) - t0) / 1000, 2);
@@ -221,52 +229,99 @@ async function measureMode(mode, ctx) {
         dbirthMetrics: lib.sum(dbirths, (b) => b.metrics),
         bytesPerEdgeNode: nbirth.bytes + lib.sum(dbirths, (b) => b.bytes),
       };
-      // Rebirth on NCMD: NBIRTH and every DBIRTH again, timed at the host.
-      const rebirth = sparkplug.encodePayload({ timestamp: Date.now(), metrics: [{ name: 'Node Control/Rebirth', type: 'Boolean', value: true }] });
-      const times = [];
-      for (let i = 0; i < opt.rebirths; i++) {
-        await lib.sleep(500);
-        const asked = Date.now();
-        await hostSide.client.publishAsync(`spBv1.0/${GROUP}/NCMD/gw0`, rebirth, { qos: 0 });
-        const round = await waitFor('a rebirth', WAIT, () => allBorn(hostSide.state.births, asked, ['gw0'], per * MODULES.length));
-        times.push(Math.max(...round.map((b) => b.at)) - asked);
-      }
-      out.birth.rebirthMs = { median: lib.round(lib.median(times), 1), samples: times };
     } else {
       const topics = groups.flatMap((devices) => devices.flatMap((d) => MODULES.map((m) => `plant/${d.name}/${m.service}/${m.slot}/state`)));
       await waitFor('every module connected', WAIT, () => topics.every((t) => hostSide.state.states.get(t) === 'connected') || undefined);
       out.startSeconds = lib.round((Date.now() - t0) / 1000, 2);
     }
-    await lib.sleep(3000); // the first readings settle
-    const pids = reds.map((r) => r.pid);
-    const cpu0 = pids.map(lib.processCpuMs);
-    const msgs0 = watcher.msgs;
-    const bytes0 = watcher.bytes;
+    return { reds, work, out, per };
+  } catch (error) {
+    await stopMode({ reds, work }, true);
+    throw error;
+  }
+}
+
+async function stopMode(run, failed = false) {
+  if (failed) for (const r of run.reds) process.stderr.write(`--- ${r.name}\n${r.output().slice(-3000)}\n`);
+  await Promise.all(run.reds.map((r) => r.stop()));
+  run.reds.forEach((r) => r.remove());
+  fs.rmSync(run.work, { recursive: true, force: true });
+}
+
+/** Rebirths asked by NCMD `Node Control/Rebirth` of edge node gw0, each until its last DBIRTH reached the host. */
+async function rebirths(ctx, per) {
+  const rebirth = sparkplug.encodePayload({ timestamp: Date.now(), metrics: [{ name: 'Node Control/Rebirth', type: 'Boolean', value: true }] });
+  const times = [];
+  for (let i = 0; i < opt.rebirths; i++) {
+    await lib.sleep(500);
+    const asked = Date.now();
+    await ctx.hostSide.client.publishAsync(`spBv1.0/${GROUP}/NCMD/gw0`, rebirth, { qos: 0 });
+    const round = await waitFor('a rebirth', WAIT, () => allBorn(ctx.hostSide.state.births, asked, ['gw0'], per * MODULES.length));
+    times.push(Math.max(...round.map((b) => b.at)) - asked);
+  }
+  return { median: lib.round(lib.median(times), 1), samples: times };
+}
+
+/**
+ * The modes side by side, each on a simulated fleet of its own, the same alerts raised on both
+ * at the same moments: both measured in the same seconds, so what else the machine does weighs
+ * on both alike. --segments turns; each figure the median of the turns.
+ */
+async function steadyState(runs, fleets, watcher) {
+  const turns = [];
+  const seconds = opt.seconds / opt.segments;
+  await lib.sleep(3000); // the first readings settle
+  for (let t = 0; t < opt.segments; t++) {
+    const cpu0 = runs.map((r) => r.reds.map((red) => lib.processCpuMs(red.pid)));
+    const seen0 = JSON.parse(JSON.stringify(watcher));
     const start = Date.now();
-    let n = 0;
-    while (Date.now() - start < opt.seconds * 1000) {
-      const device = fleet.devices[Math.floor(Math.random() * opt.devices)];
+    let alerts = 0;
+    while (Date.now() - start < seconds * 1000) {
+      const d = Math.floor(Math.random() * opt.devices);
       const pin = 1 + Math.floor(Math.random() * 6);
-      await device.call('POST', `/sim/io/2/pins/${pin}/alert`, { alert: 'high_current_alert' });
-      n++;
+      await Promise.all(fleets.map((f) => f.devices[d].call('POST', `/sim/io/2/pins/${pin}/alert`, { alert: 'high_current_alert' })));
+      alerts++;
       await lib.sleep(1000 / opt.alertsPerSecond);
     }
     const ms = Date.now() - start;
-    const cpu = pids.map((pid, i) => ((lib.processCpuMs(pid) - cpu0[i]) / ms) * 100);
-    out.seconds = lib.round(ms / 1000, 1);
-    out.alertsRaised = n;
-    out.cpuPercentPerInstance = { mean: lib.round(lib.sum(cpu, (x) => x) / cpu.length, 1), max: lib.round(Math.max(...cpu), 1) };
-    out.brokerMsgsPerSecond = lib.round(((watcher.msgs - msgs0) * 1000) / ms, 1);
-    out.brokerKiBPerSecond = lib.round(((watcher.bytes - bytes0) * 1000) / ms / 1024, 2);
-    return out;
-  } catch (error) {
-    for (const r of reds) process.stderr.write(`--- ${r.name}\n${r.output().slice(-3000)}\n`);
-    throw error;
-  } finally {
-    await Promise.all(reds.map((r) => r.stop()));
-    reds.forEach((r) => r.remove());
-    fs.rmSync(work, { recursive: true, force: true });
+    turns.push(
+      runs.map((r, i) => {
+        const cpu = r.reds.map((red, k) => ((lib.processCpuMs(red.pid) - cpu0[i][k]) / ms) * 100);
+        const w = watcher[r.out.mode];
+        const w0 = seen0[r.out.mode];
+        return {
+          cpu: lib.sum(cpu, (x) => x) / cpu.length,
+          cpuMax: Math.max(...cpu),
+          msgs: ((w.msgs - w0.msgs) * 1000) / ms,
+          kib: ((w.bytes - w0.bytes) * 1000) / ms / 1024,
+          alerts,
+          ms,
+        };
+      }),
+    );
   }
+  runs.forEach((r, i) => {
+    const mine = turns.map((turn) => turn[i]);
+    const med = (f) => lib.median(mine.map(f));
+    r.out.seconds = lib.round(lib.sum(mine, (x) => x.ms) / 1000, 1);
+    r.out.alertsRaised = lib.sum(mine, (x) => x.alerts);
+    r.out.cpuPercentPerInstance = {
+      mean: lib.round(
+        med((x) => x.cpu),
+        1,
+      ),
+      max: lib.round(Math.max(...mine.map((x) => x.cpuMax)), 1),
+    };
+    r.out.brokerMsgsPerSecond = lib.round(
+      med((x) => x.msgs),
+      1,
+    );
+    r.out.brokerKiBPerSecond = lib.round(
+      med((x) => x.kib),
+      2,
+    );
+  });
+  return turns;
 }
 
 async function main() {
@@ -276,31 +331,39 @@ async function main() {
     process.exit(1);
   }, opt.limitSeconds * 1000);
   limit.unref();
-  const fleet = await lib.startSimFleet({ devices: opt.devices, modules: MODULES });
+  // A simulated fleet per mode: each notification-poll reads (and clears) the alerts of its own devices.
+  const fleets = [];
+  for (const _ of opt.modes) fleets.push(await lib.startSimFleet({ devices: opt.devices, modules: MODULES }));
   const broker = new Broker();
   await broker.start();
   const watcher = watch(broker);
   const hostSide = await host(broker.port);
+  const ctx = { broker, hostSide };
+  const runs = [];
   try {
-    const ctx = { fleet, broker, watcher, hostSide };
-    const uns = opt.modes.includes('uns') ? await measureMode('uns', ctx) : undefined;
-    const sp = opt.modes.includes('sparkplug') ? await measureMode('sparkplug', ctx) : undefined;
-    const ratio = (f) => (uns && sp ? lib.round(f(sp) / f(uns), 2) : null);
+    for (const [i, mode] of opt.modes.entries()) runs.push(await startMode(mode, fleets[i], ctx));
+    const sp = runs.find((r) => r.out.mode === 'sparkplug');
+    if (sp) sp.out.birth.rebirthMs = await rebirths(ctx, sp.per);
+    const turns = await steadyState(runs, fleets, watcher);
+    const uns = runs.find((r) => r.out.mode === 'uns');
+    // Each turn's ratio, then their median: the two modes of a turn shared its seconds.
+    const ratio = (f) => (uns && sp ? lib.round(lib.median(turns.map((turn) => f(turn[runs.indexOf(sp)]) / f(turn[runs.indexOf(uns)]))), 2) : null);
     return {
       ...opt,
-      uns,
-      sparkplug: sp,
+      uns: uns && uns.out,
+      sparkplug: sp && sp.out,
       ratios: {
-        cpu: ratio((x) => x.cpuPercentPerInstance.mean),
-        brokerMsgsPerSecond: ratio((x) => x.brokerMsgsPerSecond),
-        brokerBytesPerSecond: ratio((x) => x.brokerKiBPerSecond),
-        start: ratio((x) => x.startSeconds),
+        cpu: ratio((x) => x.cpu),
+        brokerMsgsPerSecond: ratio((x) => x.msgs),
+        brokerBytesPerSecond: ratio((x) => x.kib),
+        start: uns && sp ? lib.round(sp.out.startSeconds / uns.out.startSeconds, 2) : null,
       },
     };
   } finally {
+    for (const run of runs) await stopMode(run);
     await hostSide.client.endAsync(true);
     await broker.stop();
-    await fleet.stop();
+    for (const fleet of fleets) await fleet.stop();
   }
 }
 
