@@ -234,7 +234,8 @@ async function main() {
   const names = asked.length ? ['build', ...asked.filter((s) => s !== 'build')] : Object.keys(STEPS);
   const started = Date.now();
   const results = [];
-  for (const stage of stages(names)) {
+  const planned = stages(names);
+  for (const stage of planned) {
     if (stage.length > 1) results.push(...(await together(stage)));
     else results.push(await step(stage[0], streamed()));
     if (stage[0] === 'build' && !results[0].ok) break; // nothing else can run on a broken build
@@ -248,7 +249,7 @@ async function main() {
   const passed = results.reduce((n, r) => n + r.passing, 0);
   const failed = results.reduce((n, r) => n + r.failing + r.pending, 0) + results.filter((r) => !r.ok && !r.failing && !r.pending).length;
   // One closing line over every suite (a failed step without test counts counts as one failure).
-  console.log(`\nwall time: ${seconds(Date.now() - started)} (steps of a group side by side)`);
+  console.log(`\nwall time: ${seconds(Date.now() - started)}${planned.some((stage) => stage.length > 1) ? ' (some steps side by side)' : ''}`);
   console.log(`tests: ${passed} passed, ${failed} failed`);
   process.exit(results.every((r) => r.ok) && results.length === names.length ? 0 : 1);
 }
