@@ -5,22 +5,27 @@
  * codec), shows `spBv1.0/<group>/<edge>` once born; a redeploy publishes NDEATH and
  * disconnects cleanly (the broker publishes no will), the next connection counts bdSeq on,
  * and no connection is left behind; bad settings are refused with the field named as the
- * dialog labels it and nothing connects; a Node-RED that never turns Sparkplug on loads
- * neither mqtt.js nor protobufjs. The broad Sparkplug behaviour (births of modules, DDATA,
+ * dialog labels it and nothing connects; Protocol both serves the UNS topics too; a
+ * Node-RED that never turns Sparkplug on loads neither mqtt.js nor protobufjs. The broad Sparkplug behaviour (births of modules, DDATA,
  * DCMD, a killed Node-RED, Mosquitto) is tested elsewhere (test/fleet's Sparkplug suites).
  */
 import 'should';
 import path from 'path';
 import { spawnSync } from 'child_process';
 import fleetPublish = require('../../nodes/fleet-publish');
+import metricsPlugin = require('../../nodes/modular-device-metrics');
+import { servedMetrics } from '../../nodes/fleet/metrics-route';
 import { Broker, Subscriber } from '../helpers/fleet-harness';
-import { FlowNode, helper, lastStatus, NodeModule, TAB, waitFor } from '../helpers/node-red';
+import { FlowNode, helper, lastStatus, NodeModule, statusHistory, TAB, waitFor } from '../helpers/node-red';
 import { deploy } from '../helpers/reliability';
 import { clientIdFor } from '../../nodes/fleet/sparkplug/mqtt-link';
+import { bdSeqFileIn } from '../../nodes/fleet/sparkplug/bdseq-store';
+import fs from 'fs';
 
 const spPayload = require('sparkplug-payload').get('spBv1.0') as { decodePayload(bytes: Uint8Array): { metrics?: Array<{ name?: string; value?: unknown }> } };
 
-const NODES = [fleetPublish as NodeModule];
+// The metrics plugin beside: refused commands are counted into its registry.
+const NODES = [fleetPublish as NodeModule, metricsPlugin as NodeModule];
 const EDGE = 'cell-7';
 const CLIENT_ID = clientIdFor('plant', EDGE);
 const PASSWORD = 's3cret-pw';
@@ -120,7 +125,7 @@ describe('fleet-publish in Sparkplug mode (runtime, aedes)', function () {
     logged().should.not.containEql(PASSWORD);
   });
 
-  it('a refused NCMD: a yellow ring, Catch gets each refusal once, marked; wired back in, nothing more is raised', async () => {
+  it('a refused NCMD: a yellow ring, counted, Catch gets each refusal once, marked; wired back in, nothing more is raised', async () => {
     await helper.load(NODES, flow({ broker: url() }), credentials);
     const caught: Array<{ payload: unknown; sparkplugRefused?: boolean }> = [];
     helper.getNode('caught').on('input', (msg: (typeof caught)[number]) => caught.push(msg));
@@ -140,6 +145,7 @@ describe('fleet-publish in Sparkplug mode (runtime, aedes)', function () {
     // A loop would have raised the first again and again before the second NCMD's round trip.
     caught.should.have.length(2);
     caught.map((m) => m.sparkplugRefused).should.eql([true, true]);
+    (await servedMetrics()!.text()).should.match(/modular_device_fleet_commands_refused_total\{kind="sparkplug"\} 2\b/);
   });
 
   it('a redeploy: NDEATH published, a clean DISCONNECT (no will), the next connection one bdSeq on, one connection only', async () => {
@@ -165,18 +171,34 @@ describe('fleet-publish in Sparkplug mode (runtime, aedes)', function () {
     connected().should.equal(1);
   });
 
-  it('a broker that is not there: a red ring naming it, and it connects once the broker is back', async () => {
+  it('a broker that is not there: a red ring naming it; once it is back it connects, one bdSeq on whatever the attempts between', async () => {
+    // The test helper's Node-RED has no userDir: the store is the temporary folder's, as the node warns.
+    const file = bdSeqFileIn(undefined).store.file;
+    const last = fs.existsSync(file) ? ((JSON.parse(fs.readFileSync(file, 'utf8')).bdSeq[EDGE] as number | undefined) ?? -1) : -1;
     await broker.stop();
     try {
       await helper.load(NODES, flow({ broker: url() }), credentials);
       await waitFor(() => lastStatus(helper.getNode('pub'))?.fill === 'red', 'the red status');
+      // At least one attempt more, with the broker still away.
+      await waitFor(() => statusHistory(helper.getNode('pub')).filter((s) => s.fill === 'yellow').length >= 2, 'a second attempt', 20000);
       lastStatus(helper.getNode('pub'))!.should.containEql({ shape: 'ring' });
       String(lastStatus(helper.getNode('pub'))!.text).should.match(/ECONNREFUSED|broker/);
     } finally {
       await broker.start();
     }
     await waitFor(() => seen.published.some((p) => p.topic.includes('/NBIRTH/')), 'the NBIRTH after the broker came back', 20000);
+    bdSeqOf(seen.published.find((p) => p.topic.includes('/NBIRTH/'))!.payload).should.equal((last + 1) % 256);
     logged().should.not.containEql(PASSWORD);
+  });
+
+  it('both: births on its own connection, and the UNS topics on output 1', async () => {
+    await helper.load(NODES, flow({ broker: url(), protocol: 'both', deviceName: EDGE }), credentials);
+    const out: Array<{ topic?: string }> = [];
+    helper.getNode('mqtt').on('input', (msg: { topic?: string }) => out.push(msg));
+    await waitFor(() => seen.published.some((p) => p.topic === `spBv1.0/plant/NBIRTH/${EDGE}`), 'the NBIRTH');
+    // A UNS command for a module this Node-RED does not have: refused on its reply topic, output 1.
+    helper.getNode('pub').receive({ topic: `plant/${EDGE}/io/2/command`, payload: { id: 'c1', op: 'io-output', payload: {} } });
+    await waitFor(() => out.some((m) => m.topic === `plant/${EDGE}/io/2/reply`), 'the UNS reply');
   });
 
   for (const [settings, said] of [

@@ -9,6 +9,8 @@
  *  - dashboard.png       the device dashboard of the demos
  *  - alarm-dashboard.png the alarm page of the demos, two alarms raised by the simulator's alerts
  *  - fleet-overview.png  `npm run fleet`'s central overview of three simulated devices
+ *  - fleet-publish-sparkplug.png, fleet-publish-sparkplug-de.png  fleet-publish's dialog with
+ *                        Protocol Sparkplug B, in English and in German (a browser in de-DE)
  * Not a test: it asserts nothing, and fails only when a picture cannot be taken.
  */
 import fs from 'fs';
@@ -185,6 +187,46 @@ async function fleetOverview(browser: Browser): Promise<void> {
   }
 }
 
+/** fleet-publish's dialog in Sparkplug mode, as an English and a German browser show it (the editor follows the browser's language). */
+export async function sparkplugDialogs(browser: Browser, red: NodeRedServer): Promise<void> {
+  for (const [locale, name] of [
+    ['en-US', 'fleet-publish-sparkplug.png'],
+    ['de-DE', 'fleet-publish-sparkplug-de.png'],
+  ] as const) {
+    // Taller than the others: the whole Sparkplug part with its tip.
+    const context = await browser.newContext({ locale, viewport: { width: VIEWPORT.width, height: 1000 } });
+    try {
+      const page = await context.newPage();
+      await editor.openEditor(page, red.url);
+      const node = {
+        id: 'sparkplug-shot',
+        type: 'fleet-publish',
+        x: 400,
+        y: 300,
+        name: '',
+        protocol: 'sparkplug',
+        broker: 'mqtts://broker.plant.local:8883',
+        group: 'plant-north',
+        edgeNode: '',
+        primaryHost: 'scada-1',
+        prefix: 'plant',
+        deviceName: 'cell-07',
+        commands: 'io-output, power-fan',
+        wires: [[], []],
+      };
+      await editor.importNodes(page, [node]);
+      await editor.openDialog(page, node.id);
+      await page.locator('#node-input-broker').waitFor({ state: 'visible', timeout: 5000 });
+      await page.locator('#node-input-username').fill('edge-node');
+      await page.evaluate(() => document.querySelectorAll('.red-ui-notification').forEach((n: any) => n.remove())); // "Imported: 1 node"
+      const tray = (await page.locator('.red-ui-tray').last().boundingBox())!;
+      await shoot(page, name, { clip: { x: tray.x, y: 0, width: tray.width, height: 1000 } });
+    } finally {
+      await context.close();
+    }
+  }
+}
+
 /** PNGs with a palette of 256 colours where ImageMagick is installed (about a third of the size); else as taken. */
 function optimise(): void {
   for (const file of fs.readdirSync(IMAGES).filter((f) => f.endsWith('.png'))) {
@@ -212,6 +254,7 @@ export async function takeScreenshots(): Promise<void> {
     await dashboard(page, red, sim);
     await alarmDashboard(page, red, sim);
     await context.close();
+    await sparkplugDialogs(browser, red);
     await fleetOverview(browser);
     optimise();
   } finally {

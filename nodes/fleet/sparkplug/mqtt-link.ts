@@ -6,6 +6,9 @@
  * CONNECT packet from `client.options.will`, and emits 'reconnect' right before it connects
  * again, so the will is set anew there (and once before the first CONNECT). So the NDEATH a
  * broker publishes for a lost connection carries the bdSeq that connection's NBIRTH carried.
+ * Anew only after a CONNECT the broker accepted: an attempt that never connected registered no
+ * will and saw no NBIRTH, so the next one keeps its bdSeq (a broker away for a day costs no
+ * bdSeq file write every few seconds on the device's flash).
  *
  * Reconnects forever at a fixed pace (SPARKPLUG_BOUNDS.reconnectMs), a refused CONNECT too
  * (`reconnectOnConnackError`: a broker whose ACL is fixed later is reached without a redeploy).
@@ -68,6 +71,8 @@ export class MqttLink implements SpLink {
   private closed = false;
   /** While close() has the session say its NDEATH: the one publish after closed. */
   private closing = false;
+  /** The will set for the next CONNECT has been taken by an accepted one: the next CONNECT needs a new bdSeq. */
+  private willTaken = false;
   /** The last failure, said again when the connection closes (a refusal stays a refusal until a CONNECT passes). */
   private failure: LinkState = { state: 'unreachable', detail: '' };
 
@@ -95,12 +100,16 @@ export class MqttLink implements SpLink {
     const client = this.client;
     client.on('reconnect', () => {
       if (this.closed) return;
-      this.guard(() => (client.options.will = willOf(session)));
+      if (this.willTaken) {
+        this.willTaken = false;
+        this.guard(() => (client.options.will = willOf(session)));
+      }
       events.state({ state: 'connecting' });
     });
     client.on('connect', () => {
       if (this.closed) return;
       this.up = true;
+      this.willTaken = true;
       this.failure = { state: 'unreachable', detail: '' };
       events.state({ state: 'up' });
       this.guard(() => session.up(this));
