@@ -5,7 +5,7 @@
  * docs/performance.md) and writes bench/results.json. A benchmark, not a test:
  * it exits 0 whatever the figures; non-zero only when a scenario could not run.
  *
- *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,installation,installation10,memory,alarms] [--pins 1,2]
+ *   node --expose-gc bench/run.js [--quick] [--only load,write,read,notify,scale,scale10,installation,installation10,memory,alarms,sparkplug] [--pins 1,2]
  *
  * --quick: small counts (a smoke run of a few minutes, figures not comparable).
  * --pins: the pins the scale scenarios' notification-poll nodes watch (default: all six).
@@ -222,6 +222,7 @@ function report(results, facts) {
   const installations = [results.installation, results.installation10].filter(Boolean);
   if (installations.length) out.push(installationReport(installations));
   if (results.alarms) out.push(alarmsReport(results.alarms));
+  if (results.sparkplug) out.push(sparkplugReport(results.sparkplug));
   return out.join('\n');
 }
 
@@ -312,6 +313,39 @@ function alarmsReport(r) {
   ].join('\n');
 }
 
+/** Scenario 9: Sparkplug B, with UNS mode on the same flows as the baseline of the same run. */
+function sparkplugReport(r) {
+  const row = (name, m) =>
+    m
+      ? [
+          name,
+          `${fmt(m.cpuPercentPerInstance.mean, 1)} % (max ${fmt(m.cpuPercentPerInstance.max, 1)} %)`,
+          fmt(m.brokerMsgsPerSecond, 1),
+          fmt(m.brokerKiBPerSecond, 1),
+          `${fmt(m.startSeconds, 1)} s`,
+        ]
+      : [name, '–', '–', '–', '–'];
+  const q = r.ratios;
+  const b = r.sparkplug && r.sparkplug.birth;
+  return [
+    `\n### 9. Sparkplug B: ${r.devices} devices × 3 modules on ${r.instances} Node-RED instance${r.instances > 1 ? 's' : ''} per mode, ${r.seconds} s in ${r.segments} turns\n`,
+    'Per device: bmc-readings every 5 s, power-readings and io-read every 2 s, notification-poll every 1 s, into fleet-publish; ' +
+      `${r.alertsPerSecond} alerts/s raised on random io pins. Sparkplug: each instance an edge node, each module a device, on the embedded broker (aedes); ` +
+      'UNS: the same flows, fleet-publish wired to the core mqtt out node. The two modes run side by side, each on a simulated fleet of its own with the same alerts; figures and ratios are medians of the turns.\n',
+    table(
+      ['mode', 'Node-RED CPU per instance (% of one core)', 'broker msgs/s', 'broker KiB/s', 'start → every module announced'],
+      [row('UNS (JSON topics)', r.uns), row('Sparkplug B', r.sparkplug)],
+    ),
+    q && q.cpu !== null
+      ? `\nSparkplug / UNS: CPU **${fmt(q.cpu)}×**, broker msgs/s **${fmt(q.brokerMsgsPerSecond)}×**, bytes/s **${fmt(q.brokerBytesPerSecond)}×**, start ${fmt(q.start)}×.`
+      : '',
+    b
+      ? `\nBirths of one edge node: NBIRTH ${b.nbirthBytes} bytes (${b.nbirthMetrics} metrics) + ${b.dbirths} DBIRTHs ${b.dbirthBytes} bytes (${b.dbirthMetrics} metrics) = **${b.bytesPerEdgeNode} bytes**; ` +
+        `a rebirth (NCMD \`Node Control/Rebirth\` → the last DBIRTH at the host): **${fmt(b.rebirthMs.median, 0)} ms** (median of ${b.rebirthMs.samples.length}).`
+      : '',
+  ].join('\n');
+}
+
 /** Whether the simulator of this build has --api (API 1.0 arrived after 0.9). */
 function simulatorSpeaks(api) {
   const help = require('child_process').spawnSync(process.execPath, [path.join(lib.DIST, 'simulator', 'cli.js'), '--help'], { encoding: 'utf8' });
@@ -365,6 +399,10 @@ async function main() {
   if (want('alarms')) {
     progress('8. alarms: 1,000 alarms at 100 transitions/s, with the list node and without (about 70 s)');
     results.alarms = await scenario('alarms.js', quick ? ['--seconds', '5'] : []);
+  }
+  if (want('sparkplug')) {
+    progress('9. Sparkplug B: 50 devices × 3 modules, UNS then Sparkplug (about 2 minutes)');
+    results.sparkplug = await scenario('sparkplug.js', quick ? ['--devices', '10', '--seconds', '5', '--rebirths', '1'] : []);
   }
   if (want('memory')) {
     progress('5. memory');

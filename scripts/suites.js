@@ -20,10 +20,10 @@ const SUITES = {
   browser: {
     timeout: 180000,
     // test/browser/sidebar-versions.test.ts starts the editor on these too.
-    prepare: () => {
+    prepare: (log) => {
       const older = runtimes.nodeRed('3.1');
       const newer = runtimes.nodeRed('5.0');
-      console.log(`also Node-RED ${older.version}, and ${newer.version} on Node ${runtimes.node22().version}`);
+      log(`also Node-RED ${older.version}, and ${newer.version} on Node ${runtimes.node22().version}`);
     },
   },
   // A process of its own: the kit runs one Node-RED per process.
@@ -31,10 +31,10 @@ const SUITES = {
   package: {
     timeout: 120000,
     // The tarball goes into every version's userDir.
-    prepare: () => {
+    prepare: (log) => {
       const older = runtimes.nodeRed('3.1');
       const newer = runtimes.nodeRed('5.0');
-      console.log(`Node-RED ${older.version}, 4.1 and ${newer.version} on Node ${runtimes.node22().version}`);
+      log(`Node-RED ${older.version}, 4.1 and ${newer.version} on Node ${runtimes.node22().version}`);
     },
   },
 };
@@ -45,9 +45,9 @@ function mochaArgs(suite, files = [`dist/test/${suite}/**/*.test.js`], reporter 
   return ['--no-config', '--timeout', String(SUITES[suite].timeout), '--reporter', reporter, ...STRICT, ...files];
 }
 
-/** Installs what the folder's tests start (Node-RED 3.1, 5.0, Node 22) when it needs any. */
-function prepare(suite) {
-  SUITES[suite].prepare?.();
+/** Installs what the folder's tests start (Node-RED 3.1, 5.0, Node 22) when it needs any; `log` says which. */
+function prepare(suite, log = console.log) {
+  SUITES[suite].prepare?.(log);
 }
 
 module.exports = { SUITES, STRICT, mochaArgs, prepare };

@@ -64,8 +64,26 @@ const API10 = [
   'dist/test/fleet/fleet-mqtt.test.js',
 ];
 
-/** Runs a command, passing its output through; resolves with exit code and mocha's counts. */
-function run(command, args, env = {}) {
+/**
+ * Where a step's output goes: straight through (a step alone), or into a buffer printed whole
+ * when the step ends (steps side by side, so each step's output stays together).
+ */
+function streamed() {
+  return { write: (stream, chunk) => stream.write(chunk), log: (text) => console.log(text), flush: () => {} };
+}
+function buffered() {
+  const parts = [];
+  return {
+    write: (stream, chunk) => parts.push([stream, chunk]),
+    log: (text) => parts.push([process.stdout, `${text}\n`]),
+    flush: () => {
+      for (const [stream, chunk] of parts.splice(0)) stream.write(chunk);
+    },
+  };
+}
+
+/** Runs a command, its output to `out`; resolves with exit code and mocha's counts. */
+function run(out, command, args, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     // All of it: mocha's failure details come after its counts, however long they are.
@@ -74,11 +92,11 @@ function run(command, args, env = {}) {
       output += chunk.toString('utf8');
     };
     child.stdout.on('data', (c) => {
-      process.stdout.write(c);
+      out.write(process.stdout, c);
       keep(c);
     });
     child.stderr.on('data', (c) => {
-      process.stderr.write(c);
+      out.write(process.stderr, c);
       keep(c);
     });
     child.on('close', (code, signal) => {
@@ -92,53 +110,118 @@ function run(command, args, env = {}) {
 }
 
 const STEPS = {
-  build: () => run(process.execPath, ['scripts/build.js']),
+  build: (out) => run(out, process.execPath, ['scripts/build.js']),
   // ESLint (zero warnings; the layers' import rules) and Prettier's check: a lower layer
   // importing a higher one, editor code importing a Node built-in, or a file out of format fails.
-  lint: () =>
-    run(process.execPath, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.', '--max-warnings', '0']).then((eslint) =>
-      eslint.code !== 0 ? eslint : run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '.']),
+  lint: (out) =>
+    run(out, process.execPath, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.', '--max-warnings', '0']).then((eslint) =>
+      eslint.code !== 0 ? eslint : run(out, process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '.']),
     ),
-  mocha: () => run(process.execPath, [mocha, ...MOCHA_STEP]),
-  'api-1.0': () => run(process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
-  fleet: () => run(process.execPath, [mocha, ...mochaArgs('fleet')]),
-  browser: () => {
-    prepare('browser');
-    return run(process.execPath, [mocha, ...mochaArgs('browser')]);
+  mocha: (out) => run(out, process.execPath, [mocha, ...MOCHA_STEP]),
+  'api-1.0': (out) => run(out, process.execPath, [mocha, ...API10], { MD_API: '1.0' }),
+  fleet: (out) => run(out, process.execPath, [mocha, ...mochaArgs('fleet')]),
+  browser: (out) => {
+    prepare('browser', out.log);
+    return run(out, process.execPath, [mocha, ...mochaArgs('browser')]);
   },
-  'runtime-3.1': () => {
+  'runtime-3.1': (out) => {
     const red = runtimes.nodeRed('3.1');
-    console.log(`Node-RED ${red.version} on Node ${process.version}`);
-    return run(process.execPath, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
+    out.log(`Node-RED ${red.version} on Node ${process.version}`);
+    return run(out, process.execPath, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
   },
-  'runtime-5.0': () => {
+  'runtime-5.0': (out) => {
     const red = runtimes.nodeRed('5.0');
     const node = runtimes.node22();
-    console.log(`Node-RED ${red.version} on Node ${node.version}`);
-    return run(node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
+    out.log(`Node-RED ${red.version} on Node ${node.version}`);
+    return run(out, node.bin, [mocha, ...RUNTIME_ONLY], { MD_NODE_RED: red.dir });
   },
-  kit: () => run(process.execPath, [mocha, ...mochaArgs('kit')]),
-  package: () => {
-    prepare('package');
-    return run(process.execPath, [mocha, ...mochaArgs('package')]);
+  kit: (out) => run(out, process.execPath, [mocha, ...mochaArgs('kit')]),
+  package: (out) => {
+    prepare('package', out.log);
+    return run(out, process.execPath, [mocha, ...mochaArgs('package')]);
   },
-  validate: () => run(process.execPath, ['scripts/validate.js']),
+  validate: (out) => run(out, process.execPath, ['scripts/validate.js']),
 };
+
+/**
+ * Steps that run side by side when `npm test` (or a `node scripts/test.js` naming every step
+ * of a group) runs them, each group where its first step stands. They share no port (every
+ * server of theirs listens on port 0 or a free port it asked for), no file (each Node-RED a
+ * temporary userDir of its own, the package step its tarball in a temporary folder) and no
+ * install dir (Node-RED 3.1 and 5.0 each a folder of .cache/, installed before the group
+ * starts; the steps only read them). Lint reads the sources, never dist/. Measured on 2
+ * cores: docs/development.md, "Testing". Each step's output is held and printed whole when
+ * the step ends, its result line with it.
+ */
+const TOGETHER = [
+  ['build', 'lint'],
+  ['fleet', 'runtime-3.1', 'runtime-5.0', 'kit', 'package'],
+];
 
 /**
  * Steps run only when named: one folder of the mocha step each (`npm run test:unit` ...), and
  * `npm run test:quick`, the inner loop (unit and runtime tests, API 0.9, a few minutes).
  */
 const ON_REQUEST = {
-  unit: () => run(process.execPath, [mocha, ...mochaArgs('unit')]),
-  simulator: () => run(process.execPath, [mocha, ...mochaArgs('simulator')]),
-  runtime: () => run(process.execPath, [mocha, ...RUNTIME_ONLY]),
-  reliability: () => run(process.execPath, [mocha, ...mochaArgs('reliability')]),
-  quick: () => run(process.execPath, [mocha, ...mochaArgs('unit', ['dist/test/unit/**/*.test.js', 'dist/test/runtime/**/*.test.js'], 'dot')]),
+  unit: (out) => run(out, process.execPath, [mocha, ...mochaArgs('unit')]),
+  simulator: (out) => run(out, process.execPath, [mocha, ...mochaArgs('simulator')]),
+  runtime: (out) => run(out, process.execPath, [mocha, ...RUNTIME_ONLY]),
+  reliability: (out) => run(out, process.execPath, [mocha, ...mochaArgs('reliability')]),
+  quick: (out) => run(out, process.execPath, [mocha, ...mochaArgs('unit', ['dist/test/unit/**/*.test.js', 'dist/test/runtime/**/*.test.js'], 'dot')]),
 };
 
 function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The steps in stages: a stage of one step, or a group of TOGETHER when every step of it is asked for. */
+function stages(names) {
+  const out = [];
+  for (const name of names) {
+    if (out.some((stage) => stage.includes(name))) continue;
+    const group = TOGETHER.find((g) => g.includes(name) && g.every((n) => names.includes(n)));
+    out.push(group ?? [name]);
+  }
+  return out;
+}
+
+/** One step: its header, its output (to `out`), its result line; resolves its result. */
+async function step(name, out) {
+  out.log(`\n===== ${name} =====`);
+  const started = Date.now();
+  let result;
+  try {
+    result = await (STEPS[name] ?? ON_REQUEST[name])(out);
+  } catch (error) {
+    out.write(process.stderr, `test: ${name}: ${error.message}\n`);
+    result = { code: 1, passing: 0, failing: 0, pending: 0 };
+  }
+  const ok = result.code === 0 && result.failing === 0 && result.pending === 0;
+  out.log(`===== ${name}: ${ok ? 'ok' : 'FAILED'} (${seconds(Date.now() - started)}) =====`);
+  return { name, ok, ms: Date.now() - started, ...result };
+}
+
+/** Steps side by side, each one's output printed whole when it ends (so a failing one's is shown in one piece). */
+async function together(names) {
+  console.log(`\n===== ${names.join(', ')}: side by side (each step's output when it ends) =====`);
+  const started = Date.now();
+  // The installs first, one after the other (npm into .cache/, printed as they happen): the
+  // steps then only read them.
+  if (names.some((name) => ['runtime-3.1', 'runtime-5.0', 'package', 'browser'].includes(name))) {
+    runtimes.nodeRed('3.1');
+    runtimes.nodeRed('5.0');
+    runtimes.node22();
+  }
+  const results = await Promise.all(
+    names.map(async (name) => {
+      const out = buffered();
+      const result = await step(name, out);
+      out.flush();
+      return result;
+    }),
+  );
+  console.log(`===== ${names.join(', ')}: ${seconds(Date.now() - started)} together =====`);
+  return results;
 }
 
 async function main() {
@@ -149,21 +232,13 @@ async function main() {
     process.exit(2);
   }
   const names = asked.length ? ['build', ...asked.filter((s) => s !== 'build')] : Object.keys(STEPS);
+  const started = Date.now();
   const results = [];
-  for (const name of names) {
-    console.log(`\n===== ${name} =====`);
-    const started = Date.now();
-    let result;
-    try {
-      result = await (STEPS[name] ?? ON_REQUEST[name])();
-    } catch (error) {
-      console.error(`test: ${name}: ${error.message}`);
-      result = { code: 1, passing: 0, failing: 0, pending: 0 };
-    }
-    const ok = result.code === 0 && result.failing === 0 && result.pending === 0;
-    results.push({ name, ok, ms: Date.now() - started, ...result });
-    console.log(`===== ${name}: ${ok ? 'ok' : 'FAILED'} (${seconds(Date.now() - started)}) =====`);
-    if (name === 'build' && !ok) break; // nothing else can run on a broken build
+  const planned = stages(names);
+  for (const stage of planned) {
+    if (stage.length > 1) results.push(...(await together(stage)));
+    else results.push(await step(stage[0], streamed()));
+    if (stage[0] === 'build' && !results[0].ok) break; // nothing else can run on a broken build
   }
 
   console.log('\n===== summary =====');
@@ -174,7 +249,8 @@ async function main() {
   const passed = results.reduce((n, r) => n + r.passing, 0);
   const failed = results.reduce((n, r) => n + r.failing + r.pending, 0) + results.filter((r) => !r.ok && !r.failing && !r.pending).length;
   // One closing line over every suite (a failed step without test counts counts as one failure).
-  console.log(`\ntests: ${passed} passed, ${failed} failed`);
+  console.log(`\nwall time: ${seconds(Date.now() - started)}${planned.some((stage) => stage.length > 1) ? ' (some steps side by side)' : ''}`);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
   process.exit(results.every((r) => r.ok) && results.length === names.length ? 0 : 1);
 }
 
