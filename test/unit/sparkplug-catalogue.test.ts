@@ -306,7 +306,7 @@ describe('Sparkplug catalogue (nodes/fleet/sparkplug/catalogue.ts)', function ()
     });
   });
 
-  it('docs/sparkplug.md lists exactly the catalogue: name, type, unit and the node a write goes to', function () {
+  it('docs/sparkplug.md lists exactly the catalogue: name, type, unit, the node a write goes to and the alias index', function () {
     const page = fs.readFileSync(path.join(REPO, 'docs', 'sparkplug.md'), 'utf8');
     const section = page.split(/^## Metrics$/m)[1].split(/^## /m)[0];
     const listed: Record<string, string[]> = { every: [], io: [], bmc: [], power: [] };
@@ -316,18 +316,25 @@ describe('Sparkplug catalogue (nodes/fleet/sparkplug/catalogue.ts)', function ()
       if (heading) kind = heading[1] === 'Every module' ? 'every' : heading[1];
       const cells = line.split('|').map((c) => c.trim());
       if (!/^`[^`]+`$/.test(cells[1] ?? '')) continue;
-      const [name, type, unit, writes] = [cells[1].slice(1, -1), cells[2], cells[3], cells[4]];
+      const [name, type, unit, writes, index] = [cells[1].slice(1, -1), cells[2], cells[3], cells[4], cells[5]];
+      // The alias index (aliases.ts): `i`, `i+k(N-1)` per pin, `i+kr` per rail r = 0, 1, 2, `i+(N-2)` per port.
+      const at = (value: string, n: number, r: number) =>
+        value
+          .slice(1, -1)
+          .replace(/^(\d+)\+(\d*)\(N-(\d)\)$/, (_, i, k, o) => String(Number(i) + Number(k || 1) * (n - Number(o))))
+          .replace(/^(\d+)\+(\d+)r$/, (_, i, k) => String(Number(i) + Number(k) * r));
       // `Pin N/...` stands for pins 1 to 6, `Rails/R/...` for each rail, `Port N` for ports 2 to 8.
-      const names = name.startsWith('Pin N/')
-        ? [1, 2, 3, 4, 5, 6].map((n) => name.replace('Pin N/', `Pin ${n}/`))
+      const names: Array<[string, string]> = name.startsWith('Pin N/')
+        ? [1, 2, 3, 4, 5, 6].map((n) => [name.replace('Pin N/', `Pin ${n}/`), at(index, n, 0)])
         : /\/R\//.test(name)
-          ? ['3V3', '5V0', '12V'].map((r) => name.replace('/R/', `/${r}/`))
+          ? ['3V3', '5V0', '12V'].map((r, i) => [name.replace('/R/', `/${r}/`), at(index, 0, i)])
           : name.endsWith('Port N')
-            ? [2, 3, 4, 5, 6, 7, 8].map((n) => name.replace('Port N', `Port ${n}`))
-            : [name];
-      for (const n of names) listed[kind].push(`${n} | ${type} | ${unit} | ${writes}`);
+            ? [2, 3, 4, 5, 6, 7, 8].map((n) => [name.replace('Port N', `Port ${n}`), at(index, n, 0)])
+            : [[name, at(index, 0, 0)]];
+      for (const [n, i] of names) listed[kind].push(`${n} | ${type} | ${unit} | ${writes} | ${i}`);
     }
-    const said = (d: MetricDef) => `${d.name} | ${Object.entries(DataType).find(([, c]) => c === d.datatype)![0]} | ${d.unit ?? ''} | ${d.writes ?? ''}`;
+    const said = (d: MetricDef, i: number) =>
+      `${d.name} | ${Object.entries(DataType).find(([, c]) => c === d.datatype)![0]} | ${d.unit ?? ''} | ${d.writes ?? ''} | ${i}`;
     for (const service of SERVICES) [...listed.every, ...listed[service]].sort().should.eql(metricsOf(service).map(said).sort(), service);
   });
 });
