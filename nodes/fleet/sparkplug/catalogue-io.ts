@@ -8,6 +8,7 @@
  * output's state): their values are what a write that the module took said, from the wire
  * calls of the msg (`msg.request`, 0.9 or 1.0 field names).
  */
+import { t } from '../../lib/base/i18n';
 import { check } from '../../lib/pure/limits';
 import { checkPwm } from '../../lib/pure/limit-rules';
 import { planPwm } from '../../lib/pure/pwm';
@@ -165,14 +166,14 @@ export function ioWrite(def: MetricDef, value: MetricValue): WriteCommand | { re
     const text = String(value);
     // Cut, a long text could end in a setting it never said: too long is no setting.
     const m = text.length <= 40 ? PWM_TEXT.exec(text) : null;
-    if (!m) return { refused: `${def.name} must be a frequency and a duty cycle as "1000 Hz 25 %", got ${JSON.stringify(text.slice(0, 40))}` };
+    if (!m) return { refused: t('fleet-publish.spPwmText', { metric: def.name, got: JSON.stringify(text.slice(0, 40)) }) };
     const [frequency, duty] = [Number(m[1]), Number(m[2])];
     const bad = refusal(check('pwm_frequency_hz', frequency, field)) ?? refusal(check('duty_percent', duty, field));
     if (bad) return bad;
     const plan = planPwm(frequency, duty);
-    if (!plan) return { refused: `${def.name}: no timer setting of the module gives ${frequency} Hz` };
+    if (!plan) return { refused: t('fleet-publish.spPwmNoTimer', { metric: def.name, frequency }) };
     const timer = { prescaler: plan.prescaler, period: plan.period, time_on: plan.time_on };
     return refusal(checkPwm(timer)) ?? { op: 'io-output', payload: { pin, ...timer } };
   }
-  return { refused: `${def.name} is not written by a command` };
+  return { refused: t('fleet-publish.spNotWritten', { metric: def.name }) };
 }

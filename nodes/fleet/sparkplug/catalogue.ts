@@ -9,6 +9,7 @@
  * reaches the flows in the spec's shape (device/dialects.ts), and what differs (1.0's names in
  * `msg.request`'s bodies) is read in both forms.
  */
+import { t } from '../../lib/base/i18n';
 import type { HealthEvent } from '../../lib/config-node/health';
 import type { Service } from '../../lib/pure/limits';
 import { DataType, MetricChange, MetricDef, MetricValue, WriteCommand } from './types';
@@ -110,10 +111,15 @@ export function changesOfHealth(event: HealthEvent): MetricChange[] {
  */
 export function writeOf(service: Service, def: MetricDef, value: MetricValue): WriteCommand | { refused: string } {
   const known = metricNamed(service, def?.name);
-  if (!known) return { refused: `${String(def?.name).slice(0, 80)} is no metric of a${service === 'io' ? 'n' : ''} ${service} module` };
-  if (!known.writes) return { refused: `${known.name} is read-only` };
-  if (!ofDatatype(known, value))
-    return { refused: `${known.name} takes a ${typeName(known.datatype)}, got ${JSON.stringify(typeof value === 'string' ? value.slice(0, 40) : value)}` };
+  if (!known) {
+    const metric = String(def?.name).slice(0, 80);
+    return { refused: t(service === 'io' ? 'fleet-publish.spNotOfIo' : 'fleet-publish.spNotOfModule', { metric, service: String(service) }) };
+  }
+  if (!known.writes) return { refused: t('fleet-publish.spReadOnly', { metric: known.name }) };
+  if (!ofDatatype(known, value)) {
+    const got = JSON.stringify(typeof value === 'string' ? value.slice(0, 40) : value);
+    return { refused: t('fleet-publish.spTakes', { metric: known.name, type: typeName(known.datatype), got }) };
+  }
   if (service === 'io') return ioWrite(known, value);
-  return { refused: `${known.name} is not written by a command` };
+  return { refused: t('fleet-publish.spNotWritten', { metric: known.name }) };
 }

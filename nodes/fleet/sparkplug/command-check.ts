@@ -5,6 +5,7 @@
  * the node checks (catalogue.ts writeOf). One metric refused refuses the whole command:
  * nothing of it is sent.
  */
+import { t } from '../../lib/base/i18n';
 import type { Aliases } from './aliases';
 import { NODE_METRICS } from './births';
 import { writeOf } from './catalogue';
@@ -17,19 +18,21 @@ const quoted = (text: string) => JSON.stringify(text.slice(0, 80));
 /** The metric's name: its own, or its alias's (which must be of `device`); both given must agree. */
 function nameOf(m: DecodedMetric, device: string, aliases: Aliases): string | { refused: string } {
   const byAlias = m.alias === undefined ? undefined : aliases.named(m.alias);
-  if (m.alias !== undefined && (!byAlias || byAlias.device !== device)) return { refused: `alias ${m.alias} is not declared here` };
-  if (m.name !== undefined && byAlias && byAlias.name !== m.name) return { refused: `alias ${m.alias} is ${quoted(byAlias.name)}, not ${quoted(m.name)}` };
+  if (m.alias !== undefined && (!byAlias || byAlias.device !== device)) return { refused: t('fleet-publish.spAliasUndeclared', { alias: m.alias }) };
+  if (m.name !== undefined && byAlias && byAlias.name !== m.name)
+    return { refused: t('fleet-publish.spAliasOther', { alias: m.alias, name: quoted(byAlias.name), other: quoted(m.name) }) };
   const name = m.name ?? byAlias?.name;
-  return name === undefined ? { refused: 'a metric with neither name nor alias' } : name;
+  return name === undefined ? { refused: t('fleet-publish.spNoName') } : name;
 }
 
 /** The metric's value as its declared datatype. */
 function valueOf(m: DecodedMetric, datatype: DataTypeCode, name: string): MetricValue | { refused: string } {
   const said = quoted(name);
-  if (m.datatype !== undefined && m.datatype !== datatype) return { refused: `${said} is a ${typeName(datatype)}, the command says ${typeName(m.datatype)}` };
-  if (m.isNull) return { refused: `${said} needs a value, the command says is_null` };
+  if (m.datatype !== undefined && m.datatype !== datatype)
+    return { refused: t('fleet-publish.spTypeDiffers', { metric: said, type: typeName(datatype), said: typeName(m.datatype) }) };
+  if (m.isNull) return { refused: t('fleet-publish.spIsNull', { metric: said }) };
   if (m.value !== undefined) return m.value;
-  if (!m.raw) return { refused: `${said} needs a value, the command has none` };
+  if (!m.raw) return { refused: t('fleet-publish.spNoValue', { metric: said }) };
   const v = valueAs(datatype, m.raw);
   return 'refused' in v ? { refused: `${said}: ${v.refused}` } : v.value;
 }
@@ -40,7 +43,7 @@ export function checkNcmd(metrics: DecodedMetric[], aliases: Aliases): { rebirth
   for (const m of metrics) {
     const name = nameOf(m, '', aliases);
     if (typeof name !== 'string') return name;
-    if (name !== NODE_METRICS.rebirth) return { refused: `${quoted(name)} is not a metric a command may write (only ${NODE_METRICS.rebirth})` };
+    if (name !== NODE_METRICS.rebirth) return { refused: t('fleet-publish.spNcmdOnly', { metric: quoted(name), rebirth: NODE_METRICS.rebirth }) };
     const value = valueOf(m, DataType.Boolean, name);
     if (typeof value === 'object') return value;
     rebirth ||= value === true;
@@ -55,19 +58,19 @@ export interface Write {
 
 /** A DCMD for a device: the writes it becomes, or why it is refused. */
 export function checkDcmd(device: SpDevice, metrics: DecodedMetric[], aliases: Aliases, allowed: ReadonlySet<string>): Write[] | { refused: string } {
-  if (!metrics.length) return { refused: 'a DCMD with no metric' };
+  if (!metrics.length) return { refused: t('fleet-publish.spNoMetric') };
   const writes: Write[] = [];
   for (const m of metrics) {
     const name = nameOf(m, device.id, aliases);
     if (typeof name !== 'string') return name;
     const def = device.byName.get(name);
-    if (!def) return { refused: `${quoted(name)} is not declared by ${device.id}` };
-    if (!def.writes) return { refused: `${quoted(name)} is read-only` };
+    if (!def) return { refused: t('fleet-publish.spUndeclared', { metric: quoted(name), device: device.id }) };
+    if (!def.writes) return { refused: t('fleet-publish.spReadOnly', { metric: quoted(name) }) };
     const value = valueOf(m, def.datatype, name);
     if (typeof value === 'object') return value;
     if (!allowed.has(def.writes)) {
-      const list = [...allowed].join(', ') || 'none';
-      return { refused: `${quoted(name)} is written by ${def.writes}, which the Commands setting does not allow (allowed: ${list})` };
+      const list = [...allowed].join(', ') || t('fleet-publish.spNoneAllowed');
+      return { refused: t('fleet-publish.spNotAllowed', { metric: quoted(name), op: def.writes, allowed: list }) };
     }
     const command = writeOf(device.service, def, value);
     if ('refused' in command) return command;
