@@ -10,6 +10,7 @@ import should from 'should';
 import { decode, encode, fits, valueAs } from '../../nodes/fleet/sparkplug/payload';
 import { DataType, DataTypeCode, MetricValue } from '../../nodes/fleet/sparkplug/types';
 import { FLEET_BOUNDS, SPARKPLUG_BOUNDS } from '../../nodes/lib/pure/limits';
+import { speak } from '../helpers/i18n';
 import { hostDecode, hostEncode, hostEncodeFields } from '../helpers/sparkplug-host';
 
 /** Each datatype at its edges, with the name Tahu gives it. */
@@ -43,6 +44,8 @@ function bytesFrom(seed: number, length: number): Buffer {
 }
 
 describe('Sparkplug B payload (nodes/fleet/sparkplug/payload.ts)', function () {
+  // Refusals are said in the runtime's language: English here.
+  before(() => speak());
   it('encodes every datatype so that Tahu reads the same value and type', function () {
     const metrics = CASES.map(([, datatype, value], i) => ({ name: `m${i}`, alias: i + 1, datatype, value, timestamp: 1000 + i }));
     const read = hostDecode(encode({ timestamp: 42, seq: 0, metrics }));

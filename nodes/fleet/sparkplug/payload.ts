@@ -4,6 +4,7 @@
  * payload over SPARKPLUG_BOUNDS.payloadBytes (refused before decoding), too many metrics or
  * a string too long are refusals that say why.
  */
+import { t } from '../../lib/base/i18n';
 import { FLEET_BOUNDS, SPARKPLUG_BOUNDS } from '../../lib/pure/limits';
 import { schema } from './payload-schema';
 import { DataType, DataTypeCode, MetricValue, SpMetric, SpPayload, SpProperty } from './types';
@@ -134,7 +135,12 @@ export function valueAs(datatype: DataTypeCode, raw: RawValue): { value: MetricV
   const field = FIELD[datatype];
   const int = INT[datatype];
   const accepted = raw.field === field || (datatype === DataType.UInt32 && raw.field === 'longValue');
-  if (!field || !accepted) return { refused: `a ${name} value must come in ${field ?? 'a field we read'}, got ${raw.field}` };
+  if (!field || !accepted)
+    return {
+      refused: field
+        ? t('fleet-publish.spValueField', { type: name, field, got: raw.field })
+        : t('fleet-publish.spValueUnread', { type: name, got: raw.field }),
+    };
   if (int) {
     const [bits, signed] = int;
     let v = big(raw.value);
@@ -146,11 +152,11 @@ export function valueAs(datatype: DataTypeCode, raw: RawValue): { value: MetricV
       else if (v >= half && v < 1n << BigInt(bits)) v -= 1n << BigInt(bits); // in its own width
     }
     const value = Number(v);
-    if (!Number.isSafeInteger(value) || !fits(datatype, value)) return { refused: `${v} is outside the ${name} range` };
+    if (!Number.isSafeInteger(value) || !fits(datatype, value)) return { refused: t('fleet-publish.spOutOfRange', { value: String(v), type: name }) };
     return { value };
   }
   if (typeof raw.value === 'string' && raw.value.length > FLEET_BOUNDS.commandBytes)
-    return { refused: `a text of at most ${FLEET_BOUNDS.commandBytes} characters, got ${raw.value.length}` };
+    return { refused: t('fleet-publish.spTextLong', { max: FLEET_BOUNDS.commandBytes, got: raw.value.length }) };
   return { value: raw.value as MetricValue };
 }
 
@@ -170,30 +176,33 @@ function decodeProperties(set: Record<string, unknown>): Record<string, SpProper
   const out: Record<string, SpProperty> = {};
   for (let i = 0; i < keys.length; i++) {
     const p = values[i];
-    if (!p || keys[i].length > FLEET_BOUNDS.commandBytes) return 'a property without its value, or its key too long';
+    if (!p || keys[i].length > FLEET_BOUNDS.commandBytes) return t('fleet-publish.spPropertyBad');
     const type = Number(p.type) as DataTypeCode;
     const raw = rawOf(p);
     if (p.isNull === true || !raw || !FIELD[type]) out[keys[i]] = { type, value: null };
     else {
       const v = valueAs(type, raw);
-      if ('refused' in v) return `property ${JSON.stringify(keys[i].slice(0, 80))}: ${v.refused}`;
+      if ('refused' in v) return t('fleet-publish.spProperty', { key: JSON.stringify(keys[i].slice(0, 80)), reason: v.refused });
       out[keys[i]] = { type, value: v.value };
     }
   }
   return out;
 }
 
+/** A metric's refusal: `metric "Pin 1/Output": ...` (by name, else by its place in the payload). */
+const ofMetric = (metric: string | number, reason: string): string => t('fleet-publish.spMetric', { metric, reason });
+
 function decodeMetric(m: Record<string, unknown>, i: number): DecodedMetric | string {
   const metric: DecodedMetric = {};
   if (has(m, 'name')) {
     const name = m.name as string;
-    if (name.length > FLEET_BOUNDS.commandBytes) return `metric ${i + 1}: a name of at most ${FLEET_BOUNDS.commandBytes} characters, got ${name.length}`;
+    if (name.length > FLEET_BOUNDS.commandBytes) return ofMetric(i + 1, t('fleet-publish.spNameLong', { max: FLEET_BOUNDS.commandBytes, got: name.length }));
     metric.name = name;
   }
   const what = metric.name !== undefined ? JSON.stringify(metric.name.slice(0, 80)) : `${i + 1}`;
   if (has(m, 'alias')) {
     const alias = big(m.alias);
-    if (alias > BigInt(Number.MAX_SAFE_INTEGER)) return `metric ${what}: alias ${alias} is not one of ours`;
+    if (alias > BigInt(Number.MAX_SAFE_INTEGER)) return ofMetric(what, t('fleet-publish.spAliasNotOurs', { alias: String(alias) }));
     metric.alias = Number(alias);
   }
   if (has(m, 'timestamp')) metric.timestamp = Number(big(m.timestamp));
@@ -203,35 +212,41 @@ function decodeMetric(m: Record<string, unknown>, i: number): DecodedMetric | st
   if (m.isNull === true) metric.isNull = true;
   if (m.properties) {
     const props = decodeProperties(m.properties as Record<string, unknown>);
-    if (typeof props === 'string') return `metric ${what}: ${props}`;
+    if (typeof props === 'string') return ofMetric(what, props);
     metric.properties = props;
   }
   const raw = rawOf(m);
   if (!metric.isNull && raw) {
     if (metric.datatype === undefined) metric.raw = raw;
-    else if (!FIELD[metric.datatype]) return `metric ${what}: ${typeName(metric.datatype)} is not a datatype we read`;
+    else if (!FIELD[metric.datatype]) return ofMetric(what, t('fleet-publish.spTypeUnread', { type: typeName(metric.datatype) }));
     else {
       const v = valueAs(metric.datatype, raw);
-      if ('refused' in v) return `metric ${what}: ${v.refused}`;
+      if ('refused' in v) return ofMetric(what, v.refused);
       metric.value = v.value;
     }
   }
   return metric;
 }
 
+/** Bytes protobufjs could not read: its reason (its own words, English) in brackets. */
+const malformed = (error: unknown): Decoded => ({
+  refused: t('fleet-publish.spNotPayload', { error: error instanceof Error ? error.message.slice(0, 120) : t('fleet-publish.spMalformed') }),
+});
+
 /** Untrusted bytes (an NCMD or DCMD) as a payload, or why not; never throws. */
 export function decode(bytes: Uint8Array): Decoded {
-  if (bytes.length > SPARKPLUG_BOUNDS.payloadBytes) return { refused: `a payload must be at most ${SPARKPLUG_BOUNDS.payloadBytes} bytes, got ${bytes.length}` };
+  if (bytes.length > SPARKPLUG_BOUNDS.payloadBytes)
+    return { refused: t('fleet-publish.spPayloadBytes', { max: SPARKPLUG_BOUNDS.payloadBytes, got: bytes.length }) };
   let message: Record<string, unknown>;
   try {
     message = schema().decode(bytes) as unknown as Record<string, unknown>;
   } catch (error) {
-    return { refused: `not a Sparkplug B payload (${error instanceof Error ? error.message.slice(0, 120) : 'malformed'})` };
+    return malformed(error);
   }
   try {
     const metrics = (message.metrics as Array<Record<string, unknown>> | undefined) ?? [];
     if (metrics.length > SPARKPLUG_BOUNDS.commandMetrics)
-      return { refused: `at most ${SPARKPLUG_BOUNDS.commandMetrics} metrics in one payload, got ${metrics.length}` };
+      return { refused: t('fleet-publish.spTooManyMetrics', { max: SPARKPLUG_BOUNDS.commandMetrics, got: metrics.length }) };
     const out: DecodedMetric[] = [];
     for (let i = 0; i < metrics.length; i++) {
       const metric = decodeMetric(metrics[i], i);
@@ -246,6 +261,6 @@ export function decode(bytes: Uint8Array): Decoded {
       },
     };
   } catch (error) {
-    return { refused: `not a Sparkplug B payload (${error instanceof Error ? error.message.slice(0, 120) : 'malformed'})` };
+    return malformed(error);
   }
 }
