@@ -10,6 +10,7 @@
  * Every incoming payload is untrusted: message() never throws; a command that fails a check
  * is refused whole (nothing sent) and told through EdgeOutput.refused.
  */
+import { t } from '../../lib/base/i18n';
 import type { HealthEvent } from '../../lib/config-node/health';
 import { isPlainObject } from '../../lib/action/msg';
 import type { FleetDevices } from '../devices';
@@ -271,14 +272,14 @@ export class EdgeNode implements EdgeSession {
   private dcmd(id: string, payload: Buffer): void {
     const device = this.devices.get(id);
     const said = `DCMD ${id.slice(0, 140)}`;
-    if (!device) return this.refuse(`${said}: no such device on edge node ${this.settings.edgeNode}`);
-    if (!device.alive) return this.refuse(`${said}: the device is not connected (state ${device.state ?? 'unknown'})`);
+    if (!device) return this.refuse(`${said}: ${t('fleet-publish.spNoDevice', { edgeNode: this.settings.edgeNode })}`);
+    if (!device.alive) return this.refuse(`${said}: ${t('fleet-publish.spNotConnected', { state: device.state ?? t('fleet-publish.spStateUnknown') })}`);
     const decoded = decode(payload);
     if ('refused' in decoded) return this.refuse(`${said}: ${decoded.refused}`);
     const writes = checkDcmd(device, decoded.payload.metrics, this.aliases, this.allowed);
     if ('refused' in writes) return this.refuse(`${said}: ${writes.refused}`);
     if (writes.length > this.pending.room)
-      return this.refuse(`${said}: ${writes.length} writes, and only ${Math.max(0, this.pending.room)} may wait for their answer`);
+      return this.refuse(`${said}: ${t('fleet-publish.spTooManyWaiting', { writes: writes.length, room: Math.max(0, this.pending.room) })}`);
     const { device: fleetDevice, service, slot } = device.key;
     for (const { def, command } of writes) {
       const ref = this.pending.add(id, def.name, command.op);

@@ -3,6 +3,7 @@
  * `{"online": true|false, "timestamp": <ms>}` on `spBv1.0/STATE/<host id>`. Untrusted and
  * bounded: at most SPARKPLUG_BOUNDS.stateBytes are read; anything else is said, not believed.
  */
+import { t } from '../../lib/base/i18n';
 import { SPARKPLUG_BOUNDS } from '../../lib/pure/limits';
 
 export type HostState = { online: boolean; timestamp: number } | { refused: string } | undefined;
@@ -10,13 +11,14 @@ export type HostState = { online: boolean; timestamp: number } | { refused: stri
 /** The state a STATE message says; undefined for an empty one (a retained STATE cleared). */
 export function readHostState(payload: Uint8Array): HostState {
   if (!payload.length) return undefined;
-  if (payload.length > SPARKPLUG_BOUNDS.stateBytes) return { refused: `a STATE must be at most ${SPARKPLUG_BOUNDS.stateBytes} bytes, got ${payload.length}` };
+  if (payload.length > SPARKPLUG_BOUNDS.stateBytes)
+    return { refused: t('fleet-publish.spStateBytes', { max: SPARKPLUG_BOUNDS.stateBytes, got: payload.length }) };
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(payload).toString('utf8'));
   } catch {
-    // Sparkplug 2.x hosts say ONLINE / OFFLINE as text: not the 3.0 state this edge node follows.
-    return { refused: 'a STATE must be Sparkplug 3.0 JSON {"online": true|false, "timestamp": <ms>}' };
+    // Sparkplug 2.x hosts say ONLINE / OFFLINE in plain words, not the 3.0 state this edge node follows.
+    return { refused: t('fleet-publish.spStateJson') };
   }
   const state = value as { online?: unknown; timestamp?: unknown } | null;
   if (
@@ -26,6 +28,6 @@ export function readHostState(payload: Uint8Array): HostState {
     typeof state.timestamp !== 'number' ||
     !Number.isFinite(state.timestamp)
   )
-    return { refused: 'a STATE must be Sparkplug 3.0 JSON {"online": true|false, "timestamp": <ms>}' };
+    return { refused: t('fleet-publish.spStateJson') };
   return { online: state.online, timestamp: state.timestamp };
 }

@@ -5,6 +5,7 @@
  * a refusal (the node's status, Catch, the refused count); one that worked shows as the
  * metric's new value.
  */
+import { numberText, t } from '../../lib/base/i18n';
 import { FLEET_BOUNDS } from '../../lib/pure/limits';
 
 interface Pending {
@@ -34,9 +35,7 @@ export class PendingCommands {
     const ref = `sp${++this.refs}`;
     const timer = setTimeout(() => {
       if (!this.pending.delete(ref)) return;
-      this.refuse(
-        `DCMD ${device} ${JSON.stringify(metric)}: no answer within ${this.timeoutMs / 1000} s: is the command output wired to the ${op} node, and its output back?`,
-      );
+      this.refuse(`DCMD ${device} ${JSON.stringify(metric)}: ${t('fleet-publish.spNoAnswer', { seconds: numberText(this.timeoutMs / 1000), op })}`);
     }, this.timeoutMs);
     this.pending.set(ref, { device, metric, op, timer });
     return ref;
@@ -50,7 +49,7 @@ export class PendingCommands {
     this.pending.delete(ref as string);
     if (error === undefined) return;
     const message = (error as { message?: unknown } | null)?.message ?? error;
-    this.refuse(`DCMD ${p.device} ${JSON.stringify(p.metric)}: ${p.op} failed: ${String(message).slice(0, 500)}`);
+    this.refuse(`DCMD ${p.device} ${JSON.stringify(p.metric)}: ${t('fleet-publish.spWriteFailed', { op: p.op, error: String(message).slice(0, 500) })}`);
   }
 
   /** The node closes: nothing waits any more. */
