@@ -6,14 +6,14 @@
  */
 import should from 'should';
 import { EdgeNode } from '../../nodes/fleet/sparkplug/edge-node';
-import { metricsOf } from '../../nodes/fleet/sparkplug/catalogue';
+import { metricNamed, metricsOf, writeOf } from '../../nodes/fleet/sparkplug/catalogue';
 import type { CommandMsg } from '../../nodes/fleet/publisher';
 import { FleetDevices } from '../../nodes/fleet/devices';
 import { Scheme } from '../../nodes/fleet/scheme';
 import type { HealthEvent } from '../../nodes/lib/config-node/health';
 import { FLEET_BOUNDS, SPARKPLUG_BOUNDS } from '../../nodes/lib/pure/limits';
 import { PendingCommands } from '../../nodes/fleet/sparkplug/pending-commands';
-import { speak } from '../helpers/i18n';
+import { inLanguage, speak } from '../helpers/i18n';
 import { hostEncode, hostEncodeFields, metricOf, Published, RecordingLink } from '../helpers/sparkplug-host';
 
 const moduleAt = (slot: number) => ({ config: 'c1', service: 'io', slot, device: '127.0.0.1:1' });
@@ -297,6 +297,8 @@ describe('Sparkplug edge node session (nodes/fleet/sparkplug/edge-node.ts)', fun
 });
 
 describe('Sparkplug DCMD writes waiting for their answer (nodes/fleet/sparkplug/pending-commands.ts)', function () {
+  before(() => speak());
+
   it('a write with no answer in time is told as refused; its late answer is ignored; the bound is maxPending', async function () {
     const refused: string[] = [];
     let timedOut: () => void = () => undefined;
@@ -313,5 +315,104 @@ describe('Sparkplug DCMD writes waiting for their answer (nodes/fleet/sparkplug/
     pending.answer(ref, { message: 'late' });
     refused.should.have.length(1);
     pending.room.should.equal(FLEET_BOUNDS.maxPending);
+  });
+});
+
+describe('Sparkplug refusals in the runtime language: German', function () {
+  // A German operator meets no English: the status and Catch show these reasons as they are.
+  before(() => speak(inLanguage('de')));
+  after(() => speak());
+
+  /** English giveaways; a German reason has none (the protobuf reader's own words in brackets aside). */
+  const ENGLISH = /\b(is|the|not|must|got|no|needs|command|metric|payload|written|allowed|outside|at most)\b/;
+
+  it('a refused DCMD or NCMD says why in German: undeclared, read-only, wrong type, not allowed, out of range, malformed, too big', function () {
+    const e = born({ allowed: ['io-threshold'] });
+    const cases: Array<[Buffer, string]> = [
+      [hostEncode({ metrics: [{ name: 'Pin 9/Output', type: 'Boolean', value: true }] }), 'DCMD io-2: "Pin 9/Output" ist von io-2 nicht deklariert'],
+      [hostEncode({ metrics: [{ name: 'Pin 1/Voltage', type: 'Double', value: 5 }] }), 'DCMD io-2: "Pin 1/Voltage" ist schreibgeschützt'],
+      [
+        hostEncode({ metrics: [{ name: 'Pin 2/Threshold/Voltage', type: 'String', value: '600' }] }),
+        'DCMD io-2: "Pin 2/Threshold/Voltage" ist vom Typ UInt16, der Befehl nennt String',
+      ],
+      [
+        hostEncodeFields({ metrics: [{ alias: e.alias('Pin 2/Threshold/Voltage'), stringValue: '600' }] }),
+        'DCMD io-2: "Pin 2/Threshold/Voltage": ein Wert vom Typ UInt16 muss in intValue stehen, erhalten: stringValue',
+      ],
+      [
+        hostEncode({ metrics: [{ name: 'Pin 1/Output', type: 'Boolean', value: true }] }),
+        'DCMD io-2: "Pin 1/Output" wird von io-output geschrieben, den die Einstellung Befehle nicht erlaubt (erlaubt: io-threshold)',
+      ],
+      [
+        hostEncode({ metrics: [{ name: 'Pin 2/Threshold/Voltage', type: 'UInt16', value: 9 }] }),
+        'DCMD io-2: Pin 2/Threshold/Voltage muss eine ganze Zahl von 50 bis 25000 mV sein, erhalten: 9',
+      ],
+      [hostEncodeFields({ metrics: [{ alias: 999999, booleanValue: true }] }), 'DCMD io-2: Alias 999999 ist hier nicht deklariert'],
+      [
+        hostEncode({ metrics: [{ name: 'Pin 2/Threshold/Voltage', type: 'Int8', value: 300 }] }),
+        'DCMD io-2: Metrik "Pin 2/Threshold/Voltage": 300 liegt außerhalb des Bereichs von Int8',
+      ],
+      [hostEncode({ metrics: [] }), 'DCMD io-2: ein DCMD ohne Metrik'],
+      [
+        Buffer.alloc(SPARKPLUG_BOUNDS.payloadBytes + 1),
+        `DCMD io-2: die Nutzdaten dürfen höchstens ${SPARKPLUG_BOUNDS.payloadBytes} Bytes groß sein, erhalten: ${SPARKPLUG_BOUNDS.payloadBytes + 1}`,
+      ],
+      [
+        hostEncode({
+          metrics: Array.from({ length: SPARKPLUG_BOUNDS.commandMetrics + 1 }, () => ({ name: 'Pin 2/Threshold/Voltage', type: 'UInt16', value: 600 })),
+        }),
+        `DCMD io-2: höchstens ${SPARKPLUG_BOUNDS.commandMetrics} Metriken in einer Nachricht, erhalten: ${SPARKPLUG_BOUNDS.commandMetrics + 1}`,
+      ],
+    ];
+    for (const [bytes, reason] of cases) {
+      e.session.message(DCMD, bytes);
+      should(e.refused.pop()).equal(reason);
+    }
+    e.session.message(DCMD, Buffer.from([0x12, 0x05, 0x0a]));
+    const malformed = e.refused.pop()!;
+    malformed.should.startWith('DCMD io-2: keine Sparkplug-B-Nutzdaten (');
+    e.session.message(NCMD, hostEncode({ metrics: [{ name: 'Pin 1/Output', type: 'Boolean', value: true }] }));
+    should(e.refused.pop()).equal('NCMD: "Pin 1/Output" ist keine Metrik, die ein Befehl schreiben darf (nur Node Control/Rebirth)');
+    e.session.message(NCMD, hostEncodeFields({ metrics: [{ name: 'Node Control/Rebirth', datatype: 11, isNull: true }] }));
+    should(e.refused.pop()).equal('NCMD: "Node Control/Rebirth" braucht einen Wert, der Befehl setzt is_null');
+    e.session.message('spBv1.0/plant/DCMD/cell-01/io-7', hostEncode({ metrics: [{ name: 'Pin 1/Output', type: 'Boolean', value: true }] }));
+    should(e.refused.pop()).equal('DCMD io-7: kein solches Device am Edge-Node cell-01');
+    // A write the module refused comes back as its answer with msg.error.
+    e.session.message(DCMD, hostEncode({ metrics: [{ name: 'Pin 2/Threshold/Voltage', type: 'UInt16', value: 600 }] }));
+    e.session.msg({ ...e.commands[0], error: { message: 'Modul antwortet 409' } });
+    should(e.refused.pop()).equal('DCMD io-2 "Pin 2/Threshold/Voltage": io-threshold fehlgeschlagen: Modul antwortet 409');
+    e.session.health(connection(2, 'unreachable'));
+    e.session.message(DCMD, hostEncode({ metrics: [{ name: 'Pin 2/Threshold/Voltage', type: 'UInt16', value: 600 }] }));
+    should(e.refused.pop()).equal('DCMD io-2: das Device ist nicht verbunden (Zustand unreachable)');
+    e.refused.should.eql([]);
+    for (const [, reason] of cases) reason.should.not.match(ENGLISH);
+    malformed.replace(/\(.*\)$/, '').should.not.match(ENGLISH);
+    e.session.close();
+  });
+
+  it("the catalogue's refusals, a STATE not believed and a write with no answer are German too", async function () {
+    const io = (name: string) => metricNamed('io', name)!;
+    writeOf('io', io('Pin 1/PWM/Setting'), 'fast').should.eql({
+      refused: 'Pin 1/PWM/Setting muss Frequenz und Tastverhältnis in der Form "1000 Hz 25 %" nennen, erhalten: "fast"',
+    });
+    writeOf('io', io('Pin 2/Output'), 1).should.eql({ refused: 'Pin 2/Output nimmt einen Wert vom Typ Boolean, erhalten: 1' });
+    writeOf('io', io('Pin 2/Voltage'), 5).should.eql({ refused: 'Pin 2/Voltage ist schreibgeschützt' });
+    writeOf('io', metricNamed('bmc', 'Watchdog/Timeout')!, 1000).should.eql({ refused: 'Watchdog/Timeout ist keine Metrik eines io-Moduls' });
+    const e = edge({ primaryHost: 'scada' });
+    e.session.up(e.link);
+    e.session.message('spBv1.0/STATE/scada', Buffer.from('ONLINE'));
+    e.warnings.should.eql(['spBv1.0/STATE/scada: ein STATE muss Sparkplug-3.0-JSON sein: {"online": true|false, "timestamp": <ms>}']);
+    const refused: string[] = [];
+    let timedOut: () => void = () => undefined;
+    const told = new Promise<void>((resolve) => (timedOut = resolve));
+    const pending = new PendingCommands((reason) => {
+      refused.push(reason);
+      timedOut();
+    }, 5);
+    pending.add('io-2', 'Pin 1/Output', 'io-output');
+    await told;
+    refused.should.eql([
+      'DCMD io-2 "Pin 1/Output": keine Antwort innerhalb von 0,005 s: ist der Befehlsausgang mit dem Node io-output verdrahtet und dessen Ausgang zurück?',
+    ]);
   });
 });
