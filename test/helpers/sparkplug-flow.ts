@@ -12,6 +12,7 @@
  * as a reading node would send it: for more changes than a device makes quickly), its `n`
  * reported on `fed` once fleet-publish has it.
  */
+import { deviceNode } from './device-node';
 
 export const GROUP = 'plant';
 /** The modules of each device, and their Sparkplug device ids (`<service>-<slot>`). */
@@ -151,17 +152,8 @@ export function sparkplugFlow(o: SpFlowOptions): Array<Record<string, unknown>> 
   o.devices.forEach((device, d) => {
     for (const m of MODULES) {
       flow.push({
-        id: config(d, m.service),
-        type: 'modular-device',
-        url: device.url,
-        service: m.service,
-        slot: String(m.slot),
-        apiVersion: 'auto',
-        timeout: '5000',
-        queueLimit: '100',
+        ...deviceNode({ id: config(d, m.service), url: device.url, service: m.service, slot: m.slot }),
         answerLimit: '64',
-        auth: 'none',
-        tls: '',
         ...(device.fleetDevice ? { fleetDevice: device.fleetDevice } : {}),
       });
     }
