@@ -29,7 +29,10 @@
  * reader sees they made the same requests. Ours also makes its connection health check (a
  * GET of each module's root every 10 s): that is ours' cost of an honest status, so it counts.
  *
- *   node bench/installation.js [--devices 10] [--seconds 30] [--segments 3] [--api 0.9|1.0] [--hz 10]
+ * --kinds runs only some kinds of node (both contestants alike), to see what each costs:
+ * readings (bmc- and power-readings), notify, watchdog, output; all of them by default.
+ *
+ *   node bench/installation.js [--devices 10] [--seconds 30] [--segments 3] [--api 0.9|1.0] [--hz 10] [--kinds notify,output]
  */
 'use strict';
 const { monitorEventLoopDelay } = require('perf_hooks');
@@ -42,6 +45,17 @@ const MODULES = [
   { service: 'io', slot: 2 },
 ];
 const PINS = [1, 2, 3, 4, 5, 6];
+/** The kinds of node of one device's flows, by the suffix of their ids. */
+const KINDS = ['readings', 'notify', 'watchdog', 'output'];
+const KIND_OF = { 'bmc-readings': 'readings', 'power-readings': 'readings', notify: 'notify', watchdog: 'watchdog', out: 'output' };
+
+/** The flow without the device nodes of kinds not asked for. */
+function onlyKinds(nodes, kinds) {
+  return nodes.filter((n) => {
+    const suffix = /^d\d+-(.*)$/.exec(n.id)?.[1];
+    return !(suffix in KIND_OF) || kinds.includes(KIND_OF[suffix]);
+  });
+}
 
 function args() {
   const get = lib.option;
@@ -55,6 +69,7 @@ function args() {
     powerMs: Number(get('power-interval', 2000)),
     bmcMs: Number(get('bmc-interval', 5000)),
     keepAliveMs: Number(get('keep-alive-interval', 3000)),
+    kinds: String(get('kinds', KINDS.join(','))).split(','),
   };
 }
 
@@ -165,7 +180,7 @@ async function main() {
     const counts = { msgs: 0, errors: 0, driven: 0 };
     const errorTexts = new Map();
     const deploy = async (who) => {
-      await red.deploy(who === 'ours' ? oursFlows(devices, opt) : plainFlows(devices, opt));
+      await red.deploy(onlyKinds(who === 'ours' ? oursFlows(devices, opt) : plainFlows(devices, opt), opt.kinds));
       red.onSink('sink', () => counts.msgs++);
       red.onSink('caught', (msg) => {
         counts.errors++;
@@ -174,7 +189,7 @@ async function main() {
       });
       if (who === 'ours') await lib.waitConnected(red, configIds, 30000);
       let high = false;
-      const targets = devices.map((_, d) => red.getNode(`d${d}-out`));
+      const targets = opt.kinds.includes('output') ? devices.map((_, d) => red.getNode(`d${d}-out`)) : [];
       driver = setInterval(() => {
         high = !high;
         for (const target of targets) target.receive(DRIVE[who](high));
@@ -252,6 +267,7 @@ async function main() {
       outputHz: opt.hz,
       intervalsMs: { notify: opt.notifyMs, power: opt.powerMs, bmc: opt.bmcMs, keepAlive: opt.keepAliveMs },
       segments: opt.segments,
+      kinds: opt.kinds,
       ours: figures('ours'),
       plain: figures('plain'),
       errorTexts: Object.fromEntries(errorTexts),

@@ -11,6 +11,7 @@ import { DeviceError, invalidInput } from '../../nodes/lib/base/errors';
 import { InputContext, inputHandler } from '../../nodes/lib/action/input-handler';
 import { Pollable, PollingLifecycle } from '../../nodes/lib/action/polling-lifecycle';
 import { BUSY_STATUS_DELAY_MS, NodeStatusDot } from '../../nodes/lib/action/status-dot';
+import { BusyWatch } from '../../nodes/lib/action/busy-watch';
 import type { NodeMessage, NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
 
@@ -33,7 +34,7 @@ interface Handled {
 function handlerFor(setup: Setup) {
   const statuses: NodeStatus[] = [];
   const clock = handClock();
-  const dot = new NodeStatusDot((status) => statuses.push(status), undefined, clock.later, clock.now);
+  const dot = new NodeStatusDot((status) => statuses.push(status), undefined, new BusyWatch(clock));
   dot.connectionIs({ state: 'connected', apiVersion: '0.9' });
   statuses.length = 0;
   const handle = inputHandler({

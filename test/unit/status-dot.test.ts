@@ -1,8 +1,8 @@
 /**
  * NodeStatusDot on its own: what reaches `node.status` (here a function that records each
  * call) for connection states, the node's own outcomes, failures, the busy dot and close.
- * Its busy timer is driven by hand through the dot's `later` parameter, so no assertion
- * depends on how fast the machine is.
+ * Its busy watch (busy-watch.ts) runs on a hand clock, so no assertion depends on how fast
+ * the machine is.
  */
 import should from 'should';
 import type { ConnectionState } from '../../nodes/lib/config-node/connection';
@@ -10,11 +10,12 @@ import { DeviceError } from '../../nodes/lib/base/errors';
 import { BUSY_STATUS_DELAY_MS, connectionStatus, NodeStatusDot, short } from '../../nodes/lib/action/status-dot';
 import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { handClock } from '../helpers/hand-clock';
+import { BusyWatch } from '../../nodes/lib/action/busy-watch';
 
 function recordedDot(problem?: string) {
   const calls: NodeStatus[] = [];
   const clock = handClock();
-  const dot = new NodeStatusDot((status) => calls.push(status), problem, clock.later, clock.now);
+  const dot = new NodeStatusDot((status) => calls.push(status), problem, new BusyWatch(clock));
   return { dot, calls, clock };
 }
 
@@ -119,7 +120,7 @@ describe('NodeStatusDot', () => {
     clock.pending().should.have.length(0);
   });
 
-  it("msgs one after another arm no timer each: a msg that began late in the timer's wait gets its whole delay", () => {
+  it("msgs one after another arm no timer each: a msg that began late in the watch's wait is shown at a later look", () => {
     const { dot, calls, clock } = recordedDot();
     dot.connectionIs(CONNECTED);
     for (let i = 0; i < 5; i++) {
@@ -132,9 +133,13 @@ describe('NodeStatusDot', () => {
     dot.started('slow...');
     clock.advance(10);
     calls.should.have.length(1, 'the slow msg has been in flight 10 ms only');
-    clock.pending().should.have.length(1, 'aimed again at its own delay');
-    clock.advance(BUSY_STATUS_DELAY_MS - 10);
+    clock.pending().should.have.length(1, 'the watch looks again after its delay');
+    // The watch looked at 50 ms (the slow msg 5 ms in flight) and looks again at 100 ms.
+    clock.advance(BUSY_STATUS_DELAY_MS - 6);
+    calls.should.have.length(1, 'not before the next look');
+    clock.advance(1);
     calls[1].should.eql({ fill: 'blue', shape: 'dot', text: 'slow...' });
+    clock.pending().should.have.length(0, 'nothing left to watch');
   });
 
   it('after the blue dot the same outcome as before is shown again (it replaced it)', () => {
@@ -163,12 +168,16 @@ describe('NodeStatusDot', () => {
     short('short').should.equal('short');
   });
 
-  it('close cancels the busy timer and clears the status', () => {
+  it('close clears the status; the watch drops the dot without a blue dot or another look', () => {
     const { dot, calls, clock } = recordedDot();
     dot.connectionIs(CONNECTED);
     dot.started('a...');
     dot.close();
-    clock.pending().should.have.length(0);
     calls[calls.length - 1].should.eql({});
+    clock.advance(BUSY_STATUS_DELAY_MS);
+    calls[calls.length - 1].should.eql({}, 'no blue dot after close');
+    clock.pending().should.have.length(0);
+    dot.started('b...');
+    clock.pending().should.have.length(0, 'a closed dot is not watched again');
   });
 });

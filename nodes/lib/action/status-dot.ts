@@ -10,12 +10,12 @@ import type { ConnectionState } from '../config-node/connection';
 import { DeviceError, statusText } from '../base/errors';
 import { isMessageId, say } from '../base/i18n';
 import type { NodeStatus } from '../base/node-red';
-import { Later, realLater } from '../base/clock';
 import { busyStatusOf, StatusTexts } from './operation';
+import { BUSY_STATUS_DELAY_MS, BusyWatch, busyWatch, Watched } from './busy-watch';
+
+export { BUSY_STATUS_DELAY_MS } from './busy-watch';
 
 const STATUS_TEXT_MAX = 60;
-/** A request still running after this long shows the blue "requesting" dot. */
-export const BUSY_STATUS_DELAY_MS = 50;
 
 export function short(text: string): string {
   // A message id is never cut: the editor turns it into words.
@@ -34,14 +34,15 @@ export function connectionStatus(state: ConnectionState): NodeStatus {
   }
 }
 
-export class NodeStatusDot {
+export class NodeStatusDot implements Watched {
   private connection: ConnectionState = { state: 'connecting' };
   /** The node's own last outcome; shown whenever the connection is fine. */
   private own?: NodeStatus;
   private inFlight = 0;
-  /** The busy timer: armed once per busy stretch, not per msg (see `started`). */
-  private cancelBusy?: () => void;
-  /** When the msgs in flight now began to be in flight (the `now` clock). */
+  /** Whether the busy watch looks at this dot (see `started`). */
+  private watched = false;
+  private closed = false;
+  /** When the msgs in flight now began to be in flight (the watch's clock). */
   private busySince = 0;
   /** What the blue dot would say: the text, or the operation it is said from (only if shown). */
   private busy: string | StatusTexts = '';
@@ -60,8 +61,8 @@ export class NodeStatusDot {
     private readonly setStatus: (status: NodeStatus) => void,
     /** A bad setting found at deploy: shown at once, and no reconnection clears it. */
     private readonly settingsProblem?: string,
-    private readonly later: Later = realLater,
-    private readonly now: () => number = () => performance.now(),
+    /** The process's watch, or a test's on a hand clock. */
+    private readonly watch: BusyWatch = busyWatch,
   ) {
     if (settingsProblem) this.own = { fill: 'red', shape: 'ring', text: short(settingsProblem) };
   }
@@ -118,14 +119,16 @@ export class NodeStatusDot {
 
   /** A msg's operation went on its way; `busy` is its busy status, or the operation to say it from. */
   started(busy: string | StatusTexts): void {
-    if (!this.inFlight++) this.busySince = this.now();
+    if (!this.inFlight++) this.busySince = this.watch.now();
     this.busy = busy;
     // The blue dot only for a request that takes a while: a status update per msg costs
     // more than a fast request itself, and a dot that flashes for 0.2 ms shows nothing.
-    // The timer is not cancelled when the msgs end: one that ends finds nothing in flight,
-    // or aims again at the delay after the new stretch began. Arming and cancelling a
-    // timer per msg cost more than the rest of the dot.
-    this.cancelBusy ??= this.later(() => this.busyCheck(), BUSY_STATUS_DELAY_MS);
+    // The process's one watch looks (busy-watch.ts): a timer per node, even one per busy
+    // stretch, cost a wakeup of the event loop per msg of a node driven at 10 Hz.
+    if (!this.watched && !this.closed) {
+      this.watched = true;
+      this.watch.add(this);
+    }
   }
 
   /** A msg's operation ended (either way); the outcome follows through succeeded/failed. */
@@ -133,22 +136,20 @@ export class NodeStatusDot {
     this.inFlight--;
   }
 
-  private busyCheck(): void {
-    this.cancelBusy = undefined;
-    if (!this.inFlight) return;
-    const waited = this.now() - this.busySince;
-    if (waited < BUSY_STATUS_DELAY_MS) {
-      this.cancelBusy = this.later(() => this.busyCheck(), BUSY_STATUS_DELAY_MS - waited);
-      return;
-    }
+  /** The watch's look (busy-watch.ts): the blue dot once a msg has been in flight for the delay. */
+  busyCheck(now: number): boolean {
+    if (!this.inFlight || this.closed) return (this.watched = false);
+    if (now - this.busySince < BUSY_STATUS_DELAY_MS) return true;
+    this.watched = false;
     this.setStatus({ fill: 'blue', shape: 'dot', text: short(typeof this.busy === 'string' ? this.busy : busyStatusOf(this.busy)) });
     this.shown = undefined;
+    return false;
   }
 
-  /** The node is closing: no timer left behind, the dot cleared. */
+  /** The node is closing: the dot cleared (the watch drops it at its next look). */
   close(): void {
-    this.cancelBusy?.();
-    this.cancelBusy = undefined;
+    // The watch drops the dot at its next look.
+    this.closed = true;
     this.setStatus({});
   }
 
