@@ -1,0 +1,155 @@
+/**
+ * Scenario 10: footprint. What the package adds to a Node-RED, on a small board where
+ * start-up time and memory count: the same Node-RED (red.js, its own process, as `node-red`
+ * starts it, settings as `npm start` writes them) with and without this package, in the
+ * same run, fresh processes taking turns (without, with, without, ...):
+ *
+ *   without  a userDir without the package, no flows
+ *   with     the package in the userDir's node_modules (as `npm install` puts it), and
+ *            `npm start`'s demo flows (scripts/start.js DEMO_FLOWS: io-output,
+ *            alarm-on-notification, watchdog-keep-alive, power-overview) deployed against a
+ *            simulator (its own process, not counted), running
+ *
+ * Per process: start-up, from the spawn to Node-RED's "Started flows" (its log, info level),
+ * and the resident set (VmRSS, /proc) after --settle seconds of the flows running. The added
+ * figures are the medians' differences; the targets (issue #45): under 200 ms and 15 MB.
+ * The package's own load (first require to the last node type registered) is scenario 6.
+ *
+ *   node bench/footprint.js [--samples 5] [--settle 20]
+ */
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const lib = require('./lib');
+
+const TARGETS = { addedStartMs: 200, addedRssMB: 15 };
+
+function args() {
+  return {
+    samples: Number(lib.option('samples', process.env.BENCH_FOOTPRINT_SAMPLES || 5)),
+    settleSeconds: Number(lib.option('settle', 20)),
+  };
+}
+
+/** npm start's demo tabs, pointed at the simulator; one config node per module, as npm start deploys them. */
+function demoFlows(simUrl) {
+  const { DEMO_FLOWS, readExample } = require(path.join(lib.ROOT, 'scripts', 'start.js'));
+  const nodes = DEMO_FLOWS.flatMap((file) => readExample(file, { simUrl, lang: 'en' }));
+  return [...new Map(nodes.map((n) => [n.id, n])).values()];
+}
+
+/** A userDir as `npm start` makes it (the package linked, or not), with `flows`. */
+function userDir(withPackage, flows) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md-footprint-'));
+  const dependencies = {};
+  if (withPackage) {
+    const scope = path.join(dir, 'node_modules', '@modular-device');
+    fs.mkdirSync(scope, { recursive: true });
+    fs.symlinkSync(lib.ROOT, path.join(scope, 'node-red'), 'dir');
+    dependencies['@modular-device/node-red'] = `file:${lib.ROOT}`;
+  }
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'modular-device-footprint', private: true, dependencies }));
+  fs.writeFileSync(path.join(dir, 'flows.json'), JSON.stringify(flows));
+  fs.writeFileSync(
+    path.join(dir, 'settings.js'),
+    `module.exports = {
+    uiHost: '127.0.0.1',
+    uiPort: 0,
+    flowFile: 'flows.json',
+    credentialSecret: 'modular-device-footprint',
+    telemetry: { enabled: false },
+    diagnostics: { enabled: false },
+    externalModules: { autoInstall: false },
+    editorTheme: { tours: false, palette: { catalogues: [] }, projects: { enabled: false } },
+    logging: { console: { level: 'info', metrics: false, audit: false } },
+};
+`,
+  );
+  return dir;
+}
+
+/** Resident set of a process, MB (VmRSS of /proc/<pid>/status). */
+function rssMB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) / 1024;
+}
+
+/** One Node-RED process: resolves its start-up time and its RSS after the settle time. */
+async function sample(withPackage, simUrl, opt) {
+  const dir = userDir(withPackage, withPackage ? demoFlows(simUrl) : []);
+  const red = require.resolve('node-red/red.js');
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [red, '--userDir', dir, '--settings', path.join(dir, 'settings.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  let log = '';
+  try {
+    const startMs = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Node-RED did not start flows in 60 s:\n${log.slice(-2000)}`)), 60000);
+      const read = (chunk) => {
+        log += chunk.toString();
+        if (/\[info\] Started flows/.test(log)) {
+          clearTimeout(timer);
+          resolve(performance.now() - t0);
+        }
+        if (log.length > 200000) log = log.slice(-20000);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.once('exit', (code) => reject(new Error(`Node-RED exited (${code}):\n${log.slice(-2000)}`)));
+    });
+    await lib.sleep(opt.settleSeconds * 1000);
+    const rss = rssMB(child.pid);
+    // A demo that fails to run is no footprint of the package: say it.
+    const errors = (log.match(/\[(error|warn)\].*/g) || []).slice(0, 5);
+    return { startMs, rssMB: rss, errors };
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await Promise.race([exited, lib.sleep(10000)]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    process.off('exit', orphan);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const opt = args();
+  lib.checkBuilt();
+  const sim = await lib.startSim();
+  try {
+    // One of each first, not counted: the file system's caches warm for both.
+    await sample(false, sim.url, { ...opt, settleSeconds: 1 });
+    await sample(true, sim.url, { ...opt, settleSeconds: 1 });
+    const runs = { without: [], with: [] };
+    for (let i = 0; i < opt.samples; i++) {
+      for (const who of i % 2 ? ['with', 'without'] : ['without', 'with']) runs[who].push(await sample(who === 'with', sim.url, opt));
+    }
+    const med = (who, key) => lib.median(runs[who].map((s) => s[key]));
+    const addedStartMs = lib.round(med('with', 'startMs') - med('without', 'startMs'), 0);
+    const addedRssMB = lib.round(med('with', 'rssMB') - med('without', 'rssMB'), 1);
+    return {
+      scenario: 'footprint',
+      nodeRed: require('node-red/package.json').version,
+      samples: opt.samples,
+      settleSeconds: opt.settleSeconds,
+      demos: require(path.join(lib.ROOT, 'scripts', 'start.js')).DEMO_FLOWS,
+      without: { startMs: lib.round(med('without', 'startMs'), 0), rssMB: lib.round(med('without', 'rssMB'), 1) },
+      with: { startMs: lib.round(med('with', 'startMs'), 0), rssMB: lib.round(med('with', 'rssMB'), 1) },
+      added: { startMs: addedStartMs, rssMB: addedRssMB },
+      targets: TARGETS,
+      met: { startMs: addedStartMs < TARGETS.addedStartMs, rssMB: addedRssMB < TARGETS.addedRssMB },
+      samplesRaw: Object.fromEntries(
+        Object.entries(runs).map(([k, v]) => [k, v.map((s) => ({ startMs: lib.round(s.startMs, 0), rssMB: lib.round(s.rssMB, 1) }))]),
+      ),
+      logErrors: runs.with.flatMap((s) => s.errors).slice(0, 5),
+    };
+  } finally {
+    await sim.stop();
+  }
+}
+
+if (require.main === module) lib.main(main);
+module.exports = { main };
