@@ -5,7 +5,7 @@
  * (one per Node-RED: its userDir's journal) once. Cardinality is bounded: the states and
  * priorities are the model's lists, and only the 10 most frequent alarms carry their id.
  */
-import { Counter, Gauge, Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import { alarmSystems } from '../alarms/alarm-system';
 import type { HealthReport } from '../lib/pure/alarm-health';
 import { ALARM_STATES } from '../lib/pure/alarm-model';
@@ -76,7 +76,9 @@ export class AlarmMetrics {
   /** This scrape's figures: read by the first metric's collect (prom-client calls them in the order registered, each with its metric as `this`). */
   private now?: Snapshot;
 
-  constructor(registry: Registry) {
+  /** `prom`: prom-client, loaded at the first scrape (metrics.ts says why). */
+  constructor(prom: typeof import('prom-client'), registry: Registry) {
+    const { Counter, Gauge } = prom;
     const registers = [registry];
     const read = () => (this.now ??= snapshot());
     const took = (s: Snapshot) => (this.now = s);

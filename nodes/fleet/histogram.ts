@@ -32,8 +32,10 @@ export class CountedHistogram {
     readonly bounds: readonly number[],
     /** Every series to write at a scrape. */
     private readonly series: () => Iterable<HistogramSeries>,
-    registry: Registry,
-  ) {
+  ) {}
+
+  /** Writes it with prom-client's registry (made at the first scrape: metrics.ts). */
+  register(registry: Registry): void {
     registry.registerMetric(this as unknown as Metric);
   }
 

@@ -4,11 +4,14 @@
  * one a user's other code may fill). Everything is heard, nothing asked: health events
  * (config-node/health.ts) for states, resets, re-applies, late keep-alives and lost notifications;
  * tallies for every exchange (config-node/module-health.ts onExchange) and every alert delivered.
- * On the request path that is a few numbers of the module's own: the request count, the
- * queue depth and the latency histogram (histogram.ts) reach prom-client's registry when
- * Prometheus asks, so a request pays no label lookup, no allocation, no I/O.
+ *
+ * Everything is counted in plain numbers of the module's own (a request pays no label
+ * lookup, no allocation, no I/O) and reaches prom-client when Prometheus asks: prom-client
+ * is loaded at the first scrape, not when Node-RED starts. Loaded with the package it cost
+ * every Node-RED 70 ms of start-up and 12 MB of memory (it brings @opentelemetry/api),
+ * whether or not anyone ever scraped (bench/footprint.js).
  */
-import { Counter, Gauge, Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import { CountedHistogram, HistogramSeries } from './histogram';
 import { AlarmMetrics } from './alarm-metrics';
 import { HealthEvent, HealthModule, onTally, Report, subscribe, Tally } from '../lib/config-node/health';
@@ -23,77 +26,50 @@ type Labels = Record<(typeof LABELS)[number], string>;
 
 const labelsOf = (module: HealthModule): Labels => ({ device: module.device, service: module.service, slot: String(module.slot) });
 
-/** A module's labels (one object for all its requests) and what it counted since the last scrape. */
+/** What a module counted since Node-RED started: totals, as Prometheus counters show them. */
 interface Counted {
   labels: Labels;
   latency: HistogramSeries;
   requests: number;
+  /** Failed requests by error code. */
+  errors: Map<string, number>;
   /** The queue depth when its last exchange ended; undefined: no exchange yet. */
   queued?: number;
+  alerts: number;
+  resets: number;
+  reapplies: number;
+  lost: number;
+  late: number;
+  /** How late the last late keep-alive was, seconds; undefined: none was. */
+  lateness?: number;
+  /** The last connection state heard; undefined: none yet. */
+  state?: string;
+}
+
+type CommandKind = 'module' | 'alarm' | 'sparkplug';
+
+/** A counter that shows a total kept here (it only grows): set at each scrape. */
+function total(counter: Counter, labels: Record<string, string>, value: number): void {
+  if (value) counter.inc(labels, value);
 }
 
 export class ModuleMetrics {
-  readonly registry = new Registry();
-  /** A metric's options: its name and help, the module labels (and any extra), this registry. */
-  private metric(name: string, help: string, extra: string[] = []) {
-    return { name, help, labelNames: [...LABELS, ...extra], registers: [this.registry] };
-  }
   /** Per module (by its labels); found from a HealthModule without building a key each time. */
   private readonly counted = new Map<string, Counted>();
   private readonly countedOf = new WeakMap<HealthModule, Counted>();
-  private readonly requests: Counter = new Counter({
-    ...this.metric('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed'),
-    collect: () => {
-      for (const c of this.counted.values()) {
-        if (c.requests) this.requests.inc(c.labels, c.requests);
-        c.requests = 0;
-      }
-    },
-  });
-  private readonly errors = new Counter(
-    this.metric('modular_device_request_errors_total', 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)', ['code']),
-  );
+  private readonly refused: Record<CommandKind, number> = { module: 0, alarm: 0, sparkplug: 0 };
   private readonly latency = new CountedHistogram(
     'modular_device_request_duration_seconds',
     'Time from sending a device request to its verdict',
     LATENCY_BUCKETS,
     () => [...this.counted.values()].map((c) => c.latency),
-    this.registry,
   );
-  private readonly queue: Gauge = new Gauge({
-    ...this.metric('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended'),
-    collect: () => {
-      for (const c of this.counted.values()) if (c.queued !== undefined) this.queue.set(c.labels, c.queued);
-    },
-  });
-  private readonly state = new Gauge(
-    this.metric('modular_device_connection_state', 'The module connection state: 1 for the current state, 0 for the others', ['state']),
-  );
-  private readonly resets = new Counter(this.metric('modular_device_resets_total', 'Device or module resets noticed'));
-  private readonly reapplies = new Counter(
-    this.metric('modular_device_reapplies_total', 'Times the settings the package made were applied again after a reset'),
-  );
-  private readonly alerts = new Counter(
-    this.metric('modular_device_alerts_delivered_total', 'Notification alerts delivered to the flow (pins with a raised alert)'),
-  );
-  private readonly lost = new Counter(
-    this.metric('modular_device_notifications_lost_total', 'notifications-lost announcements (alerts that may have been cleared unread)'),
-  );
-  private readonly late = new Counter(this.metric('modular_device_keepalive_late_total', 'Keep-alives found late by the watchdog node'));
-  private readonly lateness = new Gauge(
-    this.metric('modular_device_keepalive_lateness_seconds', 'How late the last late keep-alive was (time since the last alive)'),
-  );
-  private readonly refused = new Counter({
-    name: 'modular_device_fleet_commands_refused_total',
-    help: 'Commands from the fleet MQTT refused by fleet-publish (not allowed, malformed, retained, for no module or alarm here...), for modules, alarms or Sparkplug (NCMD, DCMD)',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
+  /** prom-client's registry, made at the first scrape. */
+  private registry?: Registry;
   private readonly stops: Array<() => void>;
 
   /** `report`: where a failure to count is said (once), e.g. Node-RED's log; by default Node's warnings. */
   constructor(report?: Report) {
-    new AlarmMetrics(this.registry);
     this.stops = [subscribe((event) => this.onHealth(event), report), onTally((module, fact) => this.onTally(module, fact), report)];
   }
 
@@ -102,28 +78,114 @@ export class ModuleMetrics {
   }
 
   /** A fleet command refused (fleet-publish): its kind is bounded, its topic is not. `sparkplug`: an NCMD or DCMD, whatever its metric. */
-  refusedCommand(kind: 'module' | 'alarm' | 'sparkplug'): void {
-    this.refused.inc({ kind });
+  refusedCommand(kind: CommandKind): void {
+    this.refused[kind]++;
   }
 
   /** The text format (version 0.0.4), as Prometheus scrapes it. */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.registryNow().metrics();
   }
 
   get contentType(): string {
-    return this.registry.contentType;
+    return this.registryNow().contentType;
+  }
+
+  /**
+   * The registry, made at the first scrape: each metric reads the plain numbers when
+   * prom-client collects it (counters are reset and set to the totals, as alarm-metrics.ts does).
+   */
+  private registryNow(): Registry {
+    if (this.registry) return this.registry;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at the first scrape (see the top of this file)
+    const prom = require('prom-client') as typeof import('prom-client');
+    const registry = new prom.Registry();
+    const registers = [registry];
+    const modules = () => this.counted.values();
+    const counter = (name: string, help: string, value: (c: Counted) => number) =>
+      new prom.Counter({
+        name,
+        help,
+        labelNames: [...LABELS],
+        registers,
+        collect() {
+          this.reset();
+          for (const c of modules()) total(this, c.labels, value(c));
+        },
+      });
+    counter('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed', (c) => c.requests);
+    new prom.Counter({
+      name: 'modular_device_request_errors_total',
+      help: 'Failed device requests per module by error code (TIMEOUT, DEVICE_ERROR, UNREACHABLE...)',
+      labelNames: [...LABELS, 'code'],
+      registers,
+      collect() {
+        this.reset();
+        for (const c of modules()) for (const [code, n] of c.errors) total(this, { ...c.labels, code }, n);
+      },
+    });
+    this.latency.register(registry);
+    new prom.Gauge({
+      name: 'modular_device_queue_depth',
+      help: 'Requests waiting in the module queue when the last exchange ended',
+      labelNames: [...LABELS],
+      registers,
+      collect() {
+        for (const c of modules()) if (c.queued !== undefined) this.set(c.labels, c.queued);
+      },
+    });
+    new prom.Gauge({
+      name: 'modular_device_connection_state',
+      help: 'The module connection state: 1 for the current state, 0 for the others',
+      labelNames: [...LABELS, 'state'],
+      registers,
+      collect() {
+        for (const c of modules())
+          if (c.state !== undefined) for (const state of CONNECTION_STATES) this.set({ ...c.labels, state }, state === c.state ? 1 : 0);
+      },
+    });
+    counter('modular_device_resets_total', 'Device or module resets noticed', (c) => c.resets);
+    counter('modular_device_reapplies_total', 'Times the settings the package made were applied again after a reset', (c) => c.reapplies);
+    counter('modular_device_alerts_delivered_total', 'Notification alerts delivered to the flow (pins with a raised alert)', (c) => c.alerts);
+    counter('modular_device_notifications_lost_total', 'notifications-lost announcements (alerts that may have been cleared unread)', (c) => c.lost);
+    counter('modular_device_keepalive_late_total', 'Keep-alives found late by the watchdog node', (c) => c.late);
+    new prom.Gauge({
+      name: 'modular_device_keepalive_lateness_seconds',
+      help: 'How late the last late keep-alive was (time since the last alive)',
+      labelNames: [...LABELS],
+      registers,
+      collect() {
+        for (const c of modules()) if (c.lateness !== undefined) this.set(c.labels, c.lateness);
+      },
+    });
+    const refused = this.refused;
+    new prom.Counter({
+      name: 'modular_device_fleet_commands_refused_total',
+      help: 'Commands from the fleet MQTT refused by fleet-publish (not allowed, malformed, retained, for no module or alarm here...), for modules, alarms or Sparkplug (NCMD, DCMD)',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        this.reset();
+        for (const kind of Object.keys(refused) as CommandKind[]) total(this, { kind }, refused[kind]);
+      },
+    });
+    new AlarmMetrics(prom, registry);
+    this.registry = registry;
+    return registry;
   }
 
   private onTally(module: HealthModule, fact: Tally): void {
     const c = this.countedFor(module);
     if (fact.kind === 'alerts') {
-      this.alerts.inc(c.labels, fact.count);
+      c.alerts += fact.count;
       return;
     }
     c.requests++;
     c.queued = fact.queued;
-    if (!fact.ok) this.errors.inc({ ...c.labels, code: fact.code ?? 'UNKNOWN' });
+    if (!fact.ok) {
+      const code = fact.code ?? 'UNKNOWN';
+      c.errors.set(code, (c.errors.get(code) ?? 0) + 1);
+    }
     this.latency.observe(c.latency, fact.ms / 1000);
   }
 
@@ -133,7 +195,17 @@ export class ModuleMetrics {
     if (!c) {
       const labels = labelsOf(module);
       const key = JSON.stringify(labels);
-      c = this.counted.get(key) ?? { labels, latency: this.latency.seriesFor(labels), requests: 0 };
+      c = this.counted.get(key) ?? {
+        labels,
+        latency: this.latency.seriesFor(labels),
+        requests: 0,
+        errors: new Map(),
+        alerts: 0,
+        resets: 0,
+        reapplies: 0,
+        lost: 0,
+        late: 0,
+      };
       this.counted.set(key, c);
       this.countedOf.set(module, c);
     }
@@ -141,25 +213,23 @@ export class ModuleMetrics {
   }
 
   private onHealth(event: HealthEvent): void {
-    const labels = labelsOf(event.module);
+    const c = this.countedFor(event.module);
     switch (event.kind) {
-      case 'connection': {
-        const current = event.detail.state;
-        for (const state of CONNECTION_STATES) this.state.set({ ...labels, state }, state === current ? 1 : 0);
+      case 'connection':
+        c.state = event.detail.state;
         break;
-      }
       case 'reset':
-        this.resets.inc(labels);
+        c.resets++;
         break;
       case 'reapplied':
-        this.reapplies.inc(labels);
+        c.reapplies++;
         break;
       case 'notifications-lost':
-        this.lost.inc(labels);
+        c.lost++;
         break;
       case 'keepalive-late': {
-        this.late.inc(labels);
-        this.lateness.set(labels, event.detail.since_ms / 1000);
+        c.late++;
+        c.lateness = event.detail.since_ms / 1000;
         break;
       }
       case 'queue':

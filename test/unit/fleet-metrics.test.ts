@@ -1,4 +1,6 @@
 import 'should';
+import path from 'path';
+import { spawnSync } from 'child_process';
 import { ModuleMetrics } from '../../nodes/fleet/metrics';
 import { publish, tally } from '../../nodes/lib/config-node/health';
 import { CONNECTION_STATES } from '../../nodes/lib/config-node/connection-state';
@@ -91,5 +93,39 @@ describe('Prometheus metrics (nodes/fleet/metrics.ts)', function () {
     tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: true, queued: 0 });
     const f = await families();
     f('modular_device_requests_total').metrics.should.eql([]);
+  });
+
+  it('shows the same totals at every scrape: counted once, never again per scrape', async function () {
+    tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: false, code: 'TIMEOUT', queued: 0 });
+    tally(io2, { kind: 'alerts', count: 2 });
+    publish('reset', io2, 'driver_session changed');
+    metrics.refusedCommand('alarm');
+    const first = await metrics.text();
+    const second = await metrics.text();
+    second.should.equal(first);
+    tally(io2, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: true, queued: 0 });
+    const f = await families();
+    f('modular_device_requests_total').metrics[0].value!.should.equal('2');
+    f('modular_device_request_errors_total').metrics[0].value!.should.equal('1');
+    f('modular_device_alerts_delivered_total').metrics[0].value!.should.equal('2');
+    f('modular_device_resets_total').metrics[0].value!.should.equal('1');
+    f('modular_device_fleet_commands_refused_total').metrics.should.eql([{ value: '1', labels: { kind: 'alarm' } }]);
+  });
+
+  it('loads prom-client at the first scrape, not before: what was counted before it is in the first text', function () {
+    const dist = path.join(__dirname, '..', '..', 'nodes');
+    const script = `
+      const { ModuleMetrics } = require(${JSON.stringify(path.join(dist, 'fleet', 'metrics.js'))});
+      const { tally } = require(${JSON.stringify(path.join(dist, 'lib', 'config-node', 'health.js'))});
+      const loaded = () => Object.keys(require.cache).some((f) => /node_modules[\\/](prom-client|@opentelemetry)[\\/]/.test(f));
+      const metrics = new ModuleMetrics();
+      tally(${JSON.stringify(io2)}, { kind: 'exchange', method: 'GET', path: '/api/x', ms: 3, ok: true, queued: 0 });
+      const before = loaded();
+      metrics.text().then((text) => {
+        process.stdout.write(JSON.stringify({ before, after: loaded(), counted: text.includes('modular_device_requests_total{device="10.0.4.17",service="io",slot="2"} 1') }));
+      });`;
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    run.status!.should.equal(0, run.stderr);
+    JSON.parse(run.stdout).should.eql({ before: false, after: true, counted: true });
   });
 });

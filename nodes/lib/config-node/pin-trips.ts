@@ -40,7 +40,12 @@ export function pinOf(request: { method: string; body?: Record<string, unknown> 
 /** The pins an operation sets (a conversation's are not known here). */
 export function pinsOf(op: { kind: string; requests?: DeviceRequest | DeviceRequest[] } | undefined): number[] {
   if (op?.kind !== 'requests' || !op.requests) return [];
-  const pins = [op.requests].flat().map(pinOf);
+  // One request, most msgs' case (every output msg asks it twice): no list, no Set.
+  if (!Array.isArray(op.requests)) {
+    const pin = pinOf(op.requests);
+    return pin === undefined ? [] : [pin];
+  }
+  const pins = op.requests.map(pinOf);
   return [...new Set(pins.filter((p): p is number => p !== undefined))];
 }
 
