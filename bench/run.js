@@ -354,17 +354,39 @@ function footprintReport(f) {
     `\n### 10. Footprint: Node-RED ${f.nodeRed} with and without the package (${f.samples} fresh processes each, taking turns)\n`,
     `With: the package installed and \`npm start\`'s demo flows (${f.demos.join(', ')}) running against a simulator for ${f.settleSeconds} s; without: the same Node-RED, no package, no flows.\n`,
     table(
-      ['', 'start-up (spawn → "Started flows")', 'RSS after the settle time'],
+      ['', 'start-up (spawn → "Started flows")', 'RSS after two full collections', 'RSS as it was', 'heap used'],
       [
-        ['without the package', `${fmt(f.without.startMs, 0)} ms`, `${fmt(f.without.rssMB, 1)} MB`],
-        ['with the package and its demos', `${fmt(f.with.startMs, 0)} ms`, `${fmt(f.with.rssMB, 1)} MB`],
+        [
+          'without the package',
+          `${fmt(f.without.startMs, 0)} ms`,
+          `${fmt(f.without.rssAfterGcMB, 1)} MB`,
+          `${fmt(f.without.rssMB, 1)} MB`,
+          `${fmt(f.without.heapUsedMB, 1)} MB`,
+        ],
+        [
+          'with the package and its demos',
+          `${fmt(f.with.startMs, 0)} ms`,
+          `${fmt(f.with.rssAfterGcMB, 1)} MB`,
+          `${fmt(f.with.rssMB, 1)} MB`,
+          `${fmt(f.with.heapUsedMB, 1)} MB`,
+        ],
         [
           'added',
           `**${fmt(f.added.startMs, 0)} ms** (< ${f.targets.addedStartMs} ms: ${yes(f.met.startMs)})`,
           `**${fmt(f.added.rssMB, 1)} MB** (< ${f.targets.addedRssMB} MB: ${yes(f.met.rssMB)})`,
+          `${fmt(f.added.rssAsItIsMB, 1)} MB`,
+          `${fmt(f.added.heapUsedMB, 1)} MB`,
         ],
       ],
     ),
+    f.heapSpaces
+      ? `\nWhere the memory is (V8's heap spaces, physical, with / without): ${Object.keys(f.heapSpaces.with)
+          .map(
+            (space) =>
+              `${space} ${fmt(f.heapSpaces.with[space].physicalMB, 1)} / ${fmt(f.heapSpaces.without[space] ? f.heapSpaces.without[space].physicalMB : 0, 1)} MB`,
+          )
+          .join(', ')}.`
+      : '',
     '\nMedians of the samples; every sample is in bench/results.json.',
   ].join('\n');
 }
