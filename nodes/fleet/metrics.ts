@@ -113,6 +113,20 @@ export class ModuleMetrics {
           for (const c of modules()) total(this, c.labels, value(c));
         },
       });
+    /** A gauge per module of what it last knew; a module that knows nothing yet has no series. */
+    const gauge = (name: string, help: string, value: (c: Counted) => number | undefined) =>
+      new prom.Gauge({
+        name,
+        help,
+        labelNames: [...LABELS],
+        registers,
+        collect() {
+          for (const c of modules()) {
+            const v = value(c);
+            if (v !== undefined) this.set(c.labels, v);
+          }
+        },
+      });
     counter('modular_device_requests_total', 'Device requests (exchanges) per module, answered or failed', (c) => c.requests);
     new prom.Counter({
       name: 'modular_device_request_errors_total',
@@ -125,15 +139,7 @@ export class ModuleMetrics {
       },
     });
     this.latency.register(registry);
-    new prom.Gauge({
-      name: 'modular_device_queue_depth',
-      help: 'Requests waiting in the module queue when the last exchange ended',
-      labelNames: [...LABELS],
-      registers,
-      collect() {
-        for (const c of modules()) if (c.queued !== undefined) this.set(c.labels, c.queued);
-      },
-    });
+    gauge('modular_device_queue_depth', 'Requests waiting in the module queue when the last exchange ended', (c) => c.queued);
     new prom.Gauge({
       name: 'modular_device_connection_state',
       help: 'The module connection state: 1 for the current state, 0 for the others',
@@ -149,15 +155,7 @@ export class ModuleMetrics {
     counter('modular_device_alerts_delivered_total', 'Notification alerts delivered to the flow (pins with a raised alert)', (c) => c.alerts);
     counter('modular_device_notifications_lost_total', 'notifications-lost announcements (alerts that may have been cleared unread)', (c) => c.lost);
     counter('modular_device_keepalive_late_total', 'Keep-alives found late by the watchdog node', (c) => c.late);
-    new prom.Gauge({
-      name: 'modular_device_keepalive_lateness_seconds',
-      help: 'How late the last late keep-alive was (time since the last alive)',
-      labelNames: [...LABELS],
-      registers,
-      collect() {
-        for (const c of modules()) if (c.lateness !== undefined) this.set(c.labels, c.lateness);
-      },
-    });
+    gauge('modular_device_keepalive_lateness_seconds', 'How late the last late keep-alive was (time since the last alive)', (c) => c.lateness);
     const refused = this.refused;
     new prom.Counter({
       name: 'modular_device_fleet_commands_refused_total',

@@ -296,17 +296,23 @@ describe('Sparkplug edge node session (nodes/fleet/sparkplug/edge-node.ts)', fun
   });
 });
 
+/** PendingCommands whose writes time out after `ms`: the refusals said, and the first of them awaited. */
+function timingOut(ms: number) {
+  const refused: string[] = [];
+  let timedOut: () => void = () => undefined;
+  const told = new Promise<void>((resolve) => (timedOut = resolve));
+  const pending = new PendingCommands((reason) => {
+    refused.push(reason);
+    timedOut();
+  }, ms);
+  return { pending, refused, told };
+}
+
 describe('Sparkplug DCMD writes waiting for their answer (nodes/fleet/sparkplug/pending-commands.ts)', function () {
   before(() => speak());
 
   it('a write with no answer in time is told as refused; its late answer is ignored; the bound is maxPending', async function () {
-    const refused: string[] = [];
-    let timedOut: () => void = () => undefined;
-    const told = new Promise<void>((resolve) => (timedOut = resolve));
-    const pending = new PendingCommands((reason) => {
-      refused.push(reason);
-      timedOut();
-    }, 5);
+    const { pending, refused, told } = timingOut(5);
     pending.room.should.equal(FLEET_BOUNDS.maxPending);
     const ref = pending.add('io-2', 'Pin 1/Output', 'io-output');
     pending.room.should.equal(FLEET_BOUNDS.maxPending - 1);
@@ -402,13 +408,7 @@ describe('Sparkplug refusals in the runtime language: German', function () {
     e.session.up(e.link);
     e.session.message('spBv1.0/STATE/scada', Buffer.from('ONLINE'));
     e.warnings.should.eql(['spBv1.0/STATE/scada: ein STATE muss Sparkplug-3.0-JSON sein: {"online": true|false, "timestamp": <ms>}']);
-    const refused: string[] = [];
-    let timedOut: () => void = () => undefined;
-    const told = new Promise<void>((resolve) => (timedOut = resolve));
-    const pending = new PendingCommands((reason) => {
-      refused.push(reason);
-      timedOut();
-    }, 5);
+    const { pending, refused, told } = timingOut(5);
     pending.add('io-2', 'Pin 1/Output', 'io-output');
     await told;
     refused.should.eql([
