@@ -10,6 +10,7 @@
 import { registerActionNode } from './lib/action/action-node';
 import { rememberAlerts } from './sidebar/runtime/alerts';
 import { DeviceResult, ModuleClient } from './lib/device/client';
+import type { DeviceRequest, SentRequest } from './lib/device/request';
 import { Operation, Outcome } from './lib/action/operation';
 import { badResponse, DeviceError, ensure, invalidInput, mayHaveReachedDevice, statusText } from './lib/base/errors';
 import { clockText, nodeText, t } from './lib/base/i18n';
@@ -89,10 +90,11 @@ function readSettings(def: NodeDef): Settings {
 /**
  * One read of the watched pins (on API 1.0 a request per pin, the others not asked). A read
  * that failed as a whole still answers, with every pin unread, so that output can tell a
- * possible loss (a read the device may have acted on clears its flags there).
+ * possible loss (a read the device may have acted on clears its flags there). A poll round
+ * (`deliver`) sends each pin's alerts as its read arrives (early).
  */
-function read(s: Settings): Operation {
-  const request = { method: 'GET' as const, endpoint: ['notification'], pins: [...s.pins] };
+function read(s: Settings, deliver?: (msgs: NodeMessage[]) => void): Operation {
+  const request: DeviceRequest = { method: 'GET', endpoint: ['notification'], pins: [...s.pins], ...(deliver ? { arrived: early(s, deliver) } : {}) };
   const unread = (error: unknown): DeviceResult => {
     if (!(error instanceof DeviceError)) throw error;
     return { data: { notification: [], unread: [...s.pins].map((pin) => ({ pin, error })) }, request: [] };
@@ -139,6 +141,70 @@ type NotReadByAnyFlag = Exclude<AlertFlag, 'under_voltage_alert' | 'high_voltage
 const everyFlagRead: [NotReadByAnyFlag] extends [never] ? true : never = true;
 void everyFlagRead;
 
+/**
+ * One pin's record read: when the pin was read, a protection event it tells, and the watched
+ * alerts it raised (undefined: none), in the dialog's order.
+ */
+function take(record: NotificationRecord, s: Settings, now: number): AlertFlag[] | undefined {
+  const watched = s.pins.has(record.pin);
+  if (watched) s.state.readAt[record.pin] = now;
+  // Most rounds find nothing raised: four reads of fixed names (not of a name from a
+  // list, which V8 looks up the slow way) pass such a record, and no list is made for it.
+  if (!anyFlag(record)) return undefined;
+  // A protection event switched the pin off, watched or not (a 0.9 read clears all six).
+  if (record.under_voltage_alert || record.high_voltage_alert || record.high_current_alert)
+    s.state.trips?.()?.seen(
+      record.pin,
+      ALERT_FLAGS.filter((f) => record[f] === true),
+    );
+  if (!watched) return undefined;
+  let alerts: AlertFlag[] | undefined;
+  for (const flag of ALERT_FLAGS) if (record[flag] === true && s.alerts.has(flag)) (alerts ??= []).push(flag);
+  if (alerts) rememberAlerts(s.state.connection?.(), record.pin, alerts);
+  return alerts;
+}
+
+/** Records already taken and sent as they arrived (early): the round's output passes them. */
+const taken = new WeakSet<object>();
+
+/**
+ * The package's own power-management suspended the module since the last look: the driver
+ * dropped the notification it held unread (real §5), which may have carried an alert.
+ */
+function suspendNews(s: Settings): NodeMessage | undefined {
+  const suspends = s.state.trips?.()?.suspends;
+  if (suspends === undefined || suspends === s.state.suspends) return undefined;
+  s.state.suspends = suspends;
+  return suspendLost(s);
+}
+
+/** The status and the count of alerts sent; `last` the last pin's. */
+function alertsSent(s: Settings, last: { record: NotificationRecord; alerts: AlertFlag[] }, count: number): void {
+  s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: clockText(new Date()) });
+  s.state.quiet = undefined;
+  const module = s.state.module?.();
+  if (module && counting()) tally(module, { kind: 'alerts', count });
+}
+
+/**
+ * A poll round's pin read as it arrives (API 1.0 reads pin after pin): its alerts go out at
+ * once, half a round sooner on average than after the last pin. One msg per round
+ * (`combined`) waits for the round.
+ */
+function early(s: Settings, deliver: (msgs: NodeMessage[]) => void): (record: object, sent: SentRequest) => void {
+  return (record, sent) => {
+    const r = record as NotificationRecord;
+    if (s.combined || !anyFlag(r)) return;
+    const alerts = take(r, s, Date.now());
+    taken.add(record);
+    if (!alerts) return;
+    alertsSent(s, { record: r, alerts }, 1);
+    const news = suspendNews(s);
+    const msg: NodeMessage = { topic: `pin/${r.pin}`, payload: r, alerts, request: sent };
+    deliver(news ? [news, msg] : [msg]);
+  };
+}
+
 function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const data = result.data as { notification?: unknown; unread?: Array<{ pin: number; error: DeviceError }> };
   const records = data?.notification;
@@ -146,42 +212,19 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
   const now = Date.now();
   let raised: Array<{ record: NotificationRecord; alerts: AlertFlag[] }> | undefined;
   for (const record of records as NotificationRecord[]) {
-    if (!record) continue;
-    const watched = s.pins.has(record.pin);
-    if (watched) s.state.readAt[record.pin] = now;
-    // Most rounds find nothing raised: four reads of fixed names (not of a name from a
-    // list, which V8 looks up the slow way) pass such a record, and no list is made for it.
-    if (!anyFlag(record)) continue;
-    // A protection event switched the pin off, watched or not (a 0.9 read clears all six).
-    if (record.under_voltage_alert || record.high_voltage_alert || record.high_current_alert)
-      s.state.trips?.()?.seen(
-        record.pin,
-        ALERT_FLAGS.filter((f) => record[f] === true),
-      );
-    if (!watched) continue;
-    let alerts: AlertFlag[] | undefined;
-    for (const flag of ALERT_FLAGS) if (record[flag] === true && s.alerts.has(flag)) (alerts ??= []).push(flag);
-    if (!alerts) continue;
-    (raised ??= []).push({ record, alerts });
-    rememberAlerts(s.state.connection?.(), record.pin, alerts);
+    if (!record || taken.has(record)) continue;
+    const alerts = take(record, s, now);
+    if (alerts) (raised ??= []).push({ record, alerts });
   }
   // Pins whose read failed (API 1.0 reads each pin on its own).
   const unread = data.unread?.length ? data.unread.filter((u) => s.pins.has(u.pin)) : undefined;
-  // The package's own power-management suspended the module since the last round: the driver
-  // dropped the notification it held unread (real §5), which may have carried an alert.
-  const suspends = s.state.trips?.()?.suspends;
-  const suspended = suspends !== undefined && suspends !== s.state.suspends;
-  if (suspended) s.state.suspends = suspends;
+  const suspended = suspendNews(s);
   // Until an alert came, the operation's own status says it ("polling every N ms", made once).
   if (!raised && !unread?.length && !suspended) return (s.state.quiet ??= { msgs: NOTHING, status: s.state.lastAlert });
   const msgs: NodeMessage[] = [];
-  if (suspended) msgs.push(suspendLost(s));
+  if (suspended) msgs.push(suspended);
   if (raised) {
-    const last = raised[raised.length - 1];
-    s.state.lastAlert = t('notification-poll.alert', { pin: last.record.pin, alerts: alertWords(last.alerts), time: clockText(new Date()) });
-    s.state.quiet = undefined;
-    const module = s.state.module?.();
-    if (module && counting()) tally(module, { kind: 'alerts', count: raised.length });
+    alertsSent(s, raised[raised.length - 1], raised.length);
     if (s.combined) {
       const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
       msgs.push(msgWith(msg, { topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request }));

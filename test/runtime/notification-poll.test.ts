@@ -193,6 +193,32 @@ describe('notification-poll (runtime, simulator)', function () {
     await waitStatus('np', 'grey', 'ring', 'paused', 1000);
   });
 
+  // 0.9 reads the six pins in one request: there is no pin read before the round's end.
+  if (IS_API10)
+    it('an alert goes out as its pin is read, not after the round (1.0 reads pin after pin); once', async () => {
+      const outcomes = await load();
+      await pause(outcomes);
+      await raiseAlert(ctl, 2, 2, 'high_current_alert');
+      // The round's last read (pin 6) answers 2 s late: the alert of pin 2 must not wait for it.
+      await ctl.fault({ path: '/notification/6', latency_ms: 2000, count: 1 });
+      const resumed = Date.now();
+      await send(outcomes, 'np', { payload: 'start' });
+      await waitFor(() => outcomes.sent('np').length >= 1, 'the alert of pin 2', 1500);
+      const elapsed = Date.now() - resumed;
+      elapsed.should.be.below(1500, `arrived after ${elapsed} ms, with the round's last read held 2000 ms`);
+      // The held read was this first round's (the fault is used up as pin 6's read arrives).
+      await waitFor(async () => (await ctl.state()).faults.length === 0, 'the held read of pin 6');
+      const [msg] = outcomes.sent('np');
+      msg.topic!.should.equal('pin/2');
+      should(msg.alerts).eql(['high_current_alert']);
+      should(msg.request).eql({ method: 'GET', path: '/api/io/1.0/2/notification/2' });
+      // The round's end (pin 6 answered) sends it no second time, and the status names it.
+      await polls(3);
+      outcomes.sent('np').should.have.length(1);
+      outcomes.caught.should.have.length(0);
+      await waitStatus('np', 'green', 'dot', /^pin 2 high current at /);
+    });
+
   it('status: green dot "polling every N ms" while quiet, the last alert once one came', async () => {
     const outcomes = await load();
     await waitStatus('np', 'green', 'dot', `polling every ${INTERVAL} ms`);

@@ -9,7 +9,7 @@ import http from 'http';
 import net from 'net';
 import should from 'should';
 import { API09_DIALECT, API10_DIALECT, dialectFor, Translation } from '../../nodes/lib/device/dialects';
-import type { DeviceRequest as Call } from '../../nodes/lib/device/request';
+import type { DeviceRequest as Call, SentRequest } from '../../nodes/lib/device/request';
 import { DeviceError } from '../../nodes/lib/base/errors';
 import { DeviceClient } from '../../nodes/lib/device/client';
 import { HEALTH_INTERVAL_MS } from '../../nodes/lib/config-node/connection';
@@ -19,6 +19,8 @@ import { loadActions, Outcomes, send } from '../helpers/io-nodes';
 import { speak } from '../helpers/i18n';
 
 const NO_ALERTS = { under_voltage_alert: false, high_voltage_alert: false, high_current_alert: false, custom_voltage_alert: false };
+/** A wire call as msg-life hands it with an answer (the dialect only passes it on). */
+const SENT: SentRequest = { method: 'GET', path: '/api/io/1.0/2/notification/3' };
 
 /** Translates and checks that the call goes out unchanged; returns the translation. */
 function identity(call: Call) {
@@ -28,10 +30,12 @@ function identity(call: Call) {
 }
 
 /** The translation's answer to `answers`, its calls sent under `/wire/` (the client's part). */
+/** The translation's answer to `answers`, each first kept as msg-life keeps it as it arrives (`arrived`). */
 function answered(t: Translation, answers: unknown[]): unknown {
+  const sent = t.calls.map((c) => ({ method: c.method, path: `/wire/${c.endpoint.join('/')}` }));
   return t.answer(
-    answers,
-    t.calls.map((c) => ({ method: c.method, path: `/wire/${c.endpoint.join('/')}` })),
+    answers.map((a, i) => (t.arrived ? t.arrived(i, a, sent[i]) : a)),
+    sent,
   );
 }
 
@@ -136,7 +140,8 @@ describe('API dialects (real §0)', function () {
       t.calls.should.eql([2, 4, 5].map((pin) => ({ method: 'GET', endpoint: ['notification', pin] })));
       t.independent!.should.be.true();
       const error = new DeviceError('GET .../notification/4: no answer', { code: 'TIMEOUT' });
-      const data = t.answer([{ ...NO_ALERTS, under_voltage_alert: true }, undefined, NO_ALERTS], [], [{ index: 1, error }]);
+      const kept = [t.arrived!(0, { ...NO_ALERTS, under_voltage_alert: true }, SENT), undefined, t.arrived!(2, NO_ALERTS, SENT)];
+      const data = t.answer(kept, [], [{ index: 1, error }]);
       should(data).eql({
         notification: [
           { pin: 2, ...NO_ALERTS, under_voltage_alert: true },
@@ -144,6 +149,18 @@ describe('API dialects (real §0)', function () {
         ],
         unread: [{ pin: 4, error }],
       });
+    });
+
+    it("notifications: each pin's record goes to the request's reader as it arrives, the same record the answer lists", function () {
+      const seen: Array<{ record: object; sent: SentRequest }> = [];
+      const t = v1({ method: 'GET', endpoint: ['notification'], pins: [3, 6], arrived: (record, sent) => seen.push({ record, sent }) });
+      const first = t.arrived!(0, { ...NO_ALERTS, high_voltage_alert: true }, SENT);
+      seen.should.eql([{ record: { pin: 3, ...NO_ALERTS, high_voltage_alert: true }, sent: SENT }]);
+      const second = t.arrived!(1, NO_ALERTS, SENT);
+      seen.should.have.length(2);
+      const data = t.answer([first, second], []) as { notification: object[] };
+      data.notification[0].should.equal(seen[0].record);
+      data.notification[1].should.equal(seen[1].record);
     });
 
     it('threshold: threshold_mV → threshold_millivolt, the other fields kept', function () {

@@ -86,7 +86,7 @@ export function registerActionNode<S, X extends object = NoExtra>(RED: NodeAPI, 
     /** The last poll round (rounds never overlap: the poller waits for each); close waits for it. */
     let lastRound: Promise<void> | undefined;
     const pollRound = (): Promise<void> => {
-      const op = (roundOp ??= spec.poll!.build(settings as S));
+      const op = (roundOp ??= spec.poll!.build(settings as S, emit));
       const c = client();
       // One reaction on the round's answer, not an async function: every module polls every interval.
       lastRound = c ? perform(c, op).then((result) => ownAnswered(op, op, result, true, false)) : Promise.reject(noDevice(node));

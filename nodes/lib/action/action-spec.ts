@@ -65,8 +65,12 @@ export interface ActionSpec<S, X extends object = NoExtra> {
   /** Polling: the interval (0 = off) and what one round sends. */
   poll?: {
     interval(settings: S): number;
-    /** What one round sends: built once, at the first round (the settings are fixed until a redeploy). */
-    build(settings: S): Operation<X>;
+    /**
+     * What one round sends: built once, at the first round (the settings are fixed until a
+     * redeploy). `deliver` sends msgs on before the round's answer (notification-poll's
+     * alerts as each pin's read arrives), as `output`'s msgs go: to the successor at a redeploy.
+     */
+    build(settings: S, deliver: (msgs: NodeMessage[]) => void): Operation<X>;
     /** false: keep the pace while failing (a keep-alive must not slow down). */
     backoff?: boolean;
     /**

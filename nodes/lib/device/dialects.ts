@@ -27,6 +27,11 @@ export interface Translation {
    * to say in the spec's shape what could not be read. Nothing that arrived is thrown away.
    */
   independent?: boolean;
+  /**
+   * What to keep of one call's answer of an independent translation, made as it arrives
+   * (before the calls after it are sent); `answer` then gets these. Absent: the answer itself.
+   */
+  arrived?(index: number, answer: unknown, sent: SentRequest): unknown;
 }
 
 /** A wire call of an independent translation that failed (or was not sent: the client closed). */
@@ -171,8 +176,14 @@ export const API10_DIALECT: Dialect = {
         const made: Translation = {
           calls: pins.map((pin) => ({ method: 'GET' as const, endpoint: ['notification', pin] })),
           independent: true,
-          answer: (answers, _sent, failures = []) => ({
-            notification: answers.flatMap((a, i) => (a === undefined ? [] : [{ pin: pins[i], ...(a as object) }])),
+          // Each pin's record as its answer comes: the request's reader may act on it at once.
+          arrived: (index, answer, sent) => {
+            const record = { pin: pins[index], ...(answer as object) };
+            call.arrived?.(record, sent);
+            return record;
+          },
+          answer: (records, _sent, failures = []) => ({
+            notification: records.filter((r) => r !== undefined),
             unread: failures.map((f) => ({ pin: pins[f.index], error: f.error })),
           }),
         };

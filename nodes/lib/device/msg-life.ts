@@ -165,7 +165,8 @@ export class MsgLife implements Failures {
         continue;
       }
       try {
-        answers.push(await this.call(version, call, request));
+        const answer = await this.call(version, call, request);
+        answers.push(translation.arrived ? translation.arrived(index, answer, request) : answer);
         sent.push(request);
       } catch (error) {
         failures.push({ index, error: asDeviceError(error, 'UNREACHABLE') });

@@ -22,6 +22,12 @@ export interface DeviceRequest {
    * left out is a request fewer; 0.9 reads all six at once whatever this says.
    */
   pins?: readonly number[];
+  /**
+   * A notification read on API 1.0 (a request per pin): each pin's record as its answer
+   * arrives, before the read's whole answer. notification-poll's rounds hand an alert on at
+   * once, not after the last pin's read (a plain poller's latency).
+   */
+  arrived?: (record: object, sent: SentRequest) => void;
 }
 
 /** One wire call as it was sent (no host, no headers, no credentials). */
