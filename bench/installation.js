@@ -61,10 +61,11 @@ function args() {
   const get = lib.option;
   return {
     devices: Number(get('devices', 10)),
-    // Six turns of 10 s each: the median of six segments' ratios moved by ±0.03 between
-    // runs; of three, by ±0.1 (one turn of either that met a noisy neighbour could be it).
-    seconds: Number(get('seconds', process.env.BENCH_INSTALLATION_SECONDS || 60)),
-    segments: Number(get('segments', 6)),
+    // Ten turns of 10 s each. The median of three segments' ratios moved by ±0.1 between
+    // runs (one turn of either that met a noisy neighbour could be it); of six, from 1.06 to
+    // 1.13 between two runs of the same code on a shared VM (2026-11-28).
+    seconds: Number(get('seconds', process.env.BENCH_INSTALLATION_SECONDS || 100)),
+    segments: Number(get('segments', 10)),
     /** Each contestant's warm-up before the first turn (JIT: ours has more code to compile). */
     warmupMs: Number(get('warmup', 10000)),
     api: get('api', '0.9'),

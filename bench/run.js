@@ -502,11 +502,11 @@ async function main() {
     results.scale10 = await scenario('scale.js', ['--api', '1.0', ...scaleArgs]);
   }
   if (want('installation')) {
-    progress('7. installation: 10 devices × 3 modules, ours and minimal nodes taking turns (about 4 minutes)');
+    progress('7. installation: 10 devices × 3 modules, ours and minimal nodes taking turns (about 6 minutes)');
     results.installation = await scenario('installation.js', installationArgs);
   }
   if (want('installation10') && simulatorSpeaks('1.0')) {
-    progress('7b. installation against API 1.0 (about 4 minutes)');
+    progress('7b. installation against API 1.0 (about 6 minutes)');
     results.installation10 = await scenario('installation.js', ['--api', '1.0', ...installationArgs]);
   }
   if (want('alarms')) {
