@@ -58,7 +58,7 @@ describe('BusyWatch', () => {
       dot.finished();
       clock.advance(9);
     }
-    // 100 msgs in 1 s, 10 ms apart: a look every 50 ms at most (20), not 100.
+    // 100 msgs in 1 s, 10 ms apart: a look per delay at most (ten), not 100.
     armed.should.be.belowOrEqual(1000 / BUSY_STATUS_DELAY_MS);
   });
 

@@ -134,7 +134,7 @@ describe('NodeStatusDot', () => {
     clock.advance(10);
     calls.should.have.length(1, 'the slow msg has been in flight 10 ms only');
     clock.pending().should.have.length(1, 'the watch looks again after its delay');
-    // The watch looked at 50 ms (the slow msg 5 ms in flight) and looks again at 100 ms.
+    // The watch looked after one delay (the slow msg 5 ms in flight) and looks again after two.
     clock.advance(BUSY_STATUS_DELAY_MS - 6);
     calls.should.have.length(1, 'not before the next look');
     clock.advance(1);

@@ -17,8 +17,12 @@
  */
 import { backgroundLater, Clock, realClock } from '../base/clock';
 
-/** A request still running after this long shows the blue "requesting" dot. */
-export const BUSY_STATUS_DELAY_MS = 50;
+/**
+ * A request still running after this long shows the blue "requesting" dot. 100 ms, not
+ * 50: a dot shown for less than a tenth of a second tells an operator nothing, and the
+ * watch wakes a busy Node-RED at most ten times a second instead of twenty.
+ */
+export const BUSY_STATUS_DELAY_MS = 100;
 
 export interface Watched {
   /**
