@@ -351,14 +351,15 @@ function installationReport(runs) {
 /** Scenario 10: the footprint, Node-RED with the package and its demos against the same without. */
 function footprintReport(f) {
   return [
-    `\n### 10. Footprint: Node-RED ${f.nodeRed} with and without the package (${f.samples} fresh processes each, taking turns)\n`,
+    `\n### 10. Footprint: Node-RED ${f.nodeRed} with and without the package (${f.samples} fresh processes each, taking turns; start-up of ${f.starts || f.samples})\n`,
     `With: the package installed and \`npm start\`'s demo flows (${f.demos.join(', ')}) running against a simulator for ${f.settleSeconds} s; without: the same Node-RED, no package, no flows.\n`,
     table(
-      ['', 'start-up (spawn → "Started flows")', 'RSS after two full collections', 'RSS as it was', 'heap used'],
+      ['', 'start-up (spawn → "Started flows")', 'its CPU time', 'RSS after two full collections', 'RSS as it was', 'heap used'],
       [
         [
           'without the package',
           `${fmt(f.without.startMs, 0)} ms`,
+          `${fmt(f.without.startCpuMs, 0)} ms`,
           `${fmt(f.without.rssAfterGcMB, 1)} MB`,
           `${fmt(f.without.rssMB, 1)} MB`,
           `${fmt(f.without.heapUsedMB, 1)} MB`,
@@ -366,6 +367,7 @@ function footprintReport(f) {
         [
           'with the package and its demos',
           `${fmt(f.with.startMs, 0)} ms`,
+          `${fmt(f.with.startCpuMs, 0)} ms`,
           `${fmt(f.with.rssAfterGcMB, 1)} MB`,
           `${fmt(f.with.rssMB, 1)} MB`,
           `${fmt(f.with.heapUsedMB, 1)} MB`,
@@ -373,6 +375,7 @@ function footprintReport(f) {
         [
           'added',
           `**${fmt(f.added.startMs, 0)} ms** (< ${f.targets.addedStartMs} ms: ${yes(f.met.startMs)})`,
+          `${fmt(f.added.startCpuMs, 0)} ms`,
           `**${fmt(f.added.rssMB, 1)} MB** (< ${f.targets.addedRssMB} MB: ${yes(f.met.rssMB)})`,
           `${fmt(f.added.rssAsItIsMB, 1)} MB`,
           `${fmt(f.added.heapUsedMB, 1)} MB`,
@@ -518,8 +521,8 @@ async function main() {
     results.sparkplug = await scenario('sparkplug.js', quick ? ['--devices', '10', '--seconds', '5', '--rebirths', '1'] : []);
   }
   if (want('footprint')) {
-    progress('10. footprint: Node-RED with and without the package, fresh processes taking turns (about 5 minutes)');
-    results.footprint = await scenario('footprint.js', quick ? ['--samples', '1', '--settle', '3'] : []);
+    progress('10. footprint: Node-RED with and without the package, fresh processes taking turns (about 6 minutes)');
+    results.footprint = await scenario('footprint.js', quick ? ['--samples', '1', '--starts', '1', '--settle', '3'] : []);
   }
   if (want('memory')) {
     progress('5. memory');
