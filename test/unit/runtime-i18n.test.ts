@@ -16,7 +16,7 @@ import should from 'should';
 import modularDevice = require('../../nodes/modular-device');
 import ioReset = require('../../nodes/io-reset');
 import { API09_DIALECT } from '../../nodes/lib/device/dialects';
-import { t } from '../../nodes/lib/base/i18n';
+import { clockText, numberText, t } from '../../nodes/lib/base/i18n';
 import type { NodeStatus } from '../../nodes/lib/base/node-red';
 import { catalogsReady, inLanguage, runtimeTranslate, speak, withRuntimeI18n } from '../helpers/i18n';
 import { helper, NodeModule, waitFor } from '../helpers/node-red';
@@ -89,6 +89,19 @@ describe('runtime texts in both languages', function () {
       );
     });
 
+    it("numbers and clock times as ICU writes them in German (decimal comma, 24 hours), without Intl's memory", function () {
+      const icu = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 3, useGrouping: false });
+      // ICU writes a negative value that rounds to nothing as -0; a status says 0.
+      for (const value of readingsLike()) should(numberText(value)).equal(icu.format(value).replace(/^-0$/, '0'), `${value}`);
+      should(numberText(3300)).equal('3300');
+      should(numberText('n/a')).equal('n/a');
+      const clock = new Intl.DateTimeFormat('de-DE', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+      for (const ms of [0, 9 * 3600e3 + 5 * 60e3 + 7e3, 23 * 3600e3 + 59 * 60e3 + 59e3, Date.UTC(2026, 10, 28, 12, 0, 0)]) {
+        const date = new Date(new Date(2026, 10, 28).getTime() + (ms % 86400e3));
+        should(clockText(date)).equal(clock.format(date));
+      }
+    });
+
     it('a fixed status text is its message id, which the editor says in its own language', function () {
       const id = t('io-reset.done');
       should(id).equal('@modular-device/node-red/io-reset:io-reset.status.done');
@@ -100,6 +113,36 @@ describe('runtime texts in both languages', function () {
     });
   });
 });
+
+describe('numbers and clock times in English', function () {
+  before(() => speak());
+
+  it('as ICU writes them (decimal point, 24 hours, at most three decimals, half away from zero)', function () {
+    const icu = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3, useGrouping: false });
+    for (const value of readingsLike()) should(numberText(value)).equal(icu.format(value).replace(/^-0$/, '0'), `${value}`);
+    const clock = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    for (let h = 0; h < 24; h++) {
+      const date = new Date(2026, 10, 28, h, (h * 7) % 60, (h * 13) % 60);
+      should(clockText(date)).equal(clock.format(date));
+    }
+  });
+});
+
+/**
+ * Non-integers as devices send them (mV, mA, °C, V) and edge cases of rounding to three
+ * decimals: halves, values just below a half, negatives, tiny and large magnitudes.
+ */
+function readingsLike(): number[] {
+  const values = [0.5, 1.5, 2.5, -2.5, 0.0625, -0.0625, 1.0005, 1.005, 48.426, -40.125, 0.0004, 123456789.123456, 3299.9999, 0.1 + 0.2, 1e-7, 12.3];
+  // A fixed pseudo-random walk (no Math.random: a failure must be reproducible).
+  let x = 12345;
+  for (let i = 0; i < 2000; i++) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    const magnitude = 10 ** ((x % 9) - 3);
+    values.push(((x / 2 ** 31 - 0.5) * 2 * magnitude * 1000) / 1000 + (x % 7) / 10000);
+  }
+  return values.filter((v) => !Number.isInteger(v));
+}
 
 describe('a German runtime (real Node-RED, simulator)', function () {
   this.timeout(15000);

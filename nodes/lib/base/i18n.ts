@@ -21,6 +21,8 @@ const PACKAGE = '@modular-device/node-red';
 let runtime: NodeAPI['_'] | undefined;
 /** Whether a message id is in the catalogs, per id (a fixed set: the keys the code uses). */
 const known = new Map<string, boolean>();
+/** The runtime language's decimal sign (`decimalSign`), kept until the language changes. */
+let sign: ',' | '.' | undefined;
 
 /**
  * Installs the runtime's language (registerActionNode and the config node do, with their
@@ -30,7 +32,7 @@ const known = new Map<string, boolean>();
 export function useRuntimeLanguage(RED: Pick<NodeAPI, '_'> | undefined): void {
   runtime = RED ? RED._.bind(RED) : undefined;
   known.clear();
-  formats.clear();
+  sign = undefined;
   said.next = undefined;
 }
 
@@ -159,41 +161,35 @@ export function textOf(status: string): string {
   return isMessageId(status) ? lookup(status) : status;
 }
 
-/**
- * The runtime language's locale for Intl, as its own catalogue names it (`common.locale`:
- * en-US, de-DE): numbers and clock times in a status are written as its words are.
+/*
+ * Numbers and clock times in a status, written as the runtime language's words are. Not with
+ * Intl: a process's first Intl.NumberFormat maps ICU's locale data, about 8 MB of resident
+ * memory (a DateTimeFormat 0.7 MB more) that a Node-RED without this package never pays
+ * (bench scenario 10). A status needs only the decimal sign and a 24-hour clock.
  */
-function locale(): string | undefined {
-  const tag = t('common.locale');
-  return /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(tag) ? tag : undefined;
+
+/** The runtime language's decimal sign, as its own catalogue says it (`common.decimalSign`). */
+function decimalSign(): ',' | '.' {
+  return (sign ??= t('common.decimalSign') === ',' ? ',' : '.');
 }
 
-/** Formats per locale (a status is said for every msg). */
-const formats = new Map<string, { number: Intl.NumberFormat; time: Intl.DateTimeFormat }>();
-
-function formatsOf(): { number: Intl.NumberFormat; time: Intl.DateTimeFormat } {
-  const tag = locale();
-  let f = formats.get(tag ?? '');
-  if (!f) {
-    f = {
-      // No grouping: a reading reads as the device sent it (3300 mV), with the language's decimal sign.
-      number: new Intl.NumberFormat(tag, { maximumFractionDigits: 3, useGrouping: false }),
-      // A clock of 24 hours in every language: no AM/PM, a word of one language only.
-      time: new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
-    };
-    formats.set(tag ?? '', f);
-  }
-  return f;
-}
-
-/** A device's number for a status, as the runtime's language writes it (48,426 in German); anything else as it is. */
+/**
+ * A device's number for a status as the runtime's language writes it (48,426 in German):
+ * at most three decimals (rounded half away from zero), no grouping, so a reading reads as
+ * the device sent it (3300 mV); anything else as it is.
+ */
 export function numberText(value: unknown): string {
-  return typeof value === 'number' && !Number.isInteger(value) ? formatsOf().number.format(value) : String(value);
+  if (typeof value !== 'number' || Number.isInteger(value) || !Number.isFinite(value)) return String(value);
+  // Below 2^53 a non-integer never prints with an exponent once rounded to three decimals.
+  const text = String((Math.sign(value) * Math.round(Math.abs(value) * 1000)) / 1000 || 0);
+  return decimalSign() === ',' ? text.replace('.', ',') : text;
 }
 
-/** A clock time for a status in the runtime's language (24 hours). */
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** A clock time for a status, local time, 24 hours in every language (no AM/PM, a word of one language only). */
 export function clockText(date: Date): string {
-  return formatsOf().time.format(date);
+  return `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}:${twoDigits(date.getSeconds())}`;
 }
 
 /** A limit refusal (or any phrase) in the runtime's language. */
