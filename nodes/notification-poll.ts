@@ -164,6 +164,11 @@ function take(record: NotificationRecord, s: Settings, now: number): AlertFlag[]
   return alerts;
 }
 
+/** The msg of one pin's alerts, over `base` (a msg that asked for the read keeps its other properties). */
+function pinMsg(base: NodeMessage, record: NotificationRecord, alerts: AlertFlag[], request: DeviceResult['request']): NodeMessage {
+  return msgWith(base, { topic: `pin/${record.pin}`, payload: record, alerts, request });
+}
+
 /** Records already taken and sent as they arrived (early): the round's output passes them. */
 const taken = new WeakSet<object>();
 
@@ -200,7 +205,7 @@ function early(s: Settings, deliver: (msgs: NodeMessage[]) => void): (record: ob
     if (!alerts) return;
     alertsSent(s, { record: r, alerts }, 1);
     const news = suspendNews(s);
-    const msg: NodeMessage = { topic: `pin/${r.pin}`, payload: r, alerts, request: sent };
+    const msg = pinMsg({}, r, alerts, sent);
     deliver(news ? [news, msg] : [msg]);
   };
 }
@@ -228,7 +233,7 @@ function output(result: DeviceResult, msg: NodeMessage, s: Settings): Outcome {
     if (s.combined) {
       const alerts = Object.fromEntries(raised.map((r) => [String(r.record.pin), r.alerts]));
       msgs.push(msgWith(msg, { topic: 'notification', payload: raised.map((r) => r.record), alerts, request: result.request }));
-    } else msgs.push(...raised.map((r) => msgWith(msg, { topic: `pin/${r.record.pin}`, payload: r.record, alerts: r.alerts, request: result.request })));
+    } else msgs.push(...raised.map((r) => pinMsg(msg, r.record, r.alerts, result.request)));
   }
   // What arrived goes out; pins whose read may have cleared flags unseen are announced.
   const maybeLost = unread?.length ? unread.filter((u) => mayHaveReachedDevice(u.error)) : undefined;
