@@ -353,8 +353,11 @@ function footprintReport(f) {
   return [
     `\n### 10. Footprint: Node-RED ${f.nodeRed} with and without the package (${f.samples} fresh processes each, taking turns; start-up of ${f.starts || f.samples})\n`,
     `With: the package installed and \`npm start\`'s demo flows (${f.demos.join(', ')}) running against a simulator for ${f.settleSeconds} s; without: the same Node-RED, no package, no flows.\n`,
+    f.young
+      ? `The RSS it keeps: once V8 gave back the young generation it grew during the start (bench/footprint-probe.js says why), then after two full collections. Held at ${f.settleSeconds} s with / without: ${f.young.with.grownAtSettle} / ${f.young.without.grownAtSettle} of ${f.samples}; given back a median ${fmt(f.young.with.waitedMedianMs / 1000, 1)} / ${fmt(f.young.without.waitedMedianMs / 1000, 1)} s later; not within ${f.youngWaitSeconds} s: ${f.young.with.notBack} / ${f.young.without.notBack}.\n`
+      : '',
     table(
-      ['', 'start-up (spawn → "Started flows")', 'its CPU time', 'RSS after two full collections', 'RSS as it was', 'heap used'],
+      ['', 'start-up (spawn → "Started flows")', 'its CPU time', 'RSS it keeps', 'RSS as it was', 'heap used'],
       [
         [
           'without the package',
@@ -521,7 +524,7 @@ async function main() {
     results.sparkplug = await scenario('sparkplug.js', quick ? ['--devices', '10', '--seconds', '5', '--rebirths', '1'] : []);
   }
   if (want('footprint')) {
-    progress('10. footprint: Node-RED with and without the package, fresh processes taking turns (about 6 minutes)');
+    progress('10. footprint: Node-RED with and without the package, fresh processes taking turns (about 10 minutes)');
     results.footprint = await scenario('footprint.js', quick ? ['--samples', '1', '--starts', '1', '--settle', '3'] : []);
   }
   if (want('memory')) {
