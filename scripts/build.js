@@ -86,6 +86,9 @@ async function main() {
     if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
   }
 
+  // Last: the runtime's files into one (scripts/bundle-runtime.js says why).
+  require('./bundle-runtime').bundleRuntime(nodesOut);
+
   fs.rmSync(dist, { recursive: true, force: true });
   fs.renameSync(out, dist);
 }

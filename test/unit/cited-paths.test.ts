@@ -43,6 +43,7 @@ const ELSEWHERE: Record<string, string> = {
   'results.json': 'written by `npm run bench` (bench/results.json, git-ignored)',
   'bench/results.json': 'written by `npm run bench` (git-ignored)',
   '.d.ts': 'a kind of file (typings)',
+  'dist/nodes/runtime.bundle.js': 'the runtime in one file, written by `npm run build` (scripts/bundle-runtime.js)',
 };
 
 /** A cited path: folders and a name with one of the extensions; not inside a URL, an npm path or a pattern. */
