@@ -23,14 +23,14 @@ const youngMB = () => mb(v8.getHeapSpaceStatistics().find((s) => s.space_name ==
 process.on('message', (m) => {
   if (!m || m.footprint !== 'measure') return;
   const before = process.memoryUsage();
-  const youngBeforeMB = youngMB();
+  const grownAtSettle = youngMB() >= YOUNG_BACK_MB;
   const waitMs = Number(m.youngWaitMs) || 0;
   const t0 = Date.now();
   // Polled without collecting: a forced collection restarts the memory reducer's timer.
   const wait = setInterval(() => {
     if (youngMB() >= YOUNG_BACK_MB && Date.now() - t0 < waitMs) return;
     clearInterval(wait);
-    measure({ before, youngBeforeMB, youngWaitedMs: Date.now() - t0, youngBack: youngMB() < YOUNG_BACK_MB });
+    measure({ before, grownAtSettle, youngWaitedMs: Date.now() - t0, youngBack: youngMB() < YOUNG_BACK_MB });
   }, 250);
 });
 

@@ -153,7 +153,7 @@ async function sample(withPackage, simUrl, opt, startOnly = false) {
       rssAfterGcMB: after.rss / 2 ** 20,
       heapUsedMB: after.heapUsed / 2 ** 20,
       spaces: measured.spaces,
-      youngBeforeMB: measured.youngBeforeMB,
+      grownAtSettle: measured.grownAtSettle,
       youngWaitedMs: measured.youngWaitedMs,
       youngBack: measured.youngBack,
       errors,
@@ -207,7 +207,7 @@ async function main() {
         Object.entries(runs).map(([who, v]) => [
           who,
           {
-            grownAtSettle: v.filter((s) => s.youngBeforeMB >= 8).length,
+            grownAtSettle: v.filter((s) => s.grownAtSettle).length,
             waitedMedianMs: lib.round(lib.median(v.map((s) => s.youngWaitedMs)), 0),
             notBack: v.filter((s) => !s.youngBack).length,
           },

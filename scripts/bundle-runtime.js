@@ -70,7 +70,6 @@ function bundleRuntime(nodesOut) {
       `'use strict';\n// Compiled into ${BUNDLE} (scripts/bundle-runtime.js says why).\nmodule.exports = require(${JSON.stringify(bundle.startsWith('.') ? bundle : `./${bundle}`)})(${JSON.stringify(file)});\n`,
     );
   }
-  return files.length;
 }
 
-module.exports = { bundleRuntime, BUNDLE };
+module.exports = { bundleRuntime };
